@@ -1,0 +1,32 @@
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods
+
+from .forms import SignupForm
+
+
+def _safe_next(request) -> str:
+    """The ?next= address when it points into this site, else ""."""
+    candidate = request.POST.get("next") or request.GET.get("next", "")
+    if url_has_allowed_host_and_scheme(
+        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return candidate
+    return ""
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    next_url = _safe_next(request)
+    if request.user.is_authenticated:
+        return redirect(next_url or settings.LOGIN_REDIRECT_URL)
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        messages.success(request, f"Welcome, {user.username}! Your account is ready.")
+        return redirect(next_url or settings.LOGIN_REDIRECT_URL)
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url})

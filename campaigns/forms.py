@@ -1,0 +1,130 @@
+"""Campaign forms: they check shapes and bounds; the services decide the rest and their
+refusals come back as errors on the field they name (add_service_error)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+
+from characters.models import Character
+
+from .models import MAX_HIGHLIGHT_ROUNDS, MAX_LEVEL, MIN_HIGHLIGHT_ROUNDS, MIN_LEVEL
+from .services import CampaignError
+
+ROUNDS = [(n, f"{n} rounds") for n in range(MIN_HIGHLIGHT_ROUNDS, MAX_HIGHLIGHT_ROUNDS + 1)]
+
+
+def add_service_error(form: forms.Form, error: CampaignError) -> None:
+    field = error.field if error.field in form.fields else None
+    form.add_error(field, ValidationError(error.message, code=error.code))
+
+
+class BootstrapForm(forms.Form):
+    """Bootstrap's classes on every visible widget (includes/field.html renders them)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            widget = field.widget
+            if isinstance(widget, forms.HiddenInput):
+                continue
+            if isinstance(widget, forms.CheckboxInput):
+                css = "form-check-input"
+            elif isinstance(widget, forms.Select):
+                css = "form-select"
+            else:
+                css = "form-control"
+            widget.attrs["class"] = f"{widget.attrs.get('class', '')} {css}".strip()
+
+
+class CampaignForm(BootstrapForm):
+    name = forms.CharField(max_length=120)
+    pitch = forms.CharField(max_length=2000, required=False, widget=forms.Textarea(
+        attrs={"rows": 3}), help_text="What the players should know before they join.")
+    starting_level = forms.IntegerField(
+        min_value=MIN_LEVEL, max_value=MAX_LEVEL, initial=10,
+        help_text="Most groups start at Level 10.")
+    default_highlight_rounds = forms.TypedChoiceField(
+        choices=ROUNDS, coerce=int, initial=3, label="Highlight rounds per session",
+        help_text="Three as a rule; two for short sessions, four for long ones.")
+    request_key = forms.CharField(required=False, widget=forms.HiddenInput)
+
+
+class SessionForm(BootstrapForm):
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    highlight_rounds = forms.TypedChoiceField(choices=ROUNDS, coerce=int,
+                                              label="Highlight rounds")
+    final_round_about_other = forms.BooleanField(
+        required=False, label="The final round is about another character")
+    notes = forms.CharField(max_length=10_000, required=False, label="Notes (Imps only)",
+                            widget=forms.Textarea(attrs={"rows": 3}))
+    request_key = forms.CharField(required=False, widget=forms.HiddenInput)
+
+
+class SessionNotesForm(BootstrapForm):
+    notes = forms.CharField(max_length=10_000, required=False, label="Notes (Imps only)",
+                            widget=forms.Textarea(attrs={"rows": 6}))
+    recap = forms.CharField(max_length=10_000, required=False,
+                            label="Recap (the whole table reads it)",
+                            widget=forms.Textarea(attrs={"rows": 6}))
+
+
+class BringCharacterForm(BootstrapForm):
+    character = forms.ModelChoiceField(
+        queryset=Character.objects.none(), empty_label=None,
+        help_text="Your characters that are not in a campaign.",
+        error_messages={"invalid_choice": "Choose one of your characters not in a campaign."},
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["character"].queryset = Character.objects.filter(owner=user, campaign=None)
+
+
+class TurnForm(forms.Form):
+    """One character's turn in the Highlights: an award (with what they told) or a pass."""
+
+    character = forms.IntegerField(widget=forms.HiddenInput)
+    action = forms.ChoiceField(choices=[("award", "Award 1 XP"), ("pass", "Pass")])
+    text = forms.CharField(max_length=2000, required=False, label="Highlight")
+    about_other = forms.BooleanField(required=False, label="About another character")
+    request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+
+
+class CharacterActionForm(forms.Form):
+    """A POST about one character of the session (invest, absent, back)."""
+
+    character = forms.IntegerField(widget=forms.HiddenInput)
+    request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+
+
+class QuestChangeForm(BootstrapForm):
+    """A new Quest for the character: the active one is abandoned, its XP lost."""
+
+    text = forms.CharField(max_length=200, label="New Quest",
+                           help_text="Changing the Quest loses the XP invested in the old one.")
+
+
+class XpAdjustForm(BootstrapForm):
+    """The Imp's correction to a character's XP, with the reason."""
+
+    xp_change = forms.IntegerField(min_value=-9999, max_value=9999, label="XP change",
+                                   help_text="Positive gives XP, negative takes it.")
+    note = forms.CharField(max_length=300, label="Why",
+                           help_text="Kept in the character's XP ledger.")
+    request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+
+
+class HandoverForm(BootstrapForm):
+    """The member who becomes the Imp."""
+
+    user = forms.ModelChoiceField(queryset=None, empty_label=None, label="New Imp",
+                                  error_messages={"invalid_choice": "Choose a member."})
+
+    def __init__(self, *args, campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["user"].queryset = (
+            get_user_model().objects.filter(memberships__campaign=campaign)
+            .exclude(pk=campaign.owner_id).order_by("username"))
+        self.fields["user"].label_from_instance = lambda user: user.get_username()

@@ -1,0 +1,327 @@
+"""Campaigns: the Imp's table, its sessions, the XP ritual and the Quests.
+
+Models store what happened (who awarded which Highlight, who invested in which Quest);
+XP and Levels live in the characters' XP ledger (characters.XpEntry), which these rows
+point at. Every write goes through campaigns/services.py.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+# Characters > Advancement > Highlights XP: "This question goes around the table three
+# times ... A short session may call for two, and a long one may call for four chances."
+MIN_HIGHLIGHT_ROUNDS = 2
+MAX_HIGHLIGHT_ROUNDS = 4
+DEFAULT_HIGHLIGHT_ROUNDS = 3
+# Characters > Level: "Most groups start at Level 10." The builder's Level bounds.
+DEFAULT_STARTING_LEVEL = 10
+MIN_LEVEL, MAX_LEVEL = 1, 100
+
+
+def new_invitation_code() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Role(models.TextChoices):
+    IMP = "imp", "Imp"
+    CO_IMP = "co_imp", "Co-Imp"
+    PLAYER = "player", "Player"
+
+
+IMP_ROLES = (Role.IMP, Role.CO_IMP)
+
+
+class CampaignQuerySet(models.QuerySet):
+    def visible_to(self, user) -> CampaignQuerySet:
+        """The campaigns a user is a member of (Imp, co-Imp or player)."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(pk__in=Membership.objects.filter(user=user).values("campaign_id"))
+
+    def run_by(self, user) -> CampaignQuerySet:
+        """The campaigns a user runs, as the Imp or a co-Imp."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(pk__in=Membership.objects.filter(
+            user=user, role__in=IMP_ROLES).values("campaign_id"))
+
+
+class Campaign(models.Model):
+    name = models.CharField(max_length=120)
+    pitch = models.TextField(max_length=2000, blank=True)
+    starting_level = models.PositiveSmallIntegerField(default=DEFAULT_STARTING_LEVEL)
+    default_highlight_rounds = models.PositiveSmallIntegerField(
+        default=DEFAULT_HIGHLIGHT_ROUNDS
+    )
+    # The Imp. Kept equal to the one Membership with role "imp" (imp_handover moves both).
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="campaigns_owned"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    request_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
+
+    objects = CampaignQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(default_highlight_rounds__gte=MIN_HIGHLIGHT_ROUNDS,
+                            default_highlight_rounds__lte=MAX_HIGHLIGHT_ROUNDS),
+                name="campaign_highlight_rounds_2_to_4",
+            ),
+            models.CheckConstraint(
+                condition=Q(starting_level__gte=MIN_LEVEL, starting_level__lte=MAX_LEVEL),
+                name="campaign_starting_level_in_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("campaigns:detail", args=[self.pk])
+
+
+class Membership(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="membership_once"),
+            models.UniqueConstraint(fields=["campaign"], condition=Q(role=Role.IMP),
+                                    name="membership_one_imp"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display()}) in {self.campaign}"
+
+    @property
+    def runs_campaign(self) -> bool:
+        return self.role in IMP_ROLES
+
+
+class Invitation(models.Model):
+    """A join link. Anyone holding the code may join as a player until it is revoked."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
+    code = models.CharField(max_length=64, unique=True, default=new_invitation_code)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"Invitation to {self.campaign}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("campaigns:join", args=[self.code])
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+
+class Session(models.Model):
+    """One game of the campaign, numbered 1, 2, ... Its ritual (Highlights of the last
+    session, then Quest investments) happens at its start."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sessions")
+    number = models.PositiveIntegerField()
+    date = models.DateField(default=timezone.localdate)
+    notes = models.TextField(max_length=10_000, blank=True)  # the Imp's, for Imps only
+    recap = models.TextField(max_length=10_000, blank=True)  # for the whole table
+    highlight_rounds = models.PositiveSmallIntegerField(default=DEFAULT_HIGHLIGHT_ROUNDS)
+    # "the Imp may demand the final round of Highlights be for something another
+    # character did" (Characters > Advancement > Highlights XP).
+    final_round_about_other = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    request_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
+
+    class Meta:
+        ordering = ["campaign", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="session_number_once"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="session_number_positive"),
+            models.CheckConstraint(
+                condition=Q(highlight_rounds__gte=MIN_HIGHLIGHT_ROUNDS,
+                            highlight_rounds__lte=MAX_HIGHLIGHT_ROUNDS),
+                name="session_highlight_rounds_2_to_4",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign}, session {self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("campaigns:session_detail", args=[self.campaign_id, self.number])
+
+    @property
+    def has_ritual(self) -> bool:
+        """Highlights XP: "At the start of every game after the first"."""
+        return self.number > 1
+
+
+class Absence(models.Model):
+    """A character whose player is not at the table for this session: no turn in its
+    ritual (no Highlights, no Quest investment) and no penalty."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="absences")
+    character = models.ForeignKey(
+        "characters.Character", on_delete=models.CASCADE, related_name="absences"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["session", "character"], name="absence_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character} absent from {self.session}"
+
+
+class Highlight(models.Model):
+    """One turn of one character in one round of a session's ritual: an awarded
+    Highlight (1 XP, the linked ledger entry) or a pass (no XP)."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="highlights")
+    character = models.ForeignKey(
+        "characters.Character", on_delete=models.CASCADE, related_name="highlights"
+    )
+    round_number = models.PositiveSmallIntegerField()
+    text = models.TextField(max_length=2000, blank=True)
+    awarded = models.BooleanField(default=True)
+    about_other = models.BooleanField(default=False)
+    xp_entry = models.OneToOneField(
+        "characters.XpEntry", null=True, blank=True, on_delete=models.CASCADE,
+        related_name="highlight",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    request_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
+
+    class Meta:
+        ordering = ["session", "round_number", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "character", "round_number"],
+                                    name="highlight_one_turn_per_round"),
+            models.CheckConstraint(
+                condition=Q(round_number__gte=1, round_number__lte=MAX_HIGHLIGHT_ROUNDS),
+                name="highlight_round_1_to_4",
+            ),
+            models.CheckConstraint(
+                condition=Q(awarded=True, xp_entry__isnull=False)
+                | Q(awarded=False, xp_entry__isnull=True),
+                name="highlight_award_has_xp",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        what = "Highlight" if self.awarded else "Pass"
+        return f"{what}: {self.character}, round {self.round_number} of {self.session}"
+
+
+class Quest(models.Model):
+    """A character's Quest and its fate. The invested XP is the sum of its investments;
+    achieving it pays back double (Characters > Advancement > Quest XP)."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        ACHIEVED = "achieved", "Achieved"
+        ABANDONED = "abandoned", "Abandoned"
+
+    character = models.ForeignKey(
+        "characters.Character", on_delete=models.CASCADE, related_name="quests"
+    )
+    campaign = models.ForeignKey(
+        Campaign, null=True, blank=True, on_delete=models.SET_NULL, related_name="quests"
+    )
+    text = models.CharField(max_length=200)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    started_in = models.ForeignKey(
+        Session, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    ended_in = models.ForeignKey(
+        Session, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    payout_entry = models.OneToOneField(
+        "characters.XpEntry", null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="quest_paid",
+    )
+
+    class Meta:
+        ordering = ["character", "started_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["character"], condition=Q(status="active"),
+                                    name="quest_one_active_per_character"),
+            models.CheckConstraint(
+                condition=Q(status="active", ended_at__isnull=True)
+                | (~Q(status="active") & Q(ended_at__isnull=False)),
+                name="quest_ended_iff_not_active",
+            ),
+            models.CheckConstraint(
+                condition=Q(payout_entry__isnull=True) | Q(status="achieved"),
+                name="quest_payout_only_when_achieved",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.text} ({self.get_status_display()})"
+
+
+class QuestInvestment(models.Model):
+    """One XP put into a Quest after a session's Highlights: exactly one per character
+    per session. The XP left the character as the linked QUEST_INVESTMENT entry."""
+
+    quest = models.ForeignKey(Quest, on_delete=models.CASCADE, related_name="investments")
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="investments")
+    # The Quest's character, repeated so the database can hold one investment per
+    # character per session.
+    character = models.ForeignKey(
+        "characters.Character", on_delete=models.CASCADE, related_name="quest_investments"
+    )
+    xp_entry = models.OneToOneField(
+        "characters.XpEntry", on_delete=models.CASCADE, related_name="quest_investment"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["character", "session"],
+                                    name="investment_once_per_session"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character} invested in {self.quest.text} ({self.session})"

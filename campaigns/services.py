@@ -1,0 +1,816 @@
+"""Campaign writes: the table, its sessions, the XP ritual and the Quests
+(Characters > Advancement). docs/RULES.md, "Advancement", records the readings.
+
+Every function is keyword-only and one transaction. Writes that touch a character's XP
+first lock its Character row (select_for_update; on PostgreSQL two calls for the same
+character run one after the other), so the sums read afterwards are current. A
+`request_key` makes a call idempotent: the same submission arriving twice is recorded
+once and the first result is returned. A refusal raises CampaignError with a stable code;
+nothing is written then.
+"""
+
+from __future__ import annotations
+
+from datetime import date as Date
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max, Sum
+from django.utils import timezone
+
+from characters.models import Character, XpEntry
+
+from .models import (
+    IMP_ROLES,
+    MAX_HIGHLIGHT_ROUNDS,
+    MAX_LEVEL,
+    MIN_HIGHLIGHT_ROUNDS,
+    MIN_LEVEL,
+    Absence,
+    Campaign,
+    Highlight,
+    Invitation,
+    Membership,
+    Quest,
+    QuestInvestment,
+    Role,
+    Session,
+)
+
+Kind = XpEntry.Kind
+
+HIGHLIGHT_XP = 1  # "Any half-decent answer gets an XP."
+INVESTMENT_XP = 1  # "Players can bid or Invest *one* XP in their character's Quest."
+QUEST_PAYOUT_FACTOR = 2  # "If they accomplish it, they get double the invested XP back!"
+# What the Imp may undo: the campaign's own entries. A Level spend follows from the XP
+# and is undone with the entry that paid for it; a reversal is never reversed.
+REVERSIBLE = (Kind.HIGHLIGHT, Kind.QUEST_INVESTMENT, Kind.QUEST_PAYOUT, Kind.IMP_ADJUSTMENT)
+NAME_LENGTH = 120
+PITCH_LENGTH = 2000
+TEXT_LENGTH = 2000
+QUEST_LENGTH = 200
+NOTE_LENGTH = 300
+NOTES_LENGTH = 10_000
+
+
+class CampaignError(Exception):
+    """A refused campaign action: a message for the table, a stable code, and the form
+    field it belongs to (None: the action as a whole)."""
+
+    def __init__(self, message: str, code: str, *, field: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.field = field
+
+    def __str__(self) -> str:
+        return self.message
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def role_of(campaign: Campaign | int, user) -> str | None:
+    """The user's role in the campaign, or None for a non-member."""
+    if user is None or not user.is_authenticated:
+        return None
+    campaign_id = campaign if isinstance(campaign, int) else campaign.pk
+    return (Membership.objects.filter(campaign_id=campaign_id, user=user)
+            .values_list("role", flat=True).first())
+
+
+def _require_imp(campaign: Campaign | int | None, by, what: str) -> None:
+    if campaign is None or role_of(campaign, by) not in IMP_ROLES:
+        raise CampaignError(f"Only the campaign's Imp or a co-Imp may {what}.", "not_imp")
+
+
+def _require_the_imp(campaign: Campaign, by, what: str) -> None:
+    if by is None or campaign.owner_id != by.pk:
+        raise CampaignError(f"Only the campaign's Imp may {what}.", "not_the_imp")
+
+
+def _require_owner_or_imp(character: Character, by, what: str) -> None:
+    if by is not None and character.owner_id == by.pk:
+        return
+    if character.campaign_id is not None and role_of(character.campaign_id, by) in IMP_ROLES:
+        return
+    raise CampaignError(
+        f"Only {character.display_name}'s player or the campaign's Imp may {what}.",
+        "not_your_character",
+    )
+
+
+def _lock_character(character: Character | int) -> Character:
+    pk = character if isinstance(character, int) else character.pk
+    return Character.objects.select_for_update().get(pk=pk)
+
+
+def _lock_campaign(campaign: Campaign | int) -> Campaign:
+    pk = campaign if isinstance(campaign, int) else campaign.pk
+    return Campaign.objects.select_for_update().get(pk=pk)
+
+
+def progress(character: Character | int) -> tuple[int, int]:
+    """(Level, XP) read from the ledger now, not from a cached annotation."""
+    pk = character if isinstance(character, int) else character.pk
+    totals = XpEntry.objects.filter(character_id=pk).aggregate(
+        level=Sum("level_change"), xp=Sum("xp_change"))
+    return totals["level"] or 0, totals["xp"] or 0
+
+
+def _xp_entry(character: Character, *, kind: str, by, xp_change: int = 0,
+              level_change: int = 0, note: str = "", request_key: str | None = None,
+              reverses: XpEntry | None = None) -> XpEntry:
+    try:
+        with transaction.atomic():
+            return XpEntry.objects.create(
+                character=character, kind=kind, xp_change=xp_change,
+                level_change=level_change, note=note[:NOTE_LENGTH], created_by=by,
+                request_key=request_key or None, reverses=reverses,
+            )
+    except IntegrityError as error:
+        raise CampaignError("That request was already used for something else.",
+                            "request_key_reused") from error
+
+
+def _in_campaign(character: Character, session: Session) -> None:
+    if character.campaign_id != session.campaign_id:
+        raise CampaignError(
+            f"{character.display_name} is not in this campaign (any more).",
+            "not_in_campaign", field="character",
+        )
+
+
+def _absent(session: Session, character: Character) -> bool:
+    return Absence.objects.filter(session=session, character=character).exists()
+
+
+def _turns_taken(session: Session, character: Character) -> int:
+    return Highlight.objects.filter(session=session, character=character).count()
+
+
+def _check_text(text: str, *, field: str, length: int, required: str | None = None) -> str:
+    text = (text or "").strip()
+    if required and not text:
+        raise CampaignError(required, f"{field}_required", field=field)
+    if len(text) > length:
+        raise CampaignError(f"Keep it to {length} characters.", f"{field}_too_long",
+                            field=field)
+    return text
+
+
+def _check_rounds(rounds: int, *, field: str) -> None:
+    if not MIN_HIGHLIGHT_ROUNDS <= rounds <= MAX_HIGHLIGHT_ROUNDS:
+        raise CampaignError(
+            f"Highlights go around the table {MIN_HIGHLIGHT_ROUNDS} to "
+            f"{MAX_HIGHLIGHT_ROUNDS} times.", "rounds_out_of_range", field=field,
+        )
+
+
+# -- the table ----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def campaign_create(*, owner, name: str, pitch: str = "", starting_level: int = 10,
+                    default_highlight_rounds: int = 3,
+                    request_key: str | None = None) -> Campaign:
+    """A new campaign with `owner` as its Imp."""
+    if request_key:
+        existing = Campaign.objects.filter(request_key=request_key).first()
+        if existing is not None:
+            return existing
+    name = _check_text(name, field="name", length=NAME_LENGTH,
+                       required="Give the campaign a name.")
+    pitch = _check_text(pitch, field="pitch", length=PITCH_LENGTH)
+    if not MIN_LEVEL <= starting_level <= MAX_LEVEL:
+        raise CampaignError(f"The starting Level is from {MIN_LEVEL} to {MAX_LEVEL}.",
+                            "level_out_of_range", field="starting_level")
+    _check_rounds(default_highlight_rounds, field="default_highlight_rounds")
+    campaign = Campaign.objects.create(
+        owner=owner, name=name, pitch=pitch, starting_level=starting_level,
+        default_highlight_rounds=default_highlight_rounds, request_key=request_key or None,
+    )
+    Membership.objects.create(campaign=campaign, user=owner, role=Role.IMP)
+    return campaign
+
+
+@transaction.atomic
+def invitation_create(*, campaign: Campaign, by) -> Invitation:
+    _require_imp(campaign, by, "invite players")
+    return Invitation.objects.create(campaign=campaign, created_by=by)
+
+
+@transaction.atomic
+def invitation_revoke(*, invitation: Invitation, by) -> Invitation:
+    """The link stops working; revoking it again changes nothing."""
+    invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    _require_imp(invitation.campaign_id, by, "revoke invitations")
+    if invitation.revoked_at is None:
+        invitation.revoked_at = timezone.now()
+        invitation.save(update_fields=["revoked_at"])
+    return invitation
+
+
+@transaction.atomic
+def invitation_accept(*, code: str, user) -> Membership:
+    """Join the invitation's campaign as a player. A member keeps the role they have."""
+    invitation = Invitation.objects.filter(code=code or "").first()
+    if invitation is None:
+        raise CampaignError("That invitation link does not exist.", "no_such_invitation")
+    campaign = _lock_campaign(invitation.campaign_id)
+    membership = Membership.objects.filter(campaign=campaign, user=user).first()
+    if membership is not None:
+        return membership
+    if invitation.revoked_at is not None:
+        raise CampaignError("That invitation was revoked: ask the Imp for a new link.",
+                            "invitation_revoked")
+    return Membership.objects.create(campaign=campaign, user=user, role=Role.PLAYER)
+
+
+@transaction.atomic
+def character_join(*, campaign: Campaign, character: Character, by) -> Character:
+    """A member brings one of their own characters. A character is in at most one
+    campaign: it must leave the other first."""
+    character = _lock_character(character)
+    if character.owner_id != getattr(by, "pk", None):
+        raise CampaignError("You can only bring your own characters.", "not_your_character",
+                            field="character")
+    if role_of(campaign, by) is None:
+        raise CampaignError("Join the campaign first.", "not_member")
+    if character.campaign_id == campaign.pk:
+        return character
+    if character.campaign_id is not None:
+        raise CampaignError(
+            f"{character.display_name} already plays in another campaign: leave it first.",
+            "already_in_campaign", field="character",
+        )
+    character.campaign = campaign
+    character.save(update_fields=["campaign", "updated_at"])
+    return character
+
+
+@transaction.atomic
+def character_leave(*, character: Character, by) -> Character:
+    """The character leaves its campaign (its player or the Imp decides). Its history
+    (Highlights, Quests) stays; it gets no more turns."""
+    character = _lock_character(character)
+    if character.campaign_id is None:
+        return character
+    _require_owner_or_imp(character, by, "take the character out of the campaign")
+    character.campaign = None
+    character.save(update_fields=["campaign", "updated_at"])
+    return character
+
+
+@transaction.atomic
+def imp_handover(*, campaign: Campaign, to_user, by) -> Campaign:
+    """The Imp hands the campaign to another member, and stays on as a co-Imp."""
+    campaign = _lock_campaign(campaign)
+    _require_the_imp(campaign, by, "hand the campaign over")
+    if to_user.pk == campaign.owner_id:
+        return campaign
+    new = Membership.objects.filter(campaign=campaign, user=to_user).first()
+    if new is None:
+        raise CampaignError("Hand the campaign to one of its members.", "not_member",
+                            field="user")
+    Membership.objects.filter(campaign=campaign, role=Role.IMP).update(role=Role.CO_IMP)
+    new.role = Role.IMP
+    new.save(update_fields=["role"])
+    campaign.owner = to_user
+    campaign.save(update_fields=["owner"])
+    return campaign
+
+
+@transaction.atomic
+def co_imp_add(*, campaign: Campaign, user, by) -> Membership:
+    campaign = _lock_campaign(campaign)
+    _require_the_imp(campaign, by, "name co-Imps")
+    membership = Membership.objects.filter(campaign=campaign, user=user).first()
+    if membership is None:
+        raise CampaignError("A co-Imp must be a member of the campaign.", "not_member",
+                            field="user")
+    if membership.role == Role.PLAYER:
+        membership.role = Role.CO_IMP
+        membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def co_imp_remove(*, campaign: Campaign, user, by) -> Membership:
+    """A co-Imp goes back to being a player (the Imp decides, or they step down)."""
+    campaign = _lock_campaign(campaign)
+    if user.pk != getattr(by, "pk", None):
+        _require_the_imp(campaign, by, "remove co-Imps")
+    membership = Membership.objects.filter(campaign=campaign, user=user).first()
+    if membership is None:
+        raise CampaignError("That user is not a member of the campaign.", "not_member",
+                            field="user")
+    if membership.role == Role.IMP:
+        raise CampaignError("The Imp stays the Imp: hand the campaign over instead.",
+                            "is_the_imp", field="user")
+    if membership.role == Role.CO_IMP:
+        membership.role = Role.PLAYER
+        membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def membership_leave(*, campaign: Campaign, user, by) -> None:
+    """A player or co-Imp leaves the table (they decide, or the Imp does). Their
+    characters in the campaign leave with them; the characters' history (Highlights,
+    Quests, XP) stays. The Imp hands the campaign over before leaving."""
+    campaign = _lock_campaign(campaign)
+    if user.pk != getattr(by, "pk", None):
+        _require_the_imp(campaign, by, "remove members")
+    membership = Membership.objects.filter(campaign=campaign, user=user).first()
+    if membership is None:
+        return
+    if membership.role == Role.IMP:
+        raise CampaignError("The Imp hands the campaign over before leaving it.",
+                            "is_the_imp", field="user")
+    for character in Character.objects.filter(campaign=campaign, owner=user):
+        character_leave(character=character, by=by)
+    membership.delete()
+
+
+# -- sessions -----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def session_start(*, campaign: Campaign, by, date: Date | None = None,
+                  highlight_rounds: int | None = None, final_round_about_other: bool = False,
+                  notes: str = "", request_key: str | None = None) -> Session:
+    """The next session, numbered 1, 2, ... The first session of a campaign refills
+    every character's WP ("Starting a new campaign refills it entirely")."""
+    campaign = _lock_campaign(campaign)
+    _require_imp(campaign, by, "start sessions")
+    if request_key:
+        existing = Session.objects.filter(request_key=request_key).first()
+        if existing is not None:
+            return existing
+    rounds = campaign.default_highlight_rounds if highlight_rounds is None else highlight_rounds
+    _check_rounds(rounds, field="highlight_rounds")
+    notes = _check_text(notes, field="notes", length=NOTES_LENGTH)
+    last = Session.objects.filter(campaign=campaign).aggregate(n=Max("number"))["n"] or 0
+    session = Session.objects.create(
+        campaign=campaign, number=last + 1, date=date or timezone.localdate(), notes=notes,
+        highlight_rounds=rounds, final_round_about_other=final_round_about_other,
+        created_by=by, request_key=request_key or None,
+    )
+    if session.number == 1:
+        # None is "full" (characters.Character.wp_current).
+        Character.objects.filter(campaign=campaign).update(wp_current=None,
+                                                           updated_at=timezone.now())
+    return session
+
+
+_UNSET = object()
+
+
+@transaction.atomic
+def session_update(*, session: Session, by, notes=_UNSET, recap=_UNSET, date=_UNSET,
+                   highlight_rounds=_UNSET, final_round_about_other=_UNSET) -> Session:
+    """Change what the Imp may change; what is not passed stays."""
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    _require_imp(session.campaign_id, by, "edit sessions")
+    fields = []
+    if notes is not _UNSET:
+        session.notes = _check_text(notes, field="notes", length=NOTES_LENGTH)
+        fields.append("notes")
+    if recap is not _UNSET:
+        session.recap = _check_text(recap, field="recap", length=NOTES_LENGTH)
+        fields.append("recap")
+    if date is not _UNSET and date is not None:
+        session.date = date
+        fields.append("date")
+    if highlight_rounds is not _UNSET:
+        _check_rounds(highlight_rounds, field="highlight_rounds")
+        used = session.highlights.aggregate(n=Max("round_number"))["n"] or 0
+        if highlight_rounds < used:
+            raise CampaignError(f"Round {used} was already played.", "rounds_already_played",
+                                field="highlight_rounds")
+        session.highlight_rounds = highlight_rounds
+        fields.append("highlight_rounds")
+    if final_round_about_other is not _UNSET:
+        session.final_round_about_other = bool(final_round_about_other)
+        fields.append("final_round_about_other")
+    if fields:
+        session.save(update_fields=fields)
+    return session
+
+
+def recap_draft(session: Session) -> str:
+    """The "last time on ..." recap drafted from the Highlights told at the start of the
+    session (they recount the session before it), for the Imp to edit: one line per
+    Highlight still standing, round by round; "" when none was told."""
+    highlights = (session.highlights.filter(awarded=True, xp_entry__reversed_by__isnull=True)
+                  .select_related("character").order_by("round_number", "character__name",
+                                                        "pk"))
+    lines = []
+    for highlight in highlights:
+        who = highlight.character.display_name
+        if highlight.about_other:
+            who += " (about another character)"
+        what = highlight.text.strip() or "a Highlight told at the table"
+        if what[-1] not in ".!?…\"'":
+            what += "."
+        lines.append(f"- {who}: {what}")
+    return "\n".join(lines)
+
+
+@transaction.atomic
+def absence_set(*, session: Session, character: Character, absent: bool = True,
+                by) -> Absence | None:
+    """Mark a character's player absent from (or back at) the session. An absent
+    character has no turn in the session's ritual; nothing else changes."""
+    character = _lock_character(character)
+    _require_imp(session.campaign_id, by, "take attendance")
+    _in_campaign(character, session)
+    if not absent:
+        Absence.objects.filter(session=session, character=character).delete()
+        return None
+    existing = Absence.objects.filter(session=session, character=character).first()
+    if existing is not None:
+        return existing
+    if (Highlight.objects.filter(session=session, character=character).exists()
+            or QuestInvestment.objects.filter(session=session, character=character).exists()):
+        raise CampaignError(
+            f"{character.display_name} already took part in this session's ritual.",
+            "already_took_part", field="character",
+        )
+    return Absence.objects.create(session=session, character=character, created_by=by)
+
+
+# -- Level-ups ----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def level_ups(*, character: Character, by=None) -> list[XpEntry]:
+    """Buy Levels while XP >= Level: each is one LEVEL_SPEND entry (XP -Level, Level +1),
+    "keeping any leftovers" (Characters > Advancement). The new Level's Attribute point
+    shows up in the engine as attribute_points_left."""
+    character = _lock_character(character)
+    level, xp = progress(character)
+    spent = []
+    while level >= MIN_LEVEL and xp >= level:
+        spent.append(_xp_entry(
+            character, kind=Kind.LEVEL_SPEND, by=by, xp_change=-level, level_change=1,
+            note=f"Level {level} -> {level + 1}",
+        ))
+        xp -= level
+        level += 1
+    return spent
+
+
+# -- the ritual: Highlights ---------------------------------------------------------------
+
+
+def _highlight_turn(*, session: Session, character: Character, by, request_key: str | None,
+                    what: str) -> tuple[Character, Session, Highlight | None, int]:
+    """The checks every turn shares; returns the locked character, the session, the
+    earlier result of the same request (if any) and the round this turn is in."""
+    character = _lock_character(character)
+    session = Session.objects.get(pk=session.pk)  # its rounds as they are now
+    _require_imp(session.campaign_id, by, what)
+    if request_key:
+        existing = Highlight.objects.filter(request_key=request_key).first()
+        if existing is not None:
+            if (existing.session_id, existing.character_id) != (session.pk, character.pk):
+                raise CampaignError("That request was already used for something else.",
+                                    "request_key_reused")
+            return character, session, existing, existing.round_number
+    if not session.has_ritual:
+        raise CampaignError(
+            "Highlights are told at the start of every game after the first.",
+            "first_session",
+        )
+    _in_campaign(character, session)
+    if _absent(session, character):
+        raise CampaignError(f"{character.display_name}'s player is marked absent.", "absent",
+                            field="character")
+    round_number = _turns_taken(session, character) + 1
+    if round_number > session.highlight_rounds:
+        raise CampaignError(
+            f"{character.display_name} had all {session.highlight_rounds} turns this session.",
+            "no_turns_left", field="character",
+        )
+    return character, session, None, round_number
+
+
+@transaction.atomic
+def highlight_award(*, session: Session, character: Character, text: str = "",
+                    about_other: bool = False, by, request_key: str | None = None) -> Highlight:
+    """The character's next turn earns a Highlight: 1 XP, then any Level-ups."""
+    character, session, existing, round_number = _highlight_turn(
+        session=session, character=character, by=by, request_key=request_key,
+        what="award Highlights")
+    if existing is not None:
+        return existing
+    text = _check_text(text, field="text", length=TEXT_LENGTH)
+    if (session.final_round_about_other and round_number == session.highlight_rounds
+            and not about_other):
+        raise CampaignError(
+            "This session's final round is for something another character did.",
+            "about_other_required", field="about_other",
+        )
+    entry = _xp_entry(
+        character, kind=Kind.HIGHLIGHT, by=by, xp_change=HIGHLIGHT_XP,
+        note=f"Session {session.number}, round {round_number}" + (f": {text}" if text else ""),
+        request_key=request_key,
+    )
+    highlight = Highlight.objects.create(
+        session=session, character=character, round_number=round_number, text=text,
+        awarded=True, about_other=about_other, xp_entry=entry, created_by=by,
+        request_key=request_key or None,
+    )
+    level_ups(character=character, by=by)
+    return highlight
+
+
+@transaction.atomic
+def highlight_pass(*, session: Session, character: Character, by, text: str = "",
+                   request_key: str | None = None) -> Highlight:
+    """The character's next turn passes: no XP, and the turn is used."""
+    character, session, existing, round_number = _highlight_turn(
+        session=session, character=character, by=by, request_key=request_key,
+        what="run the Highlights")
+    if existing is not None:
+        return existing
+    return Highlight.objects.create(
+        session=session, character=character, round_number=round_number,
+        text=_check_text(text, field="text", length=TEXT_LENGTH), awarded=False,
+        created_by=by, request_key=request_key or None,
+    )
+
+
+# -- the ritual: Quests -------------------------------------------------------------------
+
+
+def active_quest(character: Character) -> Quest | None:
+    return Quest.objects.filter(character=character, status=Quest.Status.ACTIVE).first()
+
+
+def invested_xp(quest: Quest) -> int:
+    """The XP in a Quest: the sum of its investment entries (a reversed investment
+    is no longer one of them)."""
+    total = XpEntry.objects.filter(quest_investment__quest=quest).aggregate(
+        t=Sum("xp_change"))["t"]
+    return -(total or 0)
+
+
+@transaction.atomic
+def quest_invest(*, session: Session, character: Character, by,
+                 request_key: str | None = None) -> QuestInvestment:
+    """After the Highlights, put exactly one XP into the character's current Quest
+    (its active Quest, or a new one from the Quest written on the character)."""
+    character = _lock_character(character)
+    session = Session.objects.get(pk=session.pk)  # its rounds as they are now
+    _require_owner_or_imp(character, by, "invest its XP")
+    if request_key:
+        entry = XpEntry.objects.filter(request_key=request_key).first()
+        if entry is not None:
+            investment = QuestInvestment.objects.filter(xp_entry=entry).first()
+            if investment is None or investment.session_id != session.pk:
+                raise CampaignError("That request was already used for something else.",
+                                    "request_key_reused")
+            return investment
+    _in_campaign(character, session)
+    if _absent(session, character):
+        raise CampaignError(f"{character.display_name}'s player is marked absent.", "absent",
+                            field="character")
+    if QuestInvestment.objects.filter(session=session, character=character).exists():
+        raise CampaignError(
+            f"{character.display_name} already invested in a Quest this session: one XP "
+            "per session.", "already_invested", field="character",
+        )
+    if session.has_ritual and _turns_taken(session, character) < session.highlight_rounds:
+        raise CampaignError(
+            "Quest XP comes after the Highlights: finish (or pass) this character's turns.",
+            "highlights_first", field="character",
+        )
+    _, xp = progress(character)
+    if xp < INVESTMENT_XP:
+        raise CampaignError(f"{character.display_name} has no XP to invest.", "no_xp",
+                            field="character")
+    quest = active_quest(character)
+    if quest is None:
+        text = (character.quest or "").strip()
+        if not text:
+            raise CampaignError(f"{character.display_name} has no Quest to invest in.",
+                                "no_quest", field="character")
+        quest = Quest.objects.create(character=character, campaign_id=session.campaign_id,
+                                     text=text[:QUEST_LENGTH], started_in=session)
+    entry = _xp_entry(character, kind=Kind.QUEST_INVESTMENT, by=by, xp_change=-INVESTMENT_XP,
+                      note=f"Session {session.number}: {quest.text}", request_key=request_key)
+    return QuestInvestment.objects.create(quest=quest, session=session, character=character,
+                                          xp_entry=entry, created_by=by)
+
+
+def _locked_quest(quest: Quest) -> tuple[Character, Quest]:
+    character = _lock_character(quest.character_id)
+    return character, Quest.objects.select_for_update().get(pk=quest.pk)
+
+
+def _check_session(session: Session | None, character: Character) -> None:
+    if session is not None and session.campaign_id != character.campaign_id:
+        raise CampaignError("That session is not in the character's campaign.",
+                            "wrong_session", field="session")
+
+
+@transaction.atomic
+def quest_complete(*, quest: Quest, by, session: Session | None = None,
+                   request_key: str | None = None) -> Quest:
+    """The Imp marks the Quest achieved: double the invested XP comes back as one
+    QUEST_PAYOUT entry, then any Level-ups. Completing it again changes nothing."""
+    character, quest = _locked_quest(quest)
+    _require_imp(character.campaign_id, by, "mark Quests achieved")
+    if quest.status == Quest.Status.ACHIEVED:
+        return quest
+    if quest.status != Quest.Status.ACTIVE:
+        raise CampaignError("That Quest was abandoned: its investment is lost.",
+                            "quest_ended")
+    _check_session(session, character)
+    payout = QUEST_PAYOUT_FACTOR * invested_xp(quest)
+    if payout:
+        quest.payout_entry = _xp_entry(
+            character, kind=Kind.QUEST_PAYOUT, by=by, xp_change=payout,
+            note=f"Quest achieved: {quest.text}", request_key=request_key,
+        )
+    quest.status = Quest.Status.ACHIEVED
+    quest.ended_at = timezone.now()
+    quest.ended_in = session
+    quest.save(update_fields=["payout_entry", "status", "ended_at", "ended_in"])
+    level_ups(character=character, by=by)
+    return quest
+
+
+def _abandon(quest: Quest, session: Session | None) -> None:
+    quest.status = Quest.Status.ABANDONED
+    quest.ended_at = timezone.now()
+    quest.ended_in = session
+    quest.save(update_fields=["status", "ended_at", "ended_in"])
+
+
+@transaction.atomic
+def quest_abandon(*, quest: Quest, by, session: Session | None = None) -> Quest:
+    """The Quest is given up: its invested XP is lost, its history stays."""
+    character, quest = _locked_quest(quest)
+    _require_owner_or_imp(character, by, "abandon its Quest")
+    if quest.status == Quest.Status.ABANDONED:
+        return quest
+    if quest.status != Quest.Status.ACTIVE:
+        raise CampaignError("That Quest was achieved already.", "quest_ended")
+    _check_session(session, character)
+    _abandon(quest, session)
+    return quest
+
+
+@transaction.atomic
+def quest_change(*, character: Character, text: str, by,
+                 session: Session | None = None) -> Quest:
+    """A new Quest: the active one is abandoned ("If they abandon the Quest for
+    another, they get nothing"), and the character's Quest reads the new text."""
+    character = _lock_character(character)
+    _require_owner_or_imp(character, by, "change its Quest")
+    text = _check_text(text, field="quest", length=QUEST_LENGTH,
+                       required="Write the new Quest.")
+    _check_session(session, character)
+    current = active_quest(character)
+    if current is not None:
+        if current.text == text:
+            return current
+        _abandon(current, session)
+    quest = Quest.objects.create(character=character, campaign_id=character.campaign_id,
+                                 text=text, started_in=session)
+    if character.quest != text:
+        character.quest = text
+        character.save(update_fields=["quest", "updated_at"])
+    return quest
+
+
+# -- the Imp's corrections ----------------------------------------------------------------
+
+
+@transaction.atomic
+def xp_adjust(*, character: Character, xp_change: int, note: str, by,
+              request_key: str | None = None) -> XpEntry:
+    """An Imp's correction to a character's XP, with a reason; then any Level-ups."""
+    character = _lock_character(character)
+    _require_imp(character.campaign_id, by, "adjust XP")
+    if request_key:
+        existing = XpEntry.objects.filter(request_key=request_key).first()
+        if existing is not None:
+            if existing.character_id != character.pk or existing.kind != Kind.IMP_ADJUSTMENT:
+                raise CampaignError("That request was already used for something else.",
+                                    "request_key_reused")
+            return existing
+    note = _check_text(note, field="note", length=NOTE_LENGTH,
+                       required="Say why the XP changes.")
+    if not xp_change:
+        raise CampaignError("Give a change other than 0.", "zero_change", field="xp_change")
+    _, xp = progress(character)
+    if xp + xp_change < 0:
+        raise CampaignError(f"{character.display_name} has only {xp} XP.", "xp_negative",
+                            field="xp_change")
+    entry = _xp_entry(character, kind=Kind.IMP_ADJUSTMENT, by=by, xp_change=xp_change,
+                      note=note, request_key=request_key)
+    level_ups(character=character, by=by)
+    return entry
+
+
+def _level_spends_to_undo(character: Character, level: int, xp_after: int) -> list[XpEntry]:
+    """The latest Level spends still standing, as many as it takes for XP to stay >= 0."""
+    spends: list[XpEntry] = []
+    if xp_after >= 0:
+        return spends
+    candidates = (XpEntry.objects.filter(character=character, kind=Kind.LEVEL_SPEND,
+                                         reversed_by__isnull=True)
+                  .order_by("-created_at", "-pk"))
+    for spend in candidates:
+        spends.append(spend)
+        xp_after -= spend.xp_change  # a spend's xp_change is -old Level
+        if xp_after >= 0:
+            return spends
+    raise CampaignError(
+        f"Undoing it would leave {character.display_name} with negative XP, and no Level "
+        "bought in play is left to take back.", "xp_negative",
+    )
+
+
+@transaction.atomic
+def xp_entry_reverse(*, entry: XpEntry | int, by, confirm_level_undo: bool = False,
+                     note: str = "", request_key: str | None = None) -> XpEntry:
+    """The Imp undoes a Highlight, an investment, a payout or an adjustment with a
+    REVERSAL pointing at it.
+
+    If the XP already bought a Level, undoing it alone would leave negative XP: the
+    caller must pass confirm_level_undo=True, and the Level spend(s) are reversed too
+    (the latest first). An undone investment frees the session's investment; an undone
+    payout makes the Quest active again. A reversal is never reversed, an entry is
+    reversed once, and afterwards any Level now paid for is bought again.
+    """
+    entry_pk = entry if isinstance(entry, int) else entry.pk
+    character_id = XpEntry.objects.filter(pk=entry_pk).values_list(
+        "character_id", flat=True).first()
+    if character_id is None:
+        raise CampaignError("That XP entry does not exist.", "no_such_entry")
+    character = _lock_character(character_id)
+    entry = XpEntry.objects.get(pk=entry_pk)
+    _require_imp(character.campaign_id, by, "undo XP entries")
+    if request_key:
+        existing = XpEntry.objects.filter(request_key=request_key).first()
+        if existing is not None:
+            if existing.reverses_id != entry.pk:
+                raise CampaignError("That request was already used for something else.",
+                                    "request_key_reused")
+            return existing
+    if entry.kind == Kind.REVERSAL:
+        raise CampaignError("A reversal cannot be reversed: record a new entry instead.",
+                            "reversal_of_reversal")
+    if XpEntry.objects.filter(reverses=entry).exists():
+        raise CampaignError("That entry was reversed already.", "already_reversed")
+    if entry.kind == Kind.LEVEL_SPEND:
+        raise CampaignError("A Level-up follows from the XP: undo the entry that paid for it.",
+                            "level_spend")
+    if entry.kind not in REVERSIBLE:
+        raise CampaignError("Only Highlights, Quest XP and Imp adjustments can be undone here.",
+                            "not_reversible")
+
+    level, xp = progress(character)
+    spends = _level_spends_to_undo(character, level, xp - entry.xp_change)
+    if spends and not confirm_level_undo:
+        levels = ", ".join(f"Level {level - i}" for i in range(len(spends)))
+        raise CampaignError(
+            f"That XP already bought a Level: undoing it takes back {levels}. Confirm to "
+            "undo both.", "level_undo_needed", field="confirm_level_undo",
+        )
+
+    investment = QuestInvestment.objects.filter(xp_entry=entry).select_related("quest").first()
+    if investment is not None and investment.quest.status != Quest.Status.ACTIVE:
+        raise CampaignError("That Quest has ended: undo its payout first.", "quest_ended")
+    paid = Quest.objects.filter(payout_entry=entry).first()
+    if paid is not None:
+        if active_quest(character) is not None:
+            raise CampaignError(
+                f"{character.display_name} has a new Quest: the achieved one cannot become "
+                "active again.", "quest_replaced",
+            )
+        paid.status = Quest.Status.ACTIVE
+        paid.ended_at = None
+        paid.ended_in = None
+        paid.payout_entry = None
+        paid.save(update_fields=["status", "ended_at", "ended_in", "payout_entry"])
+    if investment is not None:
+        investment.delete()
+
+    note = _check_text(note, field="note", length=NOTE_LENGTH)
+    for spend in spends:
+        _xp_entry(character, kind=Kind.REVERSAL, by=by, xp_change=-spend.xp_change,
+                  level_change=-spend.level_change, reverses=spend,
+                  note=f"Undone with {entry.get_kind_display()} #{entry.pk}")
+    reversal = _xp_entry(character, kind=Kind.REVERSAL, by=by, xp_change=-entry.xp_change,
+                         level_change=-entry.level_change, reverses=entry,
+                         note=note or f"Undo {entry.get_kind_display()} #{entry.pk}",
+                         request_key=request_key)
+    level_ups(character=character, by=by)
+    return reversal
+

@@ -1,0 +1,835 @@
+"""Campaign pages: my campaigns, create, invitation links, joining, bringing a character,
+the party dashboard (the Imp's full view, the players' summary), sessions and their
+ritual (Highlights, absences, Quest XP, payouts, undo). The ritual's actions are plain
+POSTs that redirect back to the session, so they work without JavaScript.
+
+Non-members get 404 for every campaign page; a member who is not the Imp or a co-Imp
+gets 403 for what only they may do. The writes go through campaigns/services.py.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, SuspiciousOperation
+from django.core.paginator import Paginator
+from django.db.models import Count, Prefetch, Q, Sum
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from characters.builds import sheet_for
+from characters.models import Character, InventoryItem, XpEntry
+from rules.engine.eldritch_gambit.statuses import STATUS_BY_KEY
+
+from . import services
+from .forms import (
+    BringCharacterForm,
+    CampaignForm,
+    CharacterActionForm,
+    HandoverForm,
+    QuestChangeForm,
+    SessionForm,
+    SessionNotesForm,
+    TurnForm,
+    XpAdjustForm,
+    add_service_error,
+)
+from .models import (
+    IMP_ROLES,
+    Absence,
+    Campaign,
+    Highlight,
+    Invitation,
+    Membership,
+    Quest,
+    QuestInvestment,
+    Role,
+    Session,
+)
+from .services import CampaignError
+
+DASHBOARD = "campaigns/campaign_detail.html"
+RECENT_SESSIONS = 5
+
+
+def _membership(request: HttpRequest, pk: int) -> Membership:
+    """The user's membership of the campaign, with the campaign: 404 for non-members."""
+    membership = (Membership.objects.select_related("campaign")
+                  .filter(campaign_id=pk, user=request.user).first())
+    if membership is None:
+        raise Http404("No such campaign.")
+    return membership
+
+
+def _require_runs(membership: Membership) -> None:
+    if membership.role not in IMP_ROLES:
+        raise PermissionDenied("Only the Imp or a co-Imp may do that.")
+
+
+def _active_quests(campaign_id: int) -> dict[int, Quest]:
+    """Each character's active Quest, with invested_sum (the investments' XP, <= 0)."""
+    return {
+        quest.character_id: quest
+        for quest in Quest.objects.filter(character__campaign_id=campaign_id,
+                                          status=Quest.Status.ACTIVE)
+        .annotate(invested_sum=Sum("investments__xp_entry__xp_change"))
+    }
+
+
+def _party(campaign: Campaign, *, full: bool) -> list[dict]:
+    """One row per character. The Imp's rows carry the rules engine's sheet; the
+    players' rows only the summary. A fixed number of queries, whatever the party."""
+    characters = (Character.objects.filter(campaign=campaign).with_progress()
+                  .select_related("owner"))
+    if full:
+        characters = characters.prefetch_related(
+            Prefetch("items", queryset=InventoryItem.objects.select_related("catalog_item")))
+    quests = _active_quests(campaign.pk)
+    rows = []
+    for character in characters:
+        quest = quests.get(character.pk)
+        row = {
+            "character": character,
+            "quest": quest.text if quest else character.quest,
+            "invested": -(quest.invested_sum or 0) if quest else 0,
+        }
+        if full:
+            sheet = sheet_for(character, character.items.all())
+            row["sheet"] = sheet
+            row["statuses"] = [STATUS_BY_KEY[key].name for key in sheet.statuses
+                               if key in STATUS_BY_KEY]
+        rows.append(row)
+    return rows
+
+
+@login_required
+@require_GET
+def campaign_list(request: HttpRequest) -> HttpResponse:
+    memberships = (Membership.objects.filter(user=request.user).select_related("campaign")
+                   .order_by("campaign__name", "campaign_id"))
+    return render(request, "campaigns/campaign_list.html", {"memberships": memberships})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_create(request: HttpRequest) -> HttpResponse:
+    if request.method == "GET":
+        form = CampaignForm(initial={"request_key": uuid.uuid4().hex})
+    else:
+        form = CampaignForm(request.POST)
+        if form.is_valid():
+            data = dict(form.cleaned_data)
+            data["request_key"] = data["request_key"] or None
+            try:
+                campaign = services.campaign_create(owner=request.user, **data)
+            except CampaignError as error:
+                add_service_error(form, error)
+            else:
+                messages.success(request, f"{campaign.name} is ready: invite your players.")
+                return redirect(campaign)
+    return render(request, "campaigns/campaign_form.html", {"form": form})
+
+
+@login_required
+@require_GET
+def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The party dashboard; htmx polls its party-dashboard partial every few seconds."""
+    membership = _membership(request, pk)
+    campaign = membership.campaign
+    runs = membership.role in IMP_ROLES
+    context = {
+        "campaign": campaign, "membership": membership, "runs": runs,
+        "party": _party(campaign, full=runs),
+    }
+    if request.htmx:
+        return render(request, f"{DASHBOARD}#party-dashboard", context)
+    sessions = list(campaign.sessions.order_by("-number")[:RECENT_SESSIONS])
+    context["sessions"] = sessions
+    context["invitations"] = (
+        list(campaign.invitations.filter(revoked_at=None)) if runs else [])
+    context["can_bring"] = Character.objects.filter(owner=request.user, campaign=None).exists()
+    context["recap_session"] = (campaign.sessions.exclude(recap="").order_by("-number")
+                                .only("campaign_id", "number", "date", "recap").first())
+    context["mine"] = _my_characters(context["party"], request.user,
+                                     sessions[0] if sessions else None)
+    return render(request, DASHBOARD, context)
+
+
+def _my_characters(party: list[dict], user, session: Session | None) -> list[dict]:
+    """The user's own characters at the table, each with what it may do in the latest
+    session: invest one XP in its Quest once its Highlights are told. Three queries
+    at most, whatever the party."""
+    mine = [dict(row) for row in party if row["character"].owner_id == user.pk]
+    if not mine or session is None:
+        return mine
+    pks = [row["character"].pk for row in mine]
+    turns = dict(session.highlights.filter(character_id__in=pks).values("character_id")
+                 .annotate(n=Count("pk")).values_list("character_id", "n"))
+    absent = set(session.absences.filter(character_id__in=pks)
+                 .values_list("character_id", flat=True))
+    invested = set(session.investments.filter(character_id__in=pks)
+                   .values_list("character_id", flat=True))
+    for row in mine:
+        character = row["character"]
+        taken = turns.get(character.pk, 0)
+        row["session"] = session
+        row["absent"] = character.pk in absent
+        row["invested_now"] = character.pk in invested
+        row["turns_left"] = max(session.highlight_rounds - taken, 0) if session.has_ritual \
+            else 0
+        row["has_quest"] = bool(row["quest"])
+        row["key"] = uuid.uuid4().hex
+    return mine
+
+
+@login_required
+@require_POST
+def invitation_create(request: HttpRequest, pk: int) -> HttpResponse:
+    membership = _membership(request, pk)
+    _require_runs(membership)
+    services.invitation_create(campaign=membership.campaign, by=request.user)
+    messages.success(request, "A new invitation link is ready: share it with your players.")
+    return redirect(reverse("campaigns:detail", args=[pk]) + "#invitations")
+
+
+@login_required
+@require_POST
+def invitation_revoke(request: HttpRequest, pk: int, invitation_pk: int) -> HttpResponse:
+    membership = _membership(request, pk)
+    _require_runs(membership)
+    invitation = get_object_or_404(Invitation, pk=invitation_pk, campaign_id=pk)
+    services.invitation_revoke(invitation=invitation, by=request.user)
+    messages.success(request, "The invitation link no longer works.")
+    return redirect(reverse("campaigns:detail", args=[pk]) + "#invitations")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_join(request: HttpRequest, code: str) -> HttpResponse:
+    invitation = get_object_or_404(Invitation.objects.select_related("campaign"), code=code)
+    campaign = invitation.campaign
+    member = Membership.objects.filter(campaign=campaign, user=request.user).exists()
+    if member:
+        return redirect(campaign)
+    if request.method == "POST":
+        try:
+            services.invitation_accept(code=code, user=request.user)
+        except CampaignError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, f"Welcome to {campaign.name}. Bring a character along.")
+            return redirect(campaign)
+    status = 200 if invitation.is_active else 410
+    return render(request, "campaigns/campaign_join.html",
+                  {"campaign": campaign, "invitation": invitation}, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_bring(request: HttpRequest, pk: int) -> HttpResponse:
+    membership = _membership(request, pk)
+    campaign = membership.campaign
+    form = BringCharacterForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            character = services.character_join(
+                campaign=campaign, character=form.cleaned_data["character"], by=request.user)
+        except CampaignError as error:
+            add_service_error(form, error)
+        else:
+            messages.success(request, f"{character.display_name} joined {campaign.name}.")
+            return redirect(campaign)
+    return render(request, "campaigns/character_bring.html",
+                  {"campaign": campaign, "form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_list(request: HttpRequest, pk: int) -> HttpResponse:
+    membership = _membership(request, pk)
+    campaign = membership.campaign
+    runs = membership.role in IMP_ROLES
+    form = None
+    if runs:
+        form = SessionForm(initial={
+            "date": timezone.localdate(), "highlight_rounds": campaign.default_highlight_rounds,
+            "request_key": uuid.uuid4().hex,
+        })
+    if request.method == "POST":
+        _require_runs(membership)
+        form = SessionForm(request.POST)
+        if form.is_valid():
+            data = dict(form.cleaned_data)
+            data["request_key"] = data["request_key"] or None
+            try:
+                session = services.session_start(campaign=campaign, by=request.user, **data)
+            except CampaignError as error:
+                add_service_error(form, error)
+            else:
+                messages.success(request, f"Session {session.number} started.")
+                return redirect(session)
+    sessions = campaign.sessions.order_by("-number")
+    return render(request, "campaigns/session_list.html", {
+        "campaign": campaign, "runs": runs, "sessions": sessions, "form": form,
+    })
+
+
+def _ritual(session: Session, user, *, runs: bool) -> dict:
+    """The session's ritual: a row per character now in the campaign (turns, absence,
+    investment, Quest) and the session's XP entries. A fixed number of queries."""
+    characters = list(Character.objects.filter(campaign_id=session.campaign_id)
+                      .with_progress().select_related("owner"))
+    highlights = list(session.highlights.select_related("character", "xp_entry__reversed_by"))
+    absent = set(session.absences.values_list("character_id", flat=True))
+    investments = {i.character_id: i for i in session.investments.select_related(
+        "quest", "xp_entry__reversed_by")}
+    quests = _active_quests(session.campaign_id)
+    achieved = list(Quest.objects.filter(ended_in=session, status=Quest.Status.ACHIEVED)
+                    .select_related("character", "payout_entry__reversed_by"))
+    rows = []
+    for character in characters:
+        turns = [h for h in highlights if h.character_id == character.pk]
+        quest = quests.get(character.pk)
+        next_round = len(turns) + 1
+        rows.append({
+            "character": character,
+            "turns": turns,
+            "turns_left": max(session.highlight_rounds - len(turns), 0)
+            if session.has_ritual else 0,
+            "next_round": next_round,
+            "about_other_needed": session.final_round_about_other
+            and next_round == session.highlight_rounds,
+            "absent": character.pk in absent,
+            "investment": investments.get(character.pk),
+            "quest": quest,
+            "invested": -(quest.invested_sum or 0) if quest else 0,
+            "can_invest": runs or character.owner_id == user.pk,
+            "key": uuid.uuid4().hex,
+            "current": False,
+        })
+    return {"rows": rows, "highlights": highlights, "achieved": achieved,
+            "turn": _whose_turn(rows)}
+
+
+def _whose_turn(rows: list[dict]) -> dict | None:
+    """Who speaks next: the round in play is the lowest one a present character has
+    not had yet, and its turns go around the table in order. So an interrupted ritual
+    (a closed tab) resumes where it stopped, from the database alone."""
+    waiting = [row for row in rows if row["turns_left"] and not row["absent"]]
+    if not waiting:
+        return None
+    round_number = min(len(row["turns"]) for row in waiting) + 1
+    waiting = [row for row in waiting if len(row["turns"]) < round_number]
+    waiting[0]["current"] = True
+    return {"round": round_number, "row": waiting[0], "then": waiting[1:]}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The session: the ritual (Highlights, then Quest XP), the recap and the Imp's notes."""
+    membership = _membership(request, pk)
+    campaign = membership.campaign
+    session = get_object_or_404(Session, campaign=campaign, number=number)
+    runs = membership.role in IMP_ROLES
+    form = SessionNotesForm(initial={"notes": session.notes, "recap": session.recap}) if runs \
+        else None
+    if request.method == "POST" and request.POST.get("action") == "draft":
+        # Not saved: the Imp edits the draft, then saves.
+        _require_runs(membership)
+        data = request.POST.copy()
+        draft = services.recap_draft(session)
+        if draft:
+            data["recap"] = draft
+            messages.info(request, "The recap is drafted from this session's Highlights: "
+                                   "edit it, then save.")
+        else:
+            messages.info(request, "No Highlight has been told this session yet.")
+        form = SessionNotesForm(data)
+    elif request.method == "POST":
+        _require_runs(membership)
+        form = SessionNotesForm(request.POST)
+        if form.is_valid():
+            try:
+                services.session_update(session=session, by=request.user, **form.cleaned_data)
+            except CampaignError as error:
+                add_service_error(form, error)
+            else:
+                messages.success(request, "The session was saved.")
+                return redirect(session)
+    confirm = request.GET.get("confirm", "")
+    return render(request, "campaigns/session_detail.html", {
+        "campaign": campaign, "session": session, "runs": runs, "form": form,
+        "ritual": _ritual(session, request.user, runs=runs),
+        "confirm": int(confirm) if confirm.isdigit() else None,
+    })
+
+
+def _session_action(request: HttpRequest, pk: int, number: int, form_class, *,
+                    imp_only: bool = True):
+    """The session, valid form data and character of a ritual POST (403 for a player
+    where only Imps act, 404 for a character not in the campaign, 400 for a broken
+    form)."""
+    membership = _membership(request, pk)
+    if imp_only:
+        _require_runs(membership)
+    session = get_object_or_404(Session, campaign=membership.campaign, number=number)
+    form = form_class(request.POST)
+    if not form.is_valid():
+        raise SuspiciousOperation("Incomplete ritual form.")
+    character = get_object_or_404(_known_characters(membership.campaign),
+                                  pk=form.cleaned_data["character"])
+    return session, form.cleaned_data, character
+
+
+def _known_characters(campaign: Campaign):
+    """The characters in the campaign and those who left it (they have a history in
+    it): the services refuse to act for the latter, with a message. Others are 404."""
+    return Character.objects.filter(
+        Q(campaign=campaign) | Q(pk__in=Quest.objects.filter(campaign=campaign)
+                                 .values("character_id"))
+        | Q(pk__in=Highlight.objects.filter(session__campaign=campaign)
+            .values("character_id"))
+        | Q(pk__in=Absence.objects.filter(session__campaign=campaign)
+            .values("character_id"))
+    )
+
+
+def _back(request: HttpRequest, campaign_id: int, default: str) -> str:
+    """Where a POST returns: the campaign page it came from (`next`), else `default`."""
+    target = request.POST.get("next", "")
+    prefix = reverse("campaigns:detail", args=[campaign_id])
+    if target.startswith(prefix) and url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return target
+    return default
+
+
+def _done(request: HttpRequest, session: Session, action) -> HttpResponse:
+    try:
+        message = action()
+    except CampaignError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, message)
+    return redirect(_back(request, session.campaign_id,
+                          session.get_absolute_url() + "#ritual"))
+
+
+@login_required
+@require_POST
+def highlight_turn(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    session, data, character = _session_action(request, pk, number, TurnForm)
+
+    def act():
+        if data["action"] == "pass":
+            services.highlight_pass(session=session, character=character, by=request.user,
+                                    request_key=data["request_key"] or None)
+            return f"{character.display_name} passes."
+        services.highlight_award(session=session, character=character, by=request.user,
+                                 text=data["text"], about_other=data["about_other"],
+                                 request_key=data["request_key"] or None)
+        return f"{character.display_name} gets 1 XP."
+
+    return _done(request, session, act)
+
+
+@login_required
+@require_POST
+def absence_set(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    session, _data, character = _session_action(request, pk, number, CharacterActionForm)
+    absent = request.POST.get("absent") == "1"
+
+    def act():
+        services.absence_set(session=session, character=character, absent=absent,
+                             by=request.user)
+        return f"{character.display_name} is marked {'absent' if absent else 'present'}."
+
+    return _done(request, session, act)
+
+
+@login_required
+@require_POST
+def quest_invest(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    session, data, character = _session_action(request, pk, number, CharacterActionForm,
+                                               imp_only=False)
+
+    def act():
+        investment = services.quest_invest(session=session, character=character,
+                                           by=request.user,
+                                           request_key=data["request_key"] or None)
+        return f"{character.display_name} invests 1 XP in {investment.quest.text}."
+
+    return _done(request, session, act)
+
+
+@login_required
+@require_POST
+def quest_complete(request: HttpRequest, pk: int, number: int, quest_pk: int) -> HttpResponse:
+    membership = _membership(request, pk)
+    _require_runs(membership)
+    session = get_object_or_404(Session, campaign=membership.campaign, number=number)
+    quest = get_object_or_404(Quest, pk=quest_pk, character__campaign=membership.campaign)
+
+    def act():
+        done = services.quest_complete(quest=quest, by=request.user, session=session,
+                                       request_key=request.POST.get("request_key") or None)
+        paid = done.payout_entry.xp_change if done.payout_entry else 0
+        return f"Quest achieved: {done.text} (+{paid} XP)."
+
+    return _done(request, session, act)
+
+
+@login_required
+@require_POST
+def xp_entry_reverse(request: HttpRequest, pk: int, number: int, entry_pk: int) -> HttpResponse:
+    """Undo an XP entry of this session. If it bought a Level, the page asks to confirm
+    undoing the Level too (?confirm=<entry>)."""
+    membership = _membership(request, pk)
+    _require_runs(membership)
+    session = get_object_or_404(Session, campaign=membership.campaign, number=number)
+    entry = get_object_or_404(XpEntry, pk=entry_pk, character__campaign=membership.campaign)
+    try:
+        services.xp_entry_reverse(entry=entry, by=request.user,
+                                  confirm_level_undo=request.POST.get("confirm_level_undo") == "1")
+    except CampaignError as error:
+        messages.error(request, error.message)
+        if error.code == "level_undo_needed":
+            return redirect(f"{session.get_absolute_url()}?confirm={entry.pk}#ritual")
+    else:
+        messages.success(request, f"{entry.get_kind_display()} undone.")
+    return redirect(session.get_absolute_url() + "#ritual")
+
+
+# -- the table: members, co-Imps, handing over, leaving ------------------------------------
+
+
+@login_required
+@require_GET
+def campaign_members(request: HttpRequest, pk: int) -> HttpResponse:
+    """Who sits at the table, their roles and characters. The Imp names and removes
+    co-Imps, hands the campaign over and takes players or characters out; a player
+    takes their character out or leaves."""
+    membership = _membership(request, pk)
+    campaign = membership.campaign
+    members = list(campaign.memberships.select_related("user").order_by("joined_at", "pk"))
+    characters: dict[int, list[Character]] = {}
+    for character in Character.objects.filter(campaign=campaign).order_by("name", "pk"):
+        characters.setdefault(character.owner_id, []).append(character)
+    rows = [{"membership": m, "characters": characters.get(m.user_id, [])} for m in members]
+    return render(request, "campaigns/campaign_members.html", {
+        "campaign": campaign, "membership": membership, "rows": rows,
+        "runs": membership.role in IMP_ROLES,
+        "is_imp": membership.role == Role.IMP,
+    })
+
+
+def _member_action(request: HttpRequest, pk: int, user_pk: int, action, *,
+                   self_ok: bool = False, back: str | None = None) -> HttpResponse:
+    """Run a service about one member: the Imp's decision (403 for anyone else), or,
+    where self_ok, the member's own. A refusal comes back as a message."""
+    membership = _membership(request, pk)
+    target = get_object_or_404(Membership.objects.select_related("user"), campaign_id=pk,
+                               user_id=user_pk)
+    if membership.role != Role.IMP and not (self_ok and target.user_id == request.user.pk):
+        raise PermissionDenied("Only the campaign's Imp may do that.")
+    try:
+        message = action(membership.campaign, target.user)
+    except CampaignError as error:
+        messages.error(request, error.message)
+        back = None
+    else:
+        messages.success(request, message)
+    return redirect(back or reverse("campaigns:members", args=[pk]))
+
+
+@login_required
+@require_POST
+def co_imp_add(request: HttpRequest, pk: int, user_pk: int) -> HttpResponse:
+    def act(campaign, user):
+        services.co_imp_add(campaign=campaign, user=user, by=request.user)
+        return f"{user.get_username()} is now a co-Imp."
+
+    return _member_action(request, pk, user_pk, act)
+
+
+@login_required
+@require_POST
+def co_imp_remove(request: HttpRequest, pk: int, user_pk: int) -> HttpResponse:
+    def act(campaign, user):
+        services.co_imp_remove(campaign=campaign, user=user, by=request.user)
+        return f"{user.get_username()} is a player again."
+
+    return _member_action(request, pk, user_pk, act, self_ok=True)
+
+
+@login_required
+@require_POST
+def membership_leave(request: HttpRequest, pk: int, user_pk: int) -> HttpResponse:
+    leaving = user_pk == request.user.pk
+
+    def act(campaign, user):
+        services.membership_leave(campaign=campaign, user=user, by=request.user)
+        if leaving:
+            return f"You left {campaign.name}; your characters' history stays with them."
+        return f"{user.get_username()} left the table with their characters."
+
+    return _member_action(request, pk, user_pk, act, self_ok=True,
+                          back=reverse("campaigns:list") if leaving else None)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def imp_handover(request: HttpRequest, pk: int) -> HttpResponse:
+    """The Imp hands the campaign to another member and stays on as a co-Imp."""
+    membership = _membership(request, pk)
+    campaign = membership.campaign
+    if membership.role != Role.IMP:
+        raise PermissionDenied("Only the campaign's Imp may hand it over.")
+    form = HandoverForm(request.POST or None, campaign=campaign)
+    if request.method == "POST" and form.is_valid():
+        new_imp = form.cleaned_data["user"]
+        try:
+            services.imp_handover(campaign=campaign, to_user=new_imp, by=request.user)
+        except CampaignError as error:
+            add_service_error(form, error)
+        else:
+            messages.success(request, f"{new_imp.get_username()} is now the Imp of "
+                                      f"{campaign.name}; you stay on as a co-Imp.")
+            return redirect(campaign)
+    return render(request, "campaigns/imp_handover.html",
+                  {"campaign": campaign, "form": form})
+
+
+# -- one character at the table: Quests, Highlights, XP ledger -----------------------------
+
+LEDGER_SHOWN = 30
+
+
+def _campaign_character(request: HttpRequest, pk: int,
+                        character_pk: int) -> tuple[Membership, Character]:
+    """The character in (or once in) the campaign, for its player and the Imps: 404 for
+    non-members and other characters, 403 for the other players."""
+    membership = _membership(request, pk)
+    character = get_object_or_404(
+        _known_characters(membership.campaign).with_progress().select_related("owner"),
+        pk=character_pk)
+    if membership.role not in IMP_ROLES and character.owner_id != request.user.pk:
+        raise PermissionDenied("Only its player and the Imps see a character's ledger.")
+    return membership, character
+
+
+def _latest_session(campaign: Campaign) -> Session | None:
+    return campaign.sessions.order_by("-number").first()
+
+
+def _character_page(request: HttpRequest, membership: Membership, character: Character, *,
+                    quest_form: QuestChangeForm | None = None,
+                    xp_form: XpAdjustForm | None = None, status: int = 200) -> HttpResponse:
+    campaign = membership.campaign
+    runs = membership.role in IMP_ROLES
+    items = list(character.items.select_related("catalog_item"))
+    quests = list(
+        character.quests.select_related("campaign", "started_in", "ended_in", "payout_entry")
+        .annotate(invested_sum=Sum("investments__xp_entry__xp_change"))
+        .prefetch_related(Prefetch("investments",
+                                   queryset=QuestInvestment.objects.select_related("session")))
+        .order_by("-started_at", "-pk"))
+    for quest in quests:
+        quest.invested = -(quest.invested_sum or 0)
+    highlights = list(character.highlights.filter(session__campaign=campaign)
+                      .select_related("session", "xp_entry__reversed_by")
+                      .order_by("-session__number", "round_number"))
+    entries = list(character.xp_entries.select_related("created_by", "reversed_by")
+                   .order_by("-created_at", "-pk")[:LEDGER_SHOWN])
+    session = _latest_session(campaign)
+    mine = _my_characters([{"character": character, "quest": character.quest}],
+                          character.owner, session)[0]
+    confirm = request.GET.get("confirm", "")
+    return render(request, "campaigns/character_detail.html", {
+        "campaign": campaign, "membership": membership, "runs": runs,
+        "character": character, "sheet": sheet_for(character, items),
+        "in_campaign": character.campaign_id == campaign.pk,
+        "is_owner": character.owner_id == request.user.pk,
+        "active_quest": next((q for q in quests if q.status == Quest.Status.ACTIVE), None),
+        "quests": quests, "highlights": highlights, "entries": entries,
+        "ledger_shown": LEDGER_SHOWN, "reversible": services.REVERSIBLE,
+        "mine": mine, "session": session,
+        "quest_form": quest_form or QuestChangeForm(),
+        "xp_form": xp_form or XpAdjustForm(initial={"request_key": uuid.uuid4().hex}),
+        "confirm": int(confirm) if confirm.isdigit() else None,
+    }, status=status)
+
+
+@login_required
+@require_GET
+def character_detail(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
+    """A character's campaign view: Level and XP from the ledger, the Quest and its
+    history, its Highlights, and the XP ledger; the player invests and changes the
+    Quest here, the Imp adjusts XP and undoes entries."""
+    membership, character = _campaign_character(request, pk, character_pk)
+    return _character_page(request, membership, character)
+
+
+def _character_url(pk: int, character_pk: int) -> str:
+    return reverse("campaigns:character", args=[pk, character_pk])
+
+
+@login_required
+@require_POST
+def quest_change(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
+    """A new Quest; the active one is abandoned and its invested XP lost."""
+    membership, character = _campaign_character(request, pk, character_pk)
+    form = QuestChangeForm(request.POST)
+    if form.is_valid():
+        try:
+            quest = services.quest_change(character=character, text=form.cleaned_data["text"],
+                                          by=request.user,
+                                          session=_latest_session(membership.campaign))
+        except CampaignError as error:
+            add_service_error(form, error)
+        else:
+            messages.success(request, f"{character.display_name}'s Quest is now: {quest.text}")
+            return redirect(_character_url(pk, character_pk))
+    return _character_page(request, membership, character, quest_form=form)
+
+
+@login_required
+@require_POST
+def quest_abandon(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
+    membership, character = _campaign_character(request, pk, character_pk)
+    quest = get_object_or_404(Quest, character=character, status=Quest.Status.ACTIVE)
+    try:
+        services.quest_abandon(quest=quest, by=request.user,
+                               session=_latest_session(membership.campaign))
+    except CampaignError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"Quest abandoned: {quest.text}. Its XP is lost; it "
+                                  "stays in the history.")
+    return redirect(_character_url(pk, character_pk))
+
+
+@login_required
+@require_POST
+def xp_adjust(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
+    membership, character = _campaign_character(request, pk, character_pk)
+    _require_runs(membership)
+    form = XpAdjustForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.xp_adjust(character=character, xp_change=data["xp_change"],
+                               note=data["note"], by=request.user,
+                               request_key=data["request_key"] or None)
+        except CampaignError as error:
+            add_service_error(form, error)
+        else:
+            messages.success(request, f"{character.display_name}: {data['xp_change']:+d} XP "
+                                      f"({data['note']}).")
+            return redirect(_character_url(pk, character_pk) + "#ledger")
+    return _character_page(request, membership, character, xp_form=form)
+
+
+@login_required
+@require_POST
+def character_xp_reverse(request: HttpRequest, pk: int, character_pk: int,
+                         entry_pk: int) -> HttpResponse:
+    """Undo one of the character's XP entries, asking first if it bought a Level."""
+    membership, character = _campaign_character(request, pk, character_pk)
+    _require_runs(membership)
+    entry = get_object_or_404(XpEntry, pk=entry_pk, character=character)
+    url = _character_url(pk, character_pk)
+    try:
+        services.xp_entry_reverse(entry=entry, by=request.user,
+                                  confirm_level_undo=request.POST.get("confirm_level_undo") == "1")
+    except CampaignError as error:
+        messages.error(request, error.message)
+        if error.code == "level_undo_needed":
+            return redirect(f"{url}?confirm={entry.pk}#ledger")
+    else:
+        messages.success(request, f"{entry.get_kind_display()} undone.")
+    return redirect(url + "#ledger")
+
+
+@login_required
+@require_POST
+def character_leave(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
+    """The character leaves the campaign (its player decides, or an Imp)."""
+    membership, character = _campaign_character(request, pk, character_pk)
+    try:
+        services.character_leave(character=character, by=request.user)
+    except CampaignError as error:
+        messages.error(request, error.message)
+        return redirect(_character_url(pk, character_pk))
+    messages.success(request, f"{character.display_name} left {membership.campaign.name}; "
+                              "its history stays with it.")
+    return redirect(_back(request, pk, membership.campaign.get_absolute_url()))
+
+
+# -- the Highlights log ---------------------------------------------------------------------
+
+LOG_SESSIONS_PER_PAGE = 10
+# A character who tells fewer than two Highlights in three turns is flagged: "if they
+# bring up too few, they may not be getting enough chances to shine".
+FEW_HIGHLIGHTS_SHARE = 2 / 3
+
+
+@login_required
+@require_GET
+def highlight_log(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every Highlight ever told at the table, by character (with counts, so the Imp
+    sees who brings up too few) and by session (newest first, ten to a page). Imps
+    only. A fixed number of queries, whatever the sessions and characters."""
+    membership = _membership(request, pk)
+    _require_runs(membership)
+    campaign = membership.campaign
+    standing = Q(highlights__awarded=True,
+                 highlights__xp_entry__reversed_by__isnull=True)
+    in_campaign = Q(highlights__session__campaign=campaign)
+    by_character = list(
+        Character.objects.filter(Q(campaign=campaign) | Q(
+            pk__in=Highlight.objects.filter(session__campaign=campaign).values("character_id")))
+        .select_related("owner")
+        .annotate(
+            told=Count("highlights", filter=in_campaign & standing),
+            passed=Count("highlights", filter=in_campaign & Q(highlights__awarded=False)),
+            about_other=Count("highlights", filter=in_campaign & standing
+                              & Q(highlights__about_other=True)),
+            undone=Count("highlights", filter=in_campaign & Q(
+                highlights__awarded=True, highlights__xp_entry__reversed_by__isnull=False)),
+            sessions_told=Count("highlights__session", filter=in_campaign, distinct=True),
+        )
+        .order_by("name", "pk"))
+    for character in by_character:
+        turns = character.told + character.passed + character.undone
+        character.turns = turns
+        character.per_session = (character.told / character.sessions_told
+                                 if character.sessions_told else 0)
+        character.few = bool(turns) and character.told < FEW_HIGHLIGHTS_SHARE * turns
+        character.left = character.campaign_id != campaign.pk
+    sessions = campaign.sessions.filter(number__gt=1).order_by("-number")
+    paginator = Paginator(sessions, LOG_SESSIONS_PER_PAGE)
+    page = paginator.get_page(request.GET.get("page"))
+    shown = list(page.object_list)
+    turns_by_session: dict[int, list[Highlight]] = {s.pk: [] for s in shown}
+    for highlight in (Highlight.objects.filter(session__in=shown)
+                      .select_related("character", "xp_entry__reversed_by")
+                      .order_by("round_number", "character__name", "pk")):
+        turns_by_session[highlight.session_id].append(highlight)
+    for session in shown:
+        session.turns = turns_by_session[session.pk]
+        session.told = sum(1 for h in session.turns if h.awarded
+                           and not hasattr(h.xp_entry, "reversed_by"))
+    total = sum(c.told for c in by_character)
+    return render(request, "campaigns/highlight_log.html", {
+        "campaign": campaign, "membership": membership, "by_character": by_character,
+        "page": page, "sessions": shown, "total": total,
+        "few_share": "two in three",
+    })

@@ -1,0 +1,360 @@
+"""The builder form. Field limits keep input sane; the rules themselves (maximum,
+budget, trackers) are checked by the engine and reported on the right field."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from rules.engine.eldritch_gambit import ATTRIBUTES, compute_sheet
+from rules.engine.eldritch_gambit.attributes import ABBREVIATIONS, NAMES
+from rules.engine.eldritch_gambit.statuses import CHOOSABLE_STATUSES
+from rules.models import GearItem
+
+from .builds import build_from_form
+from .models import Character, InventoryItem
+from .services import ledger_rules_progress
+
+MAX_LEVEL = 100
+STARTING_SKILLS = 3  # "All characters can choose up to three Skills at the start"
+MAX_SKILLS = 30
+SKILL_MAX_LENGTH = 80
+
+
+def number_field(label, *, min_value, max_value, required=True, help_text="", unit=""):
+    """An integer field whose messages say what a valid value looks like."""
+    what = f"{label} must be a whole number from {min_value} to {max_value}{unit}."
+    return forms.IntegerField(
+        label=label,
+        min_value=min_value,
+        max_value=max_value,
+        required=required,
+        help_text=help_text,
+        error_messages={
+            "required": f"Enter the {label.lower()}.",
+            "invalid": what,
+            "min_value": what,
+            "max_value": what,
+        },
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+
+def attribute_field(key: str) -> forms.IntegerField:
+    abbr, name = ABBREVIATIONS[key], NAMES[key]
+    return number_field(name, min_value=-10, max_value=99,
+                        help_text=f"{abbr}: negative is allowed but gives no points back.")
+
+
+class SkillsWidget(forms.Widget):
+    """Several text inputs of the same name; the template renders them."""
+
+    def value_from_datadict(self, data, files, name):
+        if hasattr(data, "getlist"):
+            return data.getlist(name)
+        value = data.get(name, [])
+        return value if isinstance(value, list) else [value]
+
+
+class SkillsField(forms.Field):
+    widget = SkillsWidget
+
+    def to_python(self, value):
+        if not value:
+            return []
+        if isinstance(value, str):
+            value = [value]
+        return [str(v).strip() for v in value if str(v).strip()]
+
+
+class _LazyChoiceIterator(forms.models.ModelChoiceIterator):
+    """Reads the field's queryset when the choices are listed, not when built."""
+
+    @property
+    def queryset(self):
+        return self.field.queryset
+
+    @queryset.setter
+    def queryset(self, value):
+        pass
+
+
+class GearChoiceField(forms.ModelChoiceField):
+    """A catalog choice that the form can answer from rows it already loaded
+    (`preloaded`, keyed by pk), refusing rows of another category."""
+
+    iterator = _LazyChoiceIterator
+
+    def __init__(self, *args, category, **kwargs):
+        self.queryset_factory = None
+        super().__init__(*args, **kwargs)
+        self.category = category
+        self.preloaded = None
+
+    def _get_queryset(self):
+        if self._queryset is None and self.queryset_factory is not None:
+            self._set_queryset(self.queryset_factory())
+        return self._queryset
+
+    queryset = property(_get_queryset, forms.ModelChoiceField._set_queryset)
+
+    def __deepcopy__(self, memo):
+        result = super().__deepcopy__(memo)
+        result.queryset_factory = self.queryset_factory
+        result.widget.choices = result.choices  # list the copy's choices, not the original's
+        return result
+
+    def label_from_instance(self, obj):
+        if obj.armor_ap is not None:
+            return f"{obj.name} (AP {obj.armor_ap}, Rally d{obj.armor_rally_die}, Load {obj.load})"
+        if obj.shield_af is not None:
+            return f"{obj.name} (AF +{obj.shield_af}, Block +{obj.shield_block}, Load {obj.load})"
+        return obj.name
+
+    def to_python(self, value):
+        if self.preloaded is None or value in self.empty_values:
+            return super().to_python(value)
+        self.validate_no_null_characters(value)
+        try:
+            item = self.preloaded[int(value)]
+        except (KeyError, TypeError, ValueError):
+            item = None
+        if item is None or item.category != self.category:
+            raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice",
+                                  params={"value": value})
+        return item
+
+
+class CharacterForm(forms.Form):
+    # Level and XP (Characters > Level).
+    level = number_field("Level", min_value=1, max_value=MAX_LEVEL,
+                         help_text="Most groups start at Level 10.")
+    xp = number_field("XP", min_value=0, max_value=9999,
+                      help_text="A Level rises when XP reaches the current Level.")
+    # Concept.
+    name = forms.CharField(label="Name", max_length=120, required=False)
+    pronouns = forms.CharField(label="Pronouns", max_length=40, required=False)
+    career = forms.CharField(label="Career", max_length=200, required=False)
+    quest = forms.CharField(label="Quest", max_length=200, required=False)
+    origin = forms.CharField(label="Origin", max_length=200, required=False)
+    template_name = forms.CharField(label="Template", max_length=100, required=False,
+                                    help_text='"Human" implies no Traits.')
+    description = forms.CharField(label="Description", max_length=2000, required=False,
+                                  widget=forms.Textarea(attrs={"rows": 3}))
+    skills = SkillsField(label="Skills", required=False,
+                         help_text='Phrase them as verb-noun: "Assess treasure".')
+    # Gear worn and carried.
+    armor = GearChoiceField(
+        category=GearItem.Category.ARMOR,
+        label="Worn armor", queryset=None, required=False,
+        empty_label="None or clothed", error_messages={
+            "invalid_choice": "Choose an armor from the list.",
+        },
+    )
+    armor_coverage = forms.ChoiceField(
+        label="Armor worn as", choices=InventoryItem.Coverage.choices, required=False,
+    )
+    shield = GearChoiceField(
+        category=GearItem.Category.SHIELD,
+        label="Carried shield", queryset=None, required=False,
+        empty_label="No shield", error_messages={
+            "invalid_choice": "Choose a shield from the list.",
+        },
+    )
+    coins_cp = number_field("Coins (cp)", min_value=0, max_value=100_000_000,
+                            help_text="Starting coins: 500 cp, or roll 2d4 x 100.")
+    # Trackers.
+    hp_current = number_field("Current HP", min_value=-999, max_value=9999, required=False,
+                              help_text="Blank means full (Armored HP).")
+    wp_current = number_field("Current WP", min_value=0, max_value=999, required=False,
+                              help_text="Blank means full.")
+    statuses = forms.MultipleChoiceField(
+        label="Statuses", required=False, widget=forms.CheckboxSelectMultiple,
+        choices=[(rule.key, rule.name) for rule in CHOOSABLE_STATUSES],
+        error_messages={"invalid_choice": "%(value)s is not a Status of the rules."},
+    )
+    poison_buildup = number_field("Poison Buildup", min_value=0, max_value=999,
+                                  required=False)
+
+    # The six Attributes, named by their keys as the engine names them.
+    str = attribute_field("str")
+    wis = attribute_field("wis")
+    dex = attribute_field("dex")
+    agi = attribute_field("agi")
+    cha = attribute_field("cha")
+    end = attribute_field("end")
+
+    def __init__(self, *args, user=None, character: Character | None = None, items=None,
+                 **kwargs):
+        super().__init__(*args, **kwargs)
+        self.character = character
+        if items is None:
+            items = list(character.items.select_related("catalog_item")) if character else []
+        self.items = items
+        # Built on first use: the live preview answers most keystrokes without them.
+        self._user = user
+        for name in ("armor", "shield"):
+            self.fields[name].queryset_factory = (
+                lambda category=self.fields[name].category: self._gear().filter(category=category)
+            )
+        self.sheet = None
+        if character is not None and ledger_rules_progress(character):
+            # In a campaign the XP ledger sets Level and XP (Highlights, Quests, Level-ups).
+            for name in ("level", "xp"):
+                self.fields[name].disabled = True
+                self.fields[name].help_text = "In a campaign the XP ledger sets it."
+
+    @property
+    def is_new(self) -> bool:
+        return self.character is None
+
+    def attribute_fields(self):
+        return [self[key] for key, _, _ in ATTRIBUTES]
+
+    @property
+    def attribute_errors(self) -> list[str]:
+        """Errors about the attributes as a whole (the points budget)."""
+        if not self.is_bound or not hasattr(self, "cleaned_data"):
+            return []
+        return [
+            error.message % (error.params or {})
+            for error in self.errors.as_data().get("__all__", [])
+            if error.code == "attribute_points_over_budget"
+        ]
+
+    @property
+    def skill_values(self) -> list[str]:
+        """The Skill inputs to show: what is typed, then empty slots (three at
+        creation; one spare slot to add a Skill later)."""
+        values = self["skills"].value() or []
+        if isinstance(values, str):
+            values = [values]
+        values = [v for v in values if v is not None]
+        if self.is_new:
+            filled = [v for v in values if str(v).strip()]
+            return (filled + [""] * STARTING_SKILLS)[:max(STARTING_SKILLS, len(filled))]
+        filled = [v for v in values if str(v).strip()]
+        return filled + [""] * max(1, STARTING_SKILLS - len(filled))
+
+    def clean_skills(self):
+        skills = self.cleaned_data.get("skills") or []
+        limit = STARTING_SKILLS if self.is_new else MAX_SKILLS
+        if len(skills) > limit:
+            if self.is_new:
+                raise ValidationError(
+                    "A new character starts with up to %(limit)s Skills; more come later "
+                    "through Training Montages.", code="too_many_skills", params={"limit": limit},
+                )
+            raise ValidationError("At most %(limit)s Skills.", code="too_many_skills",
+                                  params={"limit": limit})
+        for skill in skills:
+            if len(skill) > SKILL_MAX_LENGTH:
+                raise ValidationError(
+                    "Skill %(skill)s… is longer than %(max)s characters.", code="skill_too_long",
+                    params={"skill": skill[:20], "max": SKILL_MAX_LENGTH},
+                )
+        return skills
+
+    def _gear(self):
+        return GearItem.objects.visible_to(self._user).order_by("armor_rank", "cost_cp", "name")
+
+    def _full_clean_worn(self):
+        """Look the posted armor and shield up in one query (the live preview runs
+        on every keystroke); each is still refused unless visible and of its kind."""
+        wanted = {}
+        for name in ("armor", "shield"):
+            raw = self.data.get(self.add_prefix(name), "")
+            if raw not in ("", None) and str(raw).isdigit():
+                wanted[name] = int(raw)
+        # While the player types, the posted armor and shield are usually the ones
+        # already worn: answer from the loaded inventory without a query.
+        found = {
+            item.catalog_item.pk: item.catalog_item
+            for item in self.items
+            if item.catalog_item is not None and item.catalog_item.pk in wanted.values()
+        }
+        missing = [pk for pk in wanted.values() if pk not in found]
+        if missing:
+            found.update(
+                (item.pk, item)
+                for item in self._gear().filter(
+                    pk__in=missing,
+                    category__in=[GearItem.Category.ARMOR, GearItem.Category.SHIELD],
+                )
+            )
+        return found
+
+    def _clean_fields(self):
+        found = self._full_clean_worn() if self.is_bound else {}
+        self.fields["armor"].preloaded = found
+        self.fields["shield"].preloaded = found
+        super()._clean_fields()
+
+    def clean_template_name(self):
+        return self.cleaned_data.get("template_name", "").strip() or "Human"
+
+    def clean(self):
+        cleaned = super().clean()
+        numbers = ["level", "xp", *(k for k, _, _ in ATTRIBUTES)]
+        if any(name in self.errors for name in numbers):
+            return cleaned  # the engine needs every number
+        data = dict(cleaned)
+        data["template_traits"] = self.character.template_traits if self.character else []
+        self.sheet = compute_sheet(build_from_form(data, self.items))
+        for issue in self.sheet.errors:
+            target = issue.field if issue.field in self.fields else None
+            self.add_error(target, ValidationError(issue.message, code=issue.code))
+        return cleaned
+
+    def preview_sheet(self):
+        """The sheet for the live preview, even when some fields are invalid:
+        invalid numbers fall back to the last valid values the form knows."""
+        if self.sheet is not None:
+            return self.sheet
+        data = {}
+        worn = {item.catalog_item_id: item.catalog_item for item in self.items if item.equipped}
+        for name, field in self.fields.items():
+            if name in self.cleaned_data:
+                data[name] = self.cleaned_data[name]
+            elif name in ("armor", "shield"):
+                data[name] = worn.get(self.get_initial_for_field(field, name))
+            else:
+                data[name] = self.get_initial_for_field(field, name)
+        data["template_traits"] = self.character.template_traits if self.character else []
+        return compute_sheet(build_from_form(data, self.items))
+
+
+def initial_from_character(character: Character, items) -> dict:
+    armor = next((i for i in items if i.equipped and i.kind == InventoryItem.Kind.ARMOR), None)
+    shield = next((i for i in items if i.equipped and i.kind == InventoryItem.Kind.SHIELD), None)
+    initial = {
+        # Callables: the ledger sums are read only if a form needs them (the live
+        # preview gets Level and XP from what is typed).
+        "level": lambda: character.level,
+        "xp": lambda: character.xp,
+        "name": character.name,
+        "pronouns": character.pronouns,
+        "career": character.career,
+        "quest": character.quest,
+        "origin": character.origin,
+        "template_name": character.template_name,
+        "description": character.description,
+        "skills": list(character.skills or []),
+        "armor": armor.catalog_item_id if armor else None,
+        "armor_coverage": armor.coverage if armor else InventoryItem.Coverage.FULL,
+        "shield": shield.catalog_item_id if shield else None,
+        "coins_cp": lambda: character.coins_cp,
+        "hp_current": character.hp_current,
+        "wp_current": character.wp_current,
+        "statuses": list(character.statuses or []),
+        "poison_buildup": character.poison_buildup,
+    }
+    initial.update(character.attribute_values)
+    return initial
+
+
+NEW_CHARACTER_INITIAL = {
+    "level": 10, "xp": 0, "template_name": "Human", "coins_cp": 500,
+    "armor_coverage": InventoryItem.Coverage.FULL, "poison_buildup": 0,
+    "str": 0, "wis": 0, "dex": 0, "agi": 0, "cha": 0, "end": 0, "skills": [],
+}

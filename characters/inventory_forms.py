@@ -1,0 +1,220 @@
+"""Forms of the inventory page. They turn what was typed into values (a number, a
+choice, an id); the rules (limits, capacity, the purse) are the services' to check
+(characters/inventory.py), and their refusals come back onto the right field."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from rules.models import GearItem
+
+from . import inventory
+from .models import InventoryItem
+
+
+def whole_number(label: str, *, low: int, high: int, required: bool = True,
+                 unit: str = "") -> forms.IntegerField:
+    """An integer field that only parses: its message says what a valid value looks like
+    (the service checks the range and says so on the same field)."""
+    what = f"{label} must be a whole number from {low} to {high}{unit}."
+    return forms.IntegerField(
+        label=label, required=required,
+        error_messages={"required": f"Enter the {label.lower()}.", "invalid": what},
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+
+class ContainerField(forms.CharField):
+    """"" for carried loose, else the id of a container (the service checks it is one
+    of this character's)."""
+
+    def to_python(self, value):
+        value = super().to_python(value).strip()
+        if not value:
+            return None
+        if not value.isdigit():
+            raise ValidationError("Choose a container from the list.", code="invalid")
+        return int(value)
+
+
+def quality_field() -> forms.ChoiceField:
+    return forms.ChoiceField(
+        label="Quality", choices=InventoryItem.Quality.choices, initial="standard",
+        error_messages={"invalid_choice": "Choose Standard, Superior or Inferior."},
+    )
+
+
+class CatalogAddForm(forms.Form):
+    """Add or buy a catalog row: the pressed button (add=<id> or buy=<id>) names it."""
+
+    quality = quality_field()
+    quantity = whole_number("Quantity", low=inventory.MIN_QUANTITY,
+                            high=inventory.MAX_QUANTITY)
+    container = ContainerField(label="Put it in", required=False)
+    request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.catalog_item = None
+        self.buy = False
+
+    def clean(self):
+        data = super().clean()
+        raw = self.data.get("buy") or self.data.get("add") or ""
+        self.buy = bool(self.data.get("buy"))
+        if not raw:
+            self.add_error(None, ValidationError("Choose an item from the catalog.",
+                                                 code="no_item_chosen"))
+            return data
+        item = None
+        if str(raw).isdigit():
+            item = GearItem.objects.visible_to(self.user).filter(pk=int(raw)).first()
+        if item is None:
+            self.add_error(None, ValidationError("Choose an item from the catalog you can use.",
+                                                 code="no_such_gear"))
+        self.catalog_item = item
+        return data
+
+
+class FreeItemForm(forms.Form):
+    name = forms.CharField(label="Name", max_length=inventory.NAME_LENGTH, error_messages={
+        "required": "Give the item a name.",
+        "max_length": f"Keep the name to {inventory.NAME_LENGTH} characters.",
+    })
+    kind = forms.ChoiceField(
+        label="Kind", initial=InventoryItem.Kind.ITEM,
+        choices=[(k.value, k.label) for k in inventory.FREE_KINDS],
+        error_messages={"invalid_choice": "Choose a kind from the list."},
+    )
+    load = whole_number("Load", low=0, high=inventory.MAX_ITEM_LOAD)
+    quantity = whole_number("Quantity", low=inventory.MIN_QUANTITY,
+                            high=inventory.MAX_QUANTITY)
+    container = ContainerField(label="Put it in", required=False)
+
+
+class StartingGearForm(forms.Form):
+    weapon = forms.ModelChoiceField(
+        label="Normal weapon", queryset=GearItem.objects.none(), empty_label="Choose a weapon",
+        error_messages={"invalid_choice": "Choose a weapon from the list.",
+                        "required": "Choose a weapon."},
+    )
+    armor = forms.ModelChoiceField(
+        label="Normal armor (worn)", queryset=GearItem.objects.none(), required=False,
+        empty_label="None", error_messages={"invalid_choice": "Choose an armor from the list."},
+    )
+    career_tool = forms.CharField(label="Career tool or item", required=False,
+                                  max_length=inventory.NAME_LENGTH)
+    career_tool_load = whole_number("Tool's Load", low=0, high=inventory.MAX_ITEM_LOAD,
+                                    required=False)
+    memento = forms.CharField(label="Origin memento or trinket", required=False,
+                              max_length=inventory.NAME_LENGTH)
+    memento_load = whole_number("Memento's Load", low=0, high=inventory.MAX_ITEM_LOAD,
+                                required=False)
+    coins = forms.ChoiceField(
+        label="Purse", initial=inventory.COINS_KEEP,
+        widget=forms.RadioSelect(attrs={"class": "form-check-input"}),
+        choices=[
+            (inventory.COINS_KEEP, "Leave the purse as it is"),
+            (inventory.COINS_SET, "Also set the purse to 500 cp"),
+            (inventory.COINS_ROLL, "Also roll 2d4 x 100 cp for the purse"),
+        ],
+        error_messages={"invalid_choice": "Choose what to do with the purse."},
+    )
+
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        gear = GearItem.objects.visible_to(user)
+        self.fields["weapon"].queryset = gear.filter(
+            category=GearItem.Category.WEAPON, cost_cp__isnull=False).order_by("name")
+        self.fields["armor"].queryset = gear.filter(
+            category=GearItem.Category.ARMOR).order_by("armor_rank", "name")
+        self.fields["weapon"].label_from_instance = lambda g: (
+            f"{g.name} (Hit {g.weapon_hit:+d}, {g.weapon_damage}, Load {g.load})")
+        self.fields["armor"].label_from_instance = lambda g: (
+            f"{g.name} (AP {g.armor_ap}, Rally d{g.armor_rally_die}, Load {g.load})")
+
+
+class CoinsForm(forms.Form):
+    amount_cp = whole_number("Amount", low=1, high=inventory.MAX_COINS_CP, unit=" cp")
+    note = forms.CharField(label="Note", max_length=inventory.NOTE_LENGTH, error_messages={
+        "required": "Say where the coins come from or go to.",
+    })
+    direction = forms.ChoiceField(choices=[("in", "Add"), ("out", "Remove")],
+                                  error_messages={"invalid_choice": "Choose Add or Remove.",
+                                                  "required": "Choose Add or Remove."})
+    request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+
+    def clean_amount_cp(self):
+        amount = self.cleaned_data["amount_cp"]
+        if amount < 1:
+            raise ValidationError(
+                "Enter a positive amount: Remove takes coins out.", code="amount_not_positive")
+        return amount
+
+
+class QuantityForm(forms.Form):
+    quantity = whole_number("Quantity", low=inventory.MIN_QUANTITY, high=inventory.MAX_QUANTITY)
+
+
+class MoveForm(forms.Form):
+    container = ContainerField(label="Move to", required=False)
+
+
+class CoverageForm(forms.Form):
+    coverage = forms.ChoiceField(
+        label="Worn as", choices=InventoryItem.Coverage.choices,
+        error_messages={"invalid_choice": "Choose a full, partial or minimal set."},
+    )
+
+
+class SwitchForm(forms.Form):
+    """On or off, stated (not toggled), so a double click does not undo itself."""
+
+    on = forms.TypedChoiceField(choices=[("1", "on"), ("0", "off")], coerce=lambda v: v == "1",
+                                error_messages={"invalid_choice": "Choose on or off.",
+                                                "required": "Choose on or off."})
+
+
+class SellForm(forms.Form):
+    price_cp = whole_number("Price", low=0, high=inventory.MAX_COINS_CP, unit=" cp")
+    request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+
+
+class ChargesForm(forms.Form):
+    charges = whole_number("Charges", low=0, high=inventory.MAX_CHARGES)
+
+
+class GiveForm(forms.Form):
+    """Who receives a line: a character of the campaign (its id) or "stash" (the
+    service checks the character is in the same campaign)."""
+
+    STASH = "stash"
+
+    to = forms.CharField(label="Give to", error_messages={"required": "Choose who receives it."})
+    request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+
+    def clean_to(self):
+        value = self.cleaned_data["to"].strip()
+        if value == self.STASH:
+            return value
+        if not value.isdigit() or len(value) > 18:  # an id, not a number to overflow
+            raise ValidationError("Choose a character of the party or the party stash.",
+                                  code="invalid")
+        return int(value)
+
+
+class TakeForm(forms.Form):
+    """The character a line of the party stash goes to (its id; the service checks it
+    is in the campaign and the user may take into it)."""
+
+    to = forms.CharField(label="Take into", error_messages={
+        "required": "Choose the character who takes it."})
+    request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+
+    def clean_to(self):
+        value = self.cleaned_data["to"].strip()
+        if not value.isdigit() or len(value) > 18:  # an id, not a number to overflow
+            raise ValidationError("Choose a character of the party.", code="invalid")
+        return int(value)

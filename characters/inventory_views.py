@@ -1,0 +1,692 @@
+"""The inventory page: gear grouped by container, the purse and its ledger, adding from
+the catalog (search as you type) or free-form, the SRD's starting gear, and the
+derived numbers that follow every change.
+
+Owner only (others get 404). Every action is a plain POST that redirects back, and
+works the same from htmx: then the answer is the region the action changed (the
+inventory, the ledger, a form with its errors) plus, out of band, the derived stats
+and whatever else changed with it; the page never reloads. A refused action
+re-renders its form with the message beside the field and what was typed kept.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap, retarget
+
+from rules.engine.eldritch_gambit.gear import GearPiece, price_cp, unit_load
+from rules.engine.eldritch_gambit.sheet import (
+    CharacterSheet,
+    WeaponLine,
+    carried_pieces,
+    container_contents_load,
+)
+from rules.models import GearItem
+
+from . import inventory as services
+from . import transfers
+from .builds import sheet_for
+from .inventory import InventoryError
+from .inventory_forms import (
+    CatalogAddForm,
+    ChargesForm,
+    CoinsForm,
+    CoverageForm,
+    FreeItemForm,
+    GiveForm,
+    MoveForm,
+    QuantityForm,
+    SellForm,
+    StartingGearForm,
+    SwitchForm,
+)
+from .models import Character, CoinEntry, GearTransfer, InventoryItem
+
+TEMPLATE = "characters/inventory.html"
+CATALOG_LIMIT = 80
+LEDGER_LIMIT = 100
+# Both add forms have a quantity and a container: prefixes keep their ids apart.
+ADD_PREFIX, FREE_PREFIX = "add", "free"
+CATEGORY_CHOICES = [("", "All kinds"), *GearItem.Category.choices]
+# The ledger's own words for the entries this page writes ("Set in the builder" is the
+# builder's; here an adjustment is one the player typed).
+KIND_LABELS = {CoinEntry.Kind.ADJUSTMENT: "Adjustment"}
+
+
+# -- reading ----------------------------------------------------------------------------
+
+
+def _character(request: HttpRequest, pk: int) -> Character:
+    return get_object_or_404(Character.objects.editable_by(request.user).with_progress(), pk=pk)
+
+
+@dataclass
+class Row:
+    """One line of the inventory as the page shows it."""
+
+    item: InventoryItem
+    piece: GearPiece
+    depth: int
+    load: int  # the line: unit Load (quality, coverage) x quantity
+    unit_price: int | None
+    sale_price: int
+    weapon: WeaponLine | None = None
+    inside: int | None = None  # a container: Load of its contents
+    opens: bool = False  # a container whose contents follow, nested
+    closes: int = 0  # containers that end after this line
+    targets: list[tuple[str, str]] = field(default_factory=list)
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    typed: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def capacity(self) -> int | None:
+        return self.piece.capacity
+
+    @property
+    def closers(self) -> range:
+        return range(self.closes)
+
+    @property
+    def over(self) -> bool:
+        return self.inside is not None and self.inside > self.piece.capacity
+
+
+@dataclass
+class Failure:
+    """A refused per-item action: which line, the messages by field, what was typed."""
+
+    item: int
+    errors: dict[str, list[str]]
+    typed: dict[str, str]
+
+
+def _errors(form) -> dict[str, list[str]]:
+    errors = {}
+    for name, messages_ in form.errors.items():
+        errors["action" if name == "__all__" else name] = list(messages_)
+    return errors
+
+
+def _refuse(form, error: InventoryError) -> None:
+    """Put a service's refusal on the form field it names (or on the form)."""
+    name = error.field if error.field in form.fields else None
+    form.add_error(name, ValidationError(error.message, code=error.code))
+
+
+def _weapon_lines(sheet: CharacterSheet) -> dict[object, WeaponLine]:
+    """The engine's weapon lines by item: sheet.weapons follows the carried pieces
+    that have weapon stats, in order."""
+    armed = [p.key for p in carried_pieces(sheet.build.gear) if p.weapon is not None]
+    return dict(zip(armed, sheet.weapons, strict=False))
+
+
+def _rows(items: list[InventoryItem], sheet: CharacterSheet,
+          failure: Failure | None) -> dict[str, list[Row]]:
+    """Lines grouped as Worn and ready, Carried and Dropped, each container followed by
+    its contents (nested, depth-first), with the move targets each line may take."""
+    gear = sheet.build.gear
+    pieces = {piece.key: piece for piece in gear}
+    by_pk = {item.pk: item for item in items}
+    children: dict[int | None, list[InventoryItem]] = {}
+    for item in items:
+        parent = item.container_id if item.container_id in by_pk else None
+        children.setdefault(parent, []).append(item)
+    weapons = _weapon_lines(sheet)
+    containers = [item for item in items if services.is_container(item)]
+    names = Counter(c.name for c in containers)
+    seen_names: Counter = Counter()
+    labels = {}
+    for container in containers:
+        seen_names[container.name] += 1
+        suffix = f" {seen_names[container.name]}" if names[container.name] > 1 else ""
+        labels[container.pk] = container.name + suffix
+    inside = {c.pk: container_contents_load(gear, pieces[c.pk]) for c in containers}
+
+    def descendants(item: InventoryItem) -> set[int]:
+        found, stack = set(), [item.pk]
+        while stack:
+            for child in children.get(stack.pop(), ()):
+                if child.pk not in found:
+                    found.add(child.pk)
+                    stack.append(child.pk)
+        return found
+
+    def targets(item: InventoryItem) -> list[tuple[str, str]]:
+        inner = descendants(item) if services.is_container(item) else set()
+        options = [("", "Carried loose")]
+        for container in containers:
+            if container.pk == item.pk or container.pk in inner:
+                continue
+            cap = pieces[container.pk].capacity
+            state = ", dropped" if container.dropped else ""
+            options.append((str(container.pk),
+                            f"{labels[container.pk]} ({inside[container.pk]} / {cap}{state})"))
+        return options
+
+    visited: set[int] = set()
+
+    def walk(item: InventoryItem, depth: int, out: list[Row]) -> None:
+        visited.add(item.pk)
+        piece = pieces[item.pk]
+        unit = services._item_price(item.catalog_item, item.quality)
+        row = Row(item=item, piece=piece, depth=depth,
+                  load=unit_load(piece) * item.quantity, unit_price=unit,
+                  sale_price=services.sale_price_cp(item), weapon=weapons.get(item.pk),
+                  inside=inside.get(item.pk), targets=targets(item))
+        if failure is not None and failure.item == item.pk:
+            row.errors, row.typed = failure.errors, failure.typed
+        out.append(row)
+        kids = [kid for kid in children.get(item.pk, ()) if kid.pk not in visited]
+        if kids:
+            row.opens = True
+            for kid in kids:
+                walk(kid, depth + 1, out)
+            out[-1].closes += 1
+
+    groups: dict[str, list[Row]] = {"worn": [], "carried": [], "dropped": []}
+    for item in children.get(None, ()):
+        if item.dropped:
+            group = "dropped"
+        elif item.equipped and item.kind in services.WEARABLE:
+            group = "worn"
+        else:
+            group = "carried"
+        walk(item, 0, groups[group])
+    for item in items:  # a loop in the data (A in B in A): shown loose, never lost
+        if item.pk not in visited:
+            walk(item, 0, groups["dropped" if item.dropped else "carried"])
+    return groups
+
+
+def _catalog(user, q: str, category: str) -> list[dict]:
+    if not q and not category:
+        return []
+    rows = GearItem.objects.visible_to(user)
+    if q:
+        rows = rows.filter(Q(name__icontains=q) | Q(notes__icontains=q))
+    if category in GearItem.Category.values:
+        rows = rows.filter(category=category)
+    results = []
+    for gear in rows.order_by("category", "name")[:CATALOG_LIMIT + 1]:
+        stats = []
+        if gear.armor_ap is not None:
+            stats.append(f"AP {gear.armor_ap}, Rally d{gear.armor_rally_die}")
+        if gear.shield_af is not None:
+            stats.append(f"AF +{gear.shield_af}, Block +{gear.shield_block}")
+        if gear.weapon_damage:
+            stats.append(f"Hit {gear.weapon_hit:+d}, {gear.weapon_damage}")
+        if gear.capacity is not None:
+            stats.append(f"holds Load {gear.capacity}")
+        if gear.notes and not gear.shield_af:
+            stats.append(gear.notes)
+        results.append({"gear": gear, "stats": "; ".join(stats), "homebrew": gear.owner_id})
+    return results
+
+
+def _purse_rows(character: Character) -> tuple[list[dict], int]:
+    entries = list(
+        character.coin_entries.select_related("reversed_by").order_by("-created_at", "-pk")
+        [:LEDGER_LIMIT]
+    )
+    total = character.coin_entries.count() if len(entries) == LEDGER_LIMIT else len(entries)
+    rows = []
+    for entry in entries:
+        reversed_by = getattr(entry, "reversed_by", None)
+        rows.append({
+            "entry": entry,
+            "label": KIND_LABELS.get(entry.kind, entry.get_kind_display()),
+            "reversed": reversed_by is not None,
+            "reversible": reversed_by is None and entry.kind != CoinEntry.Kind.REVERSAL,
+        })
+    return rows, total
+
+
+def _give_targets(character: Character) -> list[tuple[str, str]]:
+    """Who may receive this character's gear: the rest of its campaign's party and the
+    party stash; nobody outside a campaign."""
+    if character.campaign_id is None:
+        return []
+    party = (Character.objects.filter(campaign_id=character.campaign_id)
+             .exclude(pk=character.pk).only("pk", "name"))
+    return [(str(other.pk), other.display_name) for other in party] + [
+        (GiveForm.STASH, transfers.STASH_LABEL)]
+
+
+def _transfer_rows(character: Character) -> tuple[list[dict], int]:
+    entries = list(transfers.transfers_of(character)
+                   .select_related("created_by", "from_character", "to_character")
+                   [:LEDGER_LIMIT])
+    total = (GearTransfer.objects.filter(Q(from_character=character) | Q(to_character=character))
+             .count() if len(entries) == LEDGER_LIMIT else len(entries))
+    return [{
+        "entry": entry,
+        "text": transfers.describe_transfer(entry, character=character),
+        "by": entry.created_by.get_username() if transfers.acted_for(entry) else "",
+    } for entry in entries], total
+
+
+def _context(request: HttpRequest, character: Character, **extra) -> dict:
+    """Everything the page (or any of its regions) shows, read fresh."""
+    character = _character(request, character.pk)
+    items = list(character.items.select_related("catalog_item"))
+    sheet = sheet_for(character, items)
+    q = (extra.pop("q", None) or "").strip()[:100]
+    category = extra.pop("category", None) or ""
+    ledger, ledger_total = _purse_rows(character)
+    handed, handed_total = _transfer_rows(character)
+    containers = [item for item in items if services.is_container(item)]
+    context = {
+        "character": character,
+        "sheet": sheet,
+        "groups": _rows(items, sheet, extra.pop("failure", None)),
+        "item_count": len(items),
+        "containers": containers,
+        "ledger": ledger,
+        "ledger_total": ledger_total,
+        "give_targets": _give_targets(character),
+        "transfers": handed,
+        "transfers_total": handed_total,
+        "q": q,
+        "category": category,
+        "category_choices": CATEGORY_CHOICES,
+        "results": _catalog(request.user, q, category) if q or category else [],
+        "searched": bool(q or category),
+        "catalog_limit": CATALOG_LIMIT,
+        "quality_choices": InventoryItem.Quality.choices,
+        "coverage_choices": InventoryItem.Coverage.choices,
+        "add_form": CatalogAddForm(initial={"quality": "standard", "quantity": 1},
+                                   user=request.user, prefix=ADD_PREFIX),
+        "free_form": FreeItemForm(initial={"kind": "item", "load": 0, "quantity": 1},
+                                  prefix=FREE_PREFIX),
+        "coins_form": CoinsForm(),
+        "starting_form": StartingGearForm(user=request.user),
+        "request_key": uuid.uuid4().hex,
+        "regions": (),
+        "oob": (),
+        "status": "",
+        "status_error": False,
+        "inventory_error": "",
+        "ledger_error": "",
+    }
+    context.update(extra)
+    context["results_truncated"] = len(context["results"]) > CATALOG_LIMIT
+    context["results"] = context["results"][:CATALOG_LIMIT]
+    return context
+
+
+# -- answering --------------------------------------------------------------------------
+
+
+def _page_url(character: Character, anchor: str = "", q: str = "", category: str = "") -> str:
+    url = reverse("characters:inventory", args=[character.pk])
+    query = {k: v for k, v in (("q", q), ("category", category)) if v}
+    if query:
+        url += "?" + urlencode(query)
+    return url + (f"#{anchor}" if anchor else "")
+
+
+def _done(request: HttpRequest, character: Character, message: str, *, main: str,
+          oob: Iterable[str] = ("inventory-stats",), anchor: str = "", q: str = "",
+          **extra) -> HttpResponse:
+    """A change was made: redirect back (plain POST) or answer with the changed regions."""
+    if not request.htmx:
+        messages.success(request, message)
+        return redirect(_page_url(character, anchor or main, q, extra.get("category", "")))
+    return _regions(request, character, main=main, oob=oob, status=message, q=q, **extra)
+
+
+def _refused(request: HttpRequest, character: Character, message: str, *, main: str,
+             **extra) -> HttpResponse:
+    """Nothing was changed: show the region again with the messages and what was typed."""
+    if not request.htmx:
+        messages.error(request, f"Nothing was changed: {message}")
+        return render(request, TEMPLATE, _context(request, character, **extra))
+    return _regions(request, character, main=main, oob=(), status=message, status_error=True,
+                    **extra)
+
+
+def _regions(request: HttpRequest, character: Character, *, main: str, oob: Iterable[str],
+             **extra) -> HttpResponse:
+    oob = (*oob, "inventory-status")
+    context = _context(request, character, regions=(main, *oob), oob=oob, **extra)
+    response = render(request, f"{TEMPLATE}#htmx-response", context)
+    reswap(response, "outerHTML")
+    return retarget(response, f"#{main}")
+
+
+def _first_error(form) -> str:
+    for messages_ in form.errors.values():
+        return messages_[0]
+    return "please check the form."
+
+
+# -- the page and the catalog search -----------------------------------------------------
+
+
+@login_required
+@require_GET
+def inventory_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    character = _character(request, pk)
+    return render(request, TEMPLATE, _context(
+        request, character, q=request.GET.get("q"), category=request.GET.get("category"),
+    ))
+
+
+@login_required
+@require_GET
+def inventory_catalog(request: HttpRequest, pk: int) -> HttpResponse:
+    """Catalog rows matching what is typed; the same search works as a plain GET of the
+    page (this URL then redirects there)."""
+    character = _character(request, pk)
+    q, category = request.GET.get("q", ""), request.GET.get("category", "")
+    if not request.htmx:
+        query = urlencode({k: v for k, v in (("q", q), ("category", category)) if v})
+        url = reverse("characters:inventory", args=[character.pk])
+        return redirect(f"{url}?{query}#catalog-add" if query else f"{url}#catalog-add")
+    return render(request, f"{TEMPLATE}#catalog-results",
+                  _context(request, character, q=q, category=category))
+
+
+# -- adding -------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def inventory_add(request: HttpRequest, pk: int) -> HttpResponse:
+    character = _character(request, pk)
+    form = CatalogAddForm(request.POST, user=request.user, prefix=ADD_PREFIX)
+    q, category = request.POST.get("q", ""), request.POST.get("category", "")
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            item = services.item_add(
+                character=character, by=request.user, catalog_item=form.catalog_item,
+                quantity=data["quantity"], quality=data["quality"],
+                container=data["container"], buy=form.buy,
+                request_key=data["request_key"] or None,
+            )
+        except InventoryError as error:
+            _refuse(form, error)
+        else:
+            oob = ["inventory-stats", "catalog-add"]
+            if form.buy:
+                oob.append("coin-ledger")
+            if item is not None and services.is_container(item):
+                oob.append("free-item")
+            what = services.describe(form.catalog_item.name, data["quantity"], data["quality"])
+            if item is None:
+                message = f"{what} was bought already."
+            elif form.buy:
+                paid = (price_cp(form.catalog_item.cost_cp, data["quality"]) or 0) * data[
+                    "quantity"]
+                message = f"Bought {what} for {paid} cp."
+            else:
+                message = f"Added {what}."
+            kept = CatalogAddForm(initial={
+                "quality": data["quality"], "quantity": data["quantity"],
+                "container": data["container"] or "",
+            }, user=request.user, prefix=ADD_PREFIX)
+            return _done(request, character, message, main="inventory", oob=oob,
+                         anchor=f"item-{item.pk}" if item else "inventory", q=q,
+                         category=category, add_form=kept)
+    return _refused(request, character, _first_error(form), main="catalog-add",
+                    add_form=form, q=q, category=category)
+
+
+@login_required
+@require_POST
+def inventory_add_free(request: HttpRequest, pk: int) -> HttpResponse:
+    character = _character(request, pk)
+    form = FreeItemForm(request.POST, prefix=FREE_PREFIX)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            item = services.item_add(
+                character=character, by=request.user, name=data["name"], load=data["load"],
+                kind=data["kind"], quantity=data["quantity"], container=data["container"],
+            )
+        except InventoryError as error:
+            _refuse(form, error)
+        else:
+            message = f"Added {services.describe(item.name, item.quantity)}."
+            return _done(request, character, message, main="inventory",
+                         oob=("inventory-stats", "free-item"), anchor=f"item-{item.pk}")
+    return _refused(request, character, _first_error(form), main="free-item", free_form=form)
+
+
+@login_required
+@require_POST
+def inventory_starting_gear(request: HttpRequest, pk: int) -> HttpResponse:
+    character = _character(request, pk)
+    form = StartingGearForm(request.POST, user=request.user)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            package = services.starting_package(
+                character=character, by=request.user, weapon=data["weapon"],
+                armor=data["armor"], career_tool=data["career_tool"], memento=data["memento"],
+                career_tool_load=data["career_tool_load"] or 0,
+                memento_load=data["memento_load"] or 0, coins=data["coins"],
+            )
+        except InventoryError as error:
+            _refuse(form, error)
+        else:
+            message = "Starting gear added: " + ", ".join(i.name for i in package.items) + "."
+            if package.roll is not None:
+                dice = " + ".join(str(d) for d in package.roll.dice)
+                message += f" Rolled 2d4 x 100: ({dice}) x 100 = {package.roll.total} cp."
+            if data["coins"] != services.COINS_KEEP:
+                message += f" The purse holds {package.purse_cp} cp."
+            return _done(request, character, message, main="inventory",
+                         oob=("inventory-stats", "coin-ledger", "starting-gear", "catalog-add"),
+                         roll=package.roll)
+    return _refused(request, character, _first_error(form), main="starting-gear",
+                    starting_form=form)
+
+
+# -- the purse ----------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def inventory_coins(request: HttpRequest, pk: int) -> HttpResponse:
+    character = _character(request, pk)
+    form = CoinsForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        amount = data["amount_cp"] if data["direction"] == "in" else -data["amount_cp"]
+        try:
+            entry = services.coins_adjust(character=character, amount_cp=amount,
+                                          note=data["note"], by=request.user,
+                                          request_key=data["request_key"] or None)
+        except InventoryError as error:
+            _refuse(form, error)
+        else:
+            message = (f"{amount:+d} cp: {data['note']}." if entry is not None
+                       else "That change was recorded already.")
+            return _done(request, character, message, main="coin-ledger", oob=("coins-form",))
+    return _refused(request, character, _first_error(form), main="coins-form", coins_form=form)
+
+
+@login_required
+@require_POST
+def inventory_coin_reverse(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
+    character = _character(request, pk)
+    try:
+        reversal = services.coin_entry_reverse(character=character, entry=entry_pk,
+                                               by=request.user)
+    except InventoryError as error:
+        return _refused(request, character, error.message, main="coin-ledger",
+                        ledger_error=error.message)
+    return _done(request, character, f"{reversal.note} ({reversal.amount_cp:+d} cp).",
+                 main="coin-ledger", oob=())
+
+
+# -- one line -----------------------------------------------------------------------------
+
+
+def _item_action(request: HttpRequest, pk: int, item_pk: int, form_class,
+                 act: Callable[[Character, dict], str], *,
+                 oob: Iterable[str] = ("inventory-stats",)) -> HttpResponse:
+    """Run a per-item service with the form's values; answer with the inventory."""
+    character = _character(request, pk)
+    form = form_class(request.POST) if form_class is not None else None
+    if form is None or form.is_valid():
+        try:
+            message = act(character, form.cleaned_data if form is not None else {})
+        except InventoryError as error:
+            if error.code == "no_such_item":
+                return _refused(request, character, error.message, main="inventory",
+                                inventory_error=error.message)
+            if form is None:
+                return _refused(request, character, error.message, main="inventory",
+                                failure=Failure(item_pk, {"action": [error.message]}, {}))
+            _refuse(form, error)
+        else:
+            return _done(request, character, message, main="inventory", oob=oob,
+                         anchor=f"item-{item_pk}")
+    typed = {name: form.data.get(name, "") for name in form.fields}
+    return _refused(request, character, _first_error(form), main="inventory",
+                    failure=Failure(item_pk, _errors(form), typed))
+
+
+@login_required
+@require_POST
+def item_quantity(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
+    def act(character, data):
+        item = services.item_set_quantity(character=character, item=item_pk,
+                                          quantity=data["quantity"])
+        return f"{item.name}: quantity {item.quantity}."
+    return _item_action(request, pk, item_pk, QuantityForm, act)
+
+
+@login_required
+@require_POST
+def item_equip(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
+    def act(character, data):
+        item = services.item_equip(character=character, item=item_pk, equipped=data["on"])
+        armor = item.kind == InventoryItem.Kind.ARMOR
+        if item.equipped:
+            return f"{item.name} is {'worn' if armor else 'ready'}."
+        return f"{item.name} is {'taken off' if armor else 'put away'}."
+    return _item_action(request, pk, item_pk, SwitchForm, act)
+
+
+@login_required
+@require_POST
+def item_coverage(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
+    def act(character, data):
+        item = services.item_set_coverage(character=character, item=item_pk,
+                                          coverage=data["coverage"])
+        return f"{item.name}: {item.get_coverage_display().lower()}."
+    return _item_action(request, pk, item_pk, CoverageForm, act)
+
+
+@login_required
+@require_POST
+def item_drop(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
+    def act(character, data):
+        item = services.item_drop(character=character, item=item_pk)
+        if services.is_container(item) and item.contents.exists():
+            return f"{item.name} dropped, with everything in it."
+        return f"{item.name} dropped."
+    return _item_action(request, pk, item_pk, None, act)
+
+
+@login_required
+@require_POST
+def item_pick_up(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
+    def act(character, data):
+        item = services.item_pick_up(character=character, item=item_pk)
+        return f"{item.name} picked up."
+    return _item_action(request, pk, item_pk, None, act)
+
+
+@login_required
+@require_POST
+def item_move(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
+    def act(character, data):
+        item = services.item_move(character=character, item=item_pk,
+                                  container=data["container"])
+        if item.container_id is None:
+            return f"{item.name} is carried loose."
+        return f"{item.name} moved into {item.container.name}."
+    return _item_action(request, pk, item_pk, MoveForm, act)
+
+
+@login_required
+@require_POST
+def item_sell(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
+    def act(character, data):
+        entry = services.item_sell(character=character, item=item_pk, by=request.user,
+                                   price_cp=data["price_cp"],
+                                   request_key=data["request_key"] or None)
+        if entry is None:
+            return "That sale was recorded already."
+        return f"{entry.note} for {entry.amount_cp} cp."
+    return _item_action(request, pk, item_pk, SellForm, act,
+                        oob=("inventory-stats", "coin-ledger"))
+
+
+@login_required
+@require_POST
+def item_remove(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
+    def act(character, data):
+        return f"Removed {services.item_remove(character=character, item=item_pk)}."
+    return _item_action(request, pk, item_pk, None, act)
+
+
+@login_required
+@require_POST
+def item_charges(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
+    def act(character, data):
+        item = services.charges_set(character=character, item=item_pk, charges=data["charges"])
+        return f"{item.name}: {item.charges} charge{'s' if item.charges != 1 else ''} left."
+    return _item_action(request, pk, item_pk, ChargesForm, act)
+
+
+@login_required
+@require_POST
+def item_attune(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
+    def act(character, data):
+        item = services.materia_attune(character=character, item=item_pk, attuned=data["on"])
+        return f"{item.name} is {'attuned' if item.attuned else 'no longer attuned'}."
+    return _item_action(request, pk, item_pk, SwitchForm, act)
+
+
+@login_required
+@require_POST
+def item_give(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
+    """Hand a line (a container with everything in it) to another character of the
+    campaign or to the party stash (characters/transfers.py)."""
+    def act(character, data):
+        key = data["request_key"] or None
+        if key and GearTransfer.objects.filter(request_key=key).exists():
+            return "That was handed over already."
+        to = data["to"]
+        transfer = transfers.item_give(
+            item=item_pk, from_character=character, by=request.user, request_key=key,
+            to_stash=character.campaign_id if to == GiveForm.STASH else None,
+            to_character=None if to == GiveForm.STASH else to,
+        )
+        what = services.describe(transfer.item_name, transfer.quantity, transfer.quality)
+        if transfer.lines > 1:
+            what += ", with everything in it,"
+        if transfer.kind == GearTransfer.Kind.TO_STASH:
+            return f"{what} went into the party stash."
+        return f"{what} went to {transfer.to_label}."
+    return _item_action(request, pk, item_pk, GiveForm, act,
+                        oob=("inventory-stats", "transfer-history"))

@@ -1,0 +1,19 @@
+"""manage.py export_character ID: print a character as exchange JSON."""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from characters import exchange
+from characters.models import Character
+
+
+class Command(BaseCommand):
+    help = "Print a character as JSON in the exchange format (README.md, 'Exchange format')."
+
+    def add_arguments(self, parser):
+        parser.add_argument("id", type=int, help="The character's id.")
+
+    def handle(self, *args, **options):
+        character = Character.objects.with_progress().filter(pk=options["id"]).first()
+        if character is None:
+            raise CommandError(f"No character has the id {options['id']}.")
+        self.stdout.write(exchange.export_json(character))

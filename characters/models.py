@@ -1,0 +1,363 @@
+"""Characters hold the player's choices and their ledgers; every derived number
+comes from the rules engine (characters/builds.py feeds it)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import connection, models
+from django.db.models import Q, Sum
+from django.db.models.expressions import RawSQL
+from django.urls import reverse
+
+
+class CharacterQuerySet(models.QuerySet):
+    def visible_to(self, user) -> CharacterQuerySet:
+        """What a user may see: their own characters, and read-only the characters
+        of the campaigns they run as Imp or co-Imp. (Players of a campaign see the
+        party's summary on the campaign's page, not each other's sheets.)"""
+        if not user.is_authenticated:
+            return self.none()
+        from campaigns.models import IMP_ROLES, Membership
+
+        run = Membership.objects.filter(user=user, role__in=IMP_ROLES).values("campaign_id")
+        return self.filter(Q(owner=user) | Q(campaign_id__in=run))
+
+    def editable_by(self, user) -> CharacterQuerySet:
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(owner=user)
+
+    def with_progress(self) -> CharacterQuerySet:
+        """Annotate Level, XP and coins from the ledgers (level_total, xp_total,
+        coins_total), each a correlated sum in the same query.
+
+        Written as plain SQL because the live preview runs this on every
+        keystroke and the ORM spends longer compiling three grouped subqueries
+        than the database spends running them.
+        """
+        character_table = connection.ops.quote_name(self.model._meta.db_table)
+
+        def ledger_sum(model, column):
+            table = connection.ops.quote_name(model._meta.db_table)
+            return RawSQL(
+                f"SELECT COALESCE(SUM({table}.{connection.ops.quote_name(column)}), 0) "
+                f"FROM {table} WHERE {table}.{connection.ops.quote_name('character_id')} = "
+                f"{character_table}.{connection.ops.quote_name('id')}",
+                (),
+                output_field=models.BigIntegerField(),
+            )
+
+        return self.annotate(
+            level_total=ledger_sum(XpEntry, "level_change"),
+            xp_total=ledger_sum(XpEntry, "xp_change"),
+            coins_total=ledger_sum(CoinEntry, "amount_cp"),
+        )
+
+
+class Character(models.Model):
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="characters"
+    )
+    # The campaign the character plays in, at most one (campaigns.services.character_join).
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="characters",
+    )
+    # Concept (Characters > Concept). Every part may stay blank for now.
+    name = models.CharField(max_length=120, blank=True)
+    pronouns = models.CharField(max_length=40, blank=True)
+    career = models.CharField(max_length=200, blank=True)
+    quest = models.CharField(max_length=200, blank=True)
+    origin = models.CharField(max_length=200, blank=True)
+    description = models.TextField(blank=True, max_length=2000)
+    template_name = models.CharField(max_length=100, default="Human")
+    # [{"name": "Size", "value": "Large", "load": 2}, ...]; empty for humans.
+    template_traits = models.JSONField(default=list, blank=True)
+    # Attributes (Characters > Attributes): the player's choices.
+    strength = models.SmallIntegerField(default=0)
+    wisdom = models.SmallIntegerField(default=0)
+    dexterity = models.SmallIntegerField(default=0)
+    agility = models.SmallIntegerField(default=0)
+    charisma = models.SmallIntegerField(default=0)
+    endurance = models.SmallIntegerField(default=0)
+    skills = models.JSONField(default=list, blank=True)
+    # Trackers: None means "at maximum", so a new or re-armored character is full.
+    hp_current = models.SmallIntegerField(null=True, blank=True)
+    wp_current = models.SmallIntegerField(null=True, blank=True)
+    statuses = models.JSONField(default=list, blank=True)  # chosen status keys
+    poison_buildup = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = CharacterQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(strength__gte=-99, strength__lte=999)
+                & Q(wisdom__gte=-99, wisdom__lte=999)
+                & Q(dexterity__gte=-99, dexterity__lte=999)
+                & Q(agility__gte=-99, agility__lte=999)
+                & Q(charisma__gte=-99, charisma__lte=999)
+                & Q(endurance__gte=-99, endurance__lte=999),
+                name="character_attributes_in_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    def get_absolute_url(self) -> str:
+        return reverse("characters:detail", args=[self.pk])
+
+    @property
+    def display_name(self) -> str:
+        return self.name or f"Unnamed character #{self.pk}"
+
+    def _ledger_total(self, attr: str, model, column: str) -> int:
+        annotated = getattr(self, attr, None)
+        if annotated is not None:
+            return annotated
+        if self.pk is None:
+            return 0
+        return model.objects.filter(character=self).aggregate(t=Sum(column))["t"] or 0
+
+    @property
+    def level(self) -> int:
+        return self._ledger_total("level_total", XpEntry, "level_change")
+
+    @property
+    def xp(self) -> int:
+        return self._ledger_total("xp_total", XpEntry, "xp_change")
+
+    @property
+    def coins_cp(self) -> int:
+        return self._ledger_total("coins_total", CoinEntry, "amount_cp")
+
+    @property
+    def attribute_values(self) -> dict[str, int]:
+        return {
+            "str": self.strength, "wis": self.wisdom, "dex": self.dexterity,
+            "agi": self.agility, "cha": self.charisma, "end": self.endurance,
+        }
+
+
+ATTRIBUTE_FIELDS = {
+    "str": "strength", "wis": "wisdom", "dex": "dexterity",
+    "agi": "agility", "cha": "charisma", "end": "endurance",
+}
+
+
+class LedgerEntry(models.Model):
+    """What every ledger row records: who, when, why, and what it reverses."""
+
+    note = models.CharField(max_length=300, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    reverses = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.RESTRICT, related_name="reversed_by"
+    )
+    # An idempotency key: the same submission recorded twice is recorded once.
+    request_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["created_at", "pk"]
+
+
+class XpEntry(LedgerEntry):
+    """The XP ledger. A character's Level and XP are the sums of its entries.
+
+    A Level-up is one entry: xp_change = -old Level, level_change = +1
+    (Characters > Advancement: "raises the Level by one and erases the old XP").
+    """
+
+    class Kind(models.TextChoices):
+        CREATION = "creation", "Character created"
+        ADJUSTMENT = "adjustment", "Set in the builder"
+        HIGHLIGHT = "highlight", "Highlight"
+        QUEST_INVESTMENT = "quest_investment", "Quest investment"
+        QUEST_PAYOUT = "quest_payout", "Quest payout"
+        LEVEL_SPEND = "level_spend", "Level up"
+        IMP_ADJUSTMENT = "imp_adjustment", "Imp adjustment"
+        IMPORT = "import", "Imported"
+        REVERSAL = "reversal", "Reversal"
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="xp_entries")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    xp_change = models.IntegerField(default=0)
+    level_change = models.IntegerField(default=0)
+
+    class Meta(LedgerEntry.Meta):
+        verbose_name_plural = "XP entries"
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.xp_change:+d} XP, {self.level_change:+d} Level"
+
+
+class CoinEntry(LedgerEntry):
+    """The coin ledger, in copper pieces; a character's purse is its sum."""
+
+    class Kind(models.TextChoices):
+        STARTING = "starting", "Starting coins"
+        ADJUSTMENT = "adjustment", "Set in the builder"
+        PURCHASE = "purchase", "Purchase"
+        SALE = "sale", "Sale"
+        TRANSFER = "transfer", "Transfer"
+        IMPORT = "import", "Imported"
+        REVERSAL = "reversal", "Reversal"
+
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, related_name="coin_entries"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    amount_cp = models.BigIntegerField()
+
+    class Meta(LedgerEntry.Meta):
+        verbose_name_plural = "coin entries"
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.amount_cp:+d} cp"
+
+
+class InventoryItem(models.Model):
+    """One line of a character's gear: a catalog item or free text."""
+
+    class Kind(models.TextChoices):
+        ARMOR = "armor", "Armor"
+        SHIELD = "shield", "Shield"
+        WEAPON = "weapon", "Weapon"
+        ITEM = "item", "Item"
+        LOAD = "load", "Load"
+        MATERIA = "materia", "Materia"
+        EPHEMERA = "ephemera", "Ephemera"
+
+    class Quality(models.TextChoices):
+        STANDARD = "standard", "Standard"
+        SUPERIOR = "superior", "Superior"
+        INFERIOR = "inferior", "Inferior"
+
+    class Coverage(models.TextChoices):
+        FULL = "full", "Full set"
+        PARTIAL = "partial", "Partial set (one type lower)"
+        MINIMAL = "minimal", "Minimal set (two types lower)"
+
+    # Who holds the line: a character, or a campaign's shared stash (exactly one of the
+    # two; characters/transfers.py moves lines between them).
+    character = models.ForeignKey(
+        Character, null=True, blank=True, on_delete=models.CASCADE, related_name="items"
+    )
+    stash = models.ForeignKey(
+        "campaigns.Campaign", null=True, blank=True, on_delete=models.CASCADE,
+        related_name="stash_items",
+    )
+    catalog_item = models.ForeignKey(
+        "rules.GearItem", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    name = models.CharField(max_length=120)
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.ITEM)
+    quantity = models.PositiveIntegerField(default=1)
+    quality = models.CharField(max_length=10, choices=Quality.choices, default=Quality.STANDARD)
+    equipped = models.BooleanField(default=False)
+    coverage = models.CharField(max_length=10, choices=Coverage.choices, default=Coverage.FULL)
+    # Load of one unit for free-text items; None takes the catalog item's Load.
+    load = models.SmallIntegerField(null=True, blank=True)
+    container = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="contents"
+    )
+    dropped = models.BooleanField(default=False)
+    attuned = models.BooleanField(default=False)
+    charges = models.PositiveSmallIntegerField(null=True, blank=True)
+    notes = models.CharField(max_length=300, blank=True)
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(quantity__gte=1), name="item_quantity_positive"),
+            models.CheckConstraint(
+                condition=~Q(container=models.F("pk")), name="item_not_inside_itself"
+            ),
+            models.CheckConstraint(
+                condition=Q(character__isnull=False, stash__isnull=True)
+                | Q(character__isnull=True, stash__isnull=False),
+                name="item_held_by_character_or_stash",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name if self.quantity == 1 else f"{self.name} x{self.quantity}"
+
+
+class GearTransfer(models.Model):
+    """One hand-over of gear inside a campaign: a line (a container with everything in
+    it) from a character to another, into the party's stash, or out of it. Both sides
+    read the same row; the names are kept as they were, so the history survives a
+    character's deletion."""
+
+    class Kind(models.TextChoices):
+        GIVE = "give", "Given"
+        TO_STASH = "to_stash", "Put in the stash"
+        FROM_STASH = "from_stash", "Taken from the stash"
+
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="gear_transfers",
+    )
+    # None on the stash's side (and once a character is deleted: the label stays).
+    from_character = models.ForeignKey(
+        Character, null=True, blank=True, on_delete=models.SET_NULL, related_name="gear_given"
+    )
+    to_character = models.ForeignKey(
+        Character, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="gear_received",
+    )
+    from_label = models.CharField(max_length=120)
+    to_label = models.CharField(max_length=120)
+    # The line handed over, as it was: its name, quantity and quality, and how many
+    # lines moved with it (1 + everything inside, nested), named in `contents`.
+    item = models.ForeignKey(
+        InventoryItem, null=True, blank=True, on_delete=models.SET_NULL, related_name="transfers"
+    )
+    item_name = models.CharField(max_length=120)
+    quantity = models.PositiveIntegerField(default=1)
+    quality = models.CharField(max_length=10, choices=InventoryItem.Quality.choices,
+                               default=InventoryItem.Quality.STANDARD)
+    lines = models.PositiveIntegerField(default=1)
+    contents = models.JSONField(default=list, blank=True)  # ["Sack, small", "Rope (10m)"]
+    note = models.CharField(max_length=300, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    # An idempotency key: the same submission recorded twice is recorded once.
+    request_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(quantity__gte=1) & Q(lines__gte=1),
+                                   name="transfer_moves_something"),
+            models.CheckConstraint(
+                condition=Q(from_character__isnull=True) | Q(to_character__isnull=True)
+                | ~Q(from_character=models.F("to_character")),
+                name="transfer_between_two_holders",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="to_stash") | Q(to_character__isnull=True),
+                name="transfer_to_stash_has_no_receiver",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="from_stash") | Q(from_character__isnull=True),
+                name="transfer_from_stash_has_no_giver",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.item_name}: {self.from_label} -> {self.to_label}"

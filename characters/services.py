@@ -1,0 +1,136 @@
+"""Writes that matter, each in one transaction: the builder's save, duplicate,
+and the ledger entries behind Level, XP and coins."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from .models import ATTRIBUTE_FIELDS, Character, CoinEntry, InventoryItem, XpEntry
+
+CONCEPT_FIELDS = ("name", "pronouns", "career", "quest", "origin", "description", "template_name")
+TRACKER_FIELDS = ("hp_current", "wp_current", "poison_buildup")
+
+
+def _apply_choices(character: Character, data: dict) -> None:
+    for field in CONCEPT_FIELDS:
+        setattr(character, field, data.get(field) or ("Human" if field == "template_name" else ""))
+    for key, field in ATTRIBUTE_FIELDS.items():
+        setattr(character, field, data[key])
+    character.skills = list(data.get("skills") or [])
+    character.statuses = list(data.get("statuses") or [])
+    character.hp_current = data.get("hp_current")
+    character.wp_current = data.get("wp_current")
+    character.poison_buildup = data.get("poison_buildup") or 0
+
+
+def _set_worn(character: Character, kind: str, catalog, coverage: str = "full") -> None:
+    """The builder's "worn armor" / "carried shield": the chosen catalog item
+    becomes the one equipped item of that kind; the one it replaces goes."""
+    current = list(character.items.filter(kind=kind, equipped=True))
+    keep = None
+    for item in current:
+        if catalog is not None and item.catalog_item_id == catalog.pk and keep is None:
+            keep = item
+        else:
+            item.delete()
+    if catalog is None:
+        return
+    if keep is None:
+        InventoryItem.objects.create(
+            character=character, catalog_item=catalog, name=catalog.name, kind=kind,
+            equipped=True, coverage=coverage,
+        )
+    elif keep.coverage != coverage:
+        keep.coverage = coverage
+        keep.save(update_fields=["coverage"])
+
+
+def _ledger_to(character: Character, *, level: int, xp: int, coins_cp: int, by,
+               xp_kind=XpEntry.Kind.ADJUSTMENT, coin_kind=CoinEntry.Kind.ADJUSTMENT,
+               note: str = "") -> None:
+    """Write the entries that bring Level, XP and coins to what the player set."""
+    totals = Character.objects.with_progress().values(
+        "level_total", "xp_total", "coins_total"
+    ).get(pk=character.pk)
+    level_change = level - totals["level_total"]
+    xp_change = xp - totals["xp_total"]
+    if level_change or xp_change:
+        XpEntry.objects.create(character=character, kind=xp_kind, level_change=level_change,
+                               xp_change=xp_change, created_by=by, note=note)
+    coin_change = coins_cp - totals["coins_total"]
+    if coin_change:
+        CoinEntry.objects.create(character=character, kind=coin_kind, amount_cp=coin_change,
+                                 created_by=by, note=note)
+
+
+@transaction.atomic
+def character_create(*, owner, data: dict) -> Character:
+    character = Character(owner=owner)
+    _apply_choices(character, data)
+    character.save()
+    _set_worn(character, InventoryItem.Kind.ARMOR, data.get("armor"),
+              data.get("armor_coverage") or "full")
+    _set_worn(character, InventoryItem.Kind.SHIELD, data.get("shield"))
+    _ledger_to(character, level=data["level"], xp=data["xp"], coins_cp=data["coins_cp"],
+               by=owner, xp_kind=XpEntry.Kind.CREATION, coin_kind=CoinEntry.Kind.STARTING,
+               note="Character created")
+    return character
+
+
+def ledger_rules_progress(character: Character) -> bool:
+    """In a campaign the XP ledger rules Level and XP (Highlights, Quest XP, the Imp's
+    adjustments, Level-ups: campaigns/services.py), so the builder does not set them."""
+    return character.campaign_id is not None
+
+
+@transaction.atomic
+def character_update(*, character: Character, data: dict, by) -> Character:
+    """Save the builder's choices. For a character in a campaign the Level and XP it
+    posts are ignored: they stay what the ledger says (ledger_rules_progress)."""
+    # Lock the row so two saves of the same character apply one after the other.
+    character = Character.objects.select_for_update().get(pk=character.pk)
+    if ledger_rules_progress(character):
+        totals = Character.objects.with_progress().values("level_total", "xp_total").get(
+            pk=character.pk)
+        data = {**data, "level": totals["level_total"], "xp": totals["xp_total"]}
+    _apply_choices(character, data)
+    character.save()
+    _set_worn(character, InventoryItem.Kind.ARMOR, data.get("armor"),
+              data.get("armor_coverage") or "full")
+    _set_worn(character, InventoryItem.Kind.SHIELD, data.get("shield"))
+    _ledger_to(character, level=data["level"], xp=data["xp"], coins_cp=data["coins_cp"], by=by)
+    return character
+
+
+@transaction.atomic
+def character_duplicate(*, character: Character, by) -> Character:
+    """A copy with the same choices and gear, its ledgers opened at the
+    original's totals, to compare two builds side by side."""
+    source = Character.objects.with_progress().get(pk=character.pk)
+    copy = Character.objects.get(pk=character.pk)
+    copy.pk = None
+    copy.owner = by
+    copy.campaign = None  # a copy joins no campaign by itself
+    copy.name = f"{source.name or 'Unnamed'} (copy)"[:120]
+    copy.save()
+    mapping = {}
+    items = list(source.items.order_by("pk"))
+    for item in items:
+        old_pk = item.pk
+        item.pk = None
+        item.character = copy
+        item.container = None
+        item.save()
+        mapping[old_pk] = item
+    for original in source.items.exclude(container=None):
+        clone = mapping[original.pk]
+        clone.container = mapping.get(original.container_id)
+        clone.save(update_fields=["container"])
+    note = f"Duplicated from #{source.pk}"
+    XpEntry.objects.create(character=copy, kind=XpEntry.Kind.CREATION,
+                           level_change=source.level_total, xp_change=source.xp_total,
+                           created_by=by, note=note)
+    if source.coins_total:
+        CoinEntry.objects.create(character=copy, kind=CoinEntry.Kind.STARTING,
+                                 amount_cp=source.coins_total, created_by=by, note=note)
+    return copy

@@ -1,0 +1,202 @@
+"""The party stash of a campaign (/campaigns/<id>/stash/): the gear the party keeps in
+common, with its Load and what each container holds, "Take into" a character, and the
+stash's history. Gear goes in from a character's inventory ("Give to" the party stash).
+
+Members only: anyone else gets 404. A player takes into their own characters of the
+campaign, the Imp or a co-Imp into anyone's; the service (characters/transfers.py)
+checks it again. Taking is a plain POST that redirects back, and from htmx the answer
+is the stash's list with its history and status out of band.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap, retarget
+
+from campaigns.models import IMP_ROLES, Membership
+from rules.engine.eldritch_gambit.gear import GearPiece, unit_load
+from rules.engine.eldritch_gambit.sheet import container_contents_load, gear_load
+
+from . import transfers
+from .builds import gear_piece
+from .inventory import InventoryError, describe
+from .inventory_forms import TakeForm
+from .models import Character, GearTransfer, InventoryItem
+
+TEMPLATE = "characters/stash_detail.html"
+HISTORY_LIMIT = 100
+
+
+def _membership(request: HttpRequest, pk: int) -> Membership:
+    membership = (Membership.objects.select_related("campaign")
+                  .filter(campaign_id=pk, user=request.user).first())
+    if membership is None:
+        raise Http404("No such campaign.")
+    return membership
+
+
+@dataclass
+class StashRow:
+    item: InventoryItem
+    piece: GearPiece
+    depth: int
+    load: int
+    inside: int | None = None  # a container: Load of its contents
+    opens: bool = False
+    closes: int = 0
+    error: str = ""  # a refused "Take into" on this line, and what was chosen
+    typed: str = ""
+
+    @property
+    def closers(self) -> range:
+        return range(self.closes)
+
+    @property
+    def over(self) -> bool:
+        return self.inside is not None and self.inside > self.piece.capacity
+
+
+def _rows(items: list[InventoryItem], failure: dict | None) -> tuple[list[StashRow], int]:
+    """The stash's lines, each container followed by its contents (nested), and the
+    Load of the whole stash as the rules engine counts it (at human Size)."""
+    gear = tuple(gear_piece(item) for item in items)
+    pieces = {piece.key: piece for piece in gear}
+    by_pk = {item.pk: item for item in items}
+    children: dict[int | None, list[InventoryItem]] = {}
+    for item in items:
+        parent = item.container_id if item.container_id in by_pk else None
+        children.setdefault(parent, []).append(item)
+    rows: list[StashRow] = []
+    visited: set[int] = set()
+
+    def walk(item: InventoryItem, depth: int) -> None:
+        visited.add(item.pk)
+        piece = pieces[item.pk]
+        row = StashRow(item=item, piece=piece, depth=depth,
+                       load=unit_load(piece) * item.quantity,
+                       inside=container_contents_load(gear, piece) if piece.is_container
+                       else None)
+        if failure is not None and failure["item"] == item.pk:
+            row.error, row.typed = failure["message"], failure["typed"]
+        rows.append(row)
+        kids = [kid for kid in children.get(item.pk, ()) if kid.pk not in visited]
+        if kids:
+            row.opens = True
+            for kid in kids:
+                walk(kid, depth + 1)
+            rows[-1].closes += 1
+
+    for item in children.get(None, ()):
+        walk(item, 0)
+    for item in items:  # a loop in the data: shown loose, never lost
+        if item.pk not in visited:
+            walk(item, 0)
+    return rows, gear_load(gear)
+
+
+def _history(campaign) -> tuple[list[dict], int]:
+    entries = list(transfers.stash_transfers(campaign)
+                   .select_related("created_by", "from_character", "to_character")
+                   [:HISTORY_LIMIT])
+    total = (transfers.stash_transfers(campaign).count() if len(entries) == HISTORY_LIMIT
+             else len(entries))
+    return [{
+        "entry": entry,
+        "text": transfers.describe_transfer(entry),
+        "by": entry.created_by.get_username() if transfers.acted_for(entry) else "",
+    } for entry in entries], total
+
+
+def _context(request: HttpRequest, membership: Membership, **extra) -> dict:
+    campaign = membership.campaign
+    runs = membership.role in IMP_ROLES
+    items = list(InventoryItem.objects.filter(stash=campaign).select_related("catalog_item"))
+    rows, total_load = _rows(items, extra.pop("failure", None))
+    party = Character.objects.filter(campaign=campaign).select_related("owner")
+    if not runs:
+        party = party.filter(owner=request.user)
+    history, history_total = _history(campaign)
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "runs": runs,
+        "rows": rows,
+        "item_count": len(items),
+        "total_load": total_load,
+        "take_targets": [(str(c.pk), c.display_name if c.owner_id == request.user.pk
+                          else f"{c.display_name} ({c.owner.get_username()})") for c in party],
+        "my_characters": [c for c in party if c.owner_id == request.user.pk],
+        "history": history,
+        "history_total": history_total,
+        "request_key": uuid.uuid4().hex,
+        "stash_error": "",
+        "status": "",
+        "status_error": False,
+        "oob": (),
+        "regions": (),
+    }
+    context.update(extra)
+    return context
+
+
+@login_required
+@require_GET
+def stash_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    membership = _membership(request, pk)
+    return render(request, TEMPLATE, _context(request, membership))
+
+
+@login_required
+@require_POST
+def stash_take(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
+    """Take a line (a container with everything in it) into a character."""
+    membership = _membership(request, pk)
+    campaign = membership.campaign
+    form = TakeForm(request.POST)
+    error = None
+    if form.is_valid():
+        key = form.cleaned_data["request_key"] or None
+        seen = bool(key) and GearTransfer.objects.filter(request_key=key).exists()
+        try:
+            transfer = transfers.item_take_from_stash(
+                item=item_pk, to_character=form.cleaned_data["to"], by=request.user,
+                campaign=campaign, request_key=key)
+        except InventoryError as refusal:
+            error = refusal
+        else:
+            what = describe(transfer.item_name, transfer.quantity, transfer.quality)
+            if transfer.lines > 1:
+                what += ", with everything in it,"
+            message = ("That was taken already." if seen
+                       else f"{what} went to {transfer.to_label}.")
+            if not request.htmx:
+                messages.success(request, message)
+                return redirect(reverse("campaigns:stash", args=[campaign.pk]))
+            return _regions(request, membership, status=message)
+    message = error.message if error is not None else next(iter(form.errors.values()))[0]
+    if error is not None and error.code == "no_such_item":
+        extra = {"stash_error": message}
+    else:
+        extra = {"failure": {"item": item_pk, "message": message,
+                             "typed": form.data.get("to", "")}}
+    if not request.htmx:
+        messages.error(request, f"Nothing was changed: {message}")
+        return render(request, TEMPLATE, _context(request, membership, **extra))
+    return _regions(request, membership, status=message, status_error=True, **extra)
+
+
+def _regions(request: HttpRequest, membership: Membership, **extra) -> HttpResponse:
+    oob = ("stash-history", "stash-status")
+    context = _context(request, membership, regions=("stash-items", *oob), oob=oob, **extra)
+    response = render(request, f"{TEMPLATE}#htmx-response", context)
+    reswap(response, "outerHTML")
+    return retarget(response, "#stash-items")
+

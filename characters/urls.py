@@ -1,0 +1,59 @@
+from django.urls import path
+
+from . import inventory_views, template_views, views
+
+app_name = "characters"
+
+urlpatterns = [
+    path("", views.character_list, name="list"),
+    path("new/", views.character_create, name="create"),
+    path("preview/", views.character_preview, name="preview"),
+    path("compare/", views.character_compare, name="compare"),
+    path("import/", views.character_import, name="import"),
+    path("<int:pk>/", views.character_detail, name="detail"),
+    path("<int:pk>/edit/", views.character_edit, name="edit"),
+    path("<int:pk>/preview/", views.character_preview, name="preview"),
+    path("<int:pk>/duplicate/", views.character_duplicate, name="duplicate"),
+    path("<int:pk>/delete/", views.character_delete, name="delete"),
+    path("<int:pk>/export/", views.character_export, name="export"),
+    path("<int:pk>/template/", template_views.character_template, name="template"),
+    path("<int:pk>/template/preview/", template_views.character_template_preview,
+         name="template_preview"),
+]
+
+# The inventory (characters/inventory_views.py).
+urlpatterns += [
+    path("<int:pk>/inventory/", inventory_views.inventory_detail, name="inventory"),
+    path("<int:pk>/inventory/catalog/", inventory_views.inventory_catalog,
+         name="inventory_catalog"),
+    path("<int:pk>/inventory/add/", inventory_views.inventory_add, name="inventory_add"),
+    path("<int:pk>/inventory/add-free/", inventory_views.inventory_add_free,
+         name="inventory_add_free"),
+    path("<int:pk>/inventory/starting-gear/", inventory_views.inventory_starting_gear,
+         name="inventory_starting_gear"),
+    path("<int:pk>/inventory/coins/", inventory_views.inventory_coins, name="inventory_coins"),
+    path("<int:pk>/inventory/coins/<int:entry_pk>/reverse/",
+         inventory_views.inventory_coin_reverse, name="coin_reverse"),
+    path("<int:pk>/inventory/<int:item_pk>/quantity/", inventory_views.item_quantity,
+         name="item_quantity"),
+    path("<int:pk>/inventory/<int:item_pk>/equip/", inventory_views.item_equip,
+         name="item_equip"),
+    path("<int:pk>/inventory/<int:item_pk>/coverage/", inventory_views.item_coverage,
+         name="item_coverage"),
+    path("<int:pk>/inventory/<int:item_pk>/drop/", inventory_views.item_drop, name="item_drop"),
+    path("<int:pk>/inventory/<int:item_pk>/pick-up/", inventory_views.item_pick_up,
+         name="item_pick_up"),
+    path("<int:pk>/inventory/<int:item_pk>/move/", inventory_views.item_move, name="item_move"),
+    path("<int:pk>/inventory/<int:item_pk>/sell/", inventory_views.item_sell, name="item_sell"),
+    path("<int:pk>/inventory/<int:item_pk>/remove/", inventory_views.item_remove,
+         name="item_remove"),
+    path("<int:pk>/inventory/<int:item_pk>/charges/", inventory_views.item_charges,
+         name="item_charges"),
+    path("<int:pk>/inventory/<int:item_pk>/attune/", inventory_views.item_attune,
+         name="item_attune"),
+]
+
+# Handing gear to the party (characters/transfers.py).
+urlpatterns += [
+    path("<int:pk>/inventory/<int:item_pk>/give/", inventory_views.item_give, name="item_give"),
+]

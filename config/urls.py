@@ -1,0 +1,15 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("about/", views.about, name="about"),
+    path("accounts/", include("accounts.urls")),
+    # The apps' own pages: characters (the builder), campaigns and rules (the reference).
+    path("characters/", include("characters.urls")),
+    path("campaigns/", include("campaigns.urls")),
+    path("rules/", include("rules.urls")),
+    path("admin/", admin.site.urls),
+]

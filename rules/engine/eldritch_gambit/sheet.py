@@ -1,0 +1,577 @@
+"""compute_sheet(build) -> CharacterSheet: every derived number, with its reasons.
+
+The build holds only what the player chose; the sheet is recomputed from it on
+every request and never stored. Rule problems are collected in sheet.issues with
+stable codes, never raised.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..dice import Dice
+from . import levels
+from .attributes import ATTRIBUTES, NAMES, Attributes, describe, points_spent
+from .checks import check_die, modifier
+from .gear import (
+    UNARMORED,
+    WEAPON_BONUS_BY_QUALITY,
+    ArmorType,
+    GearPiece,
+    Kind,
+    Quality,
+    effective_armor,
+    unit_load,
+)
+from .statuses import BLINDED_PENALTY, STATUS_BY_KEY, normalize_status
+from .templates import SIZES, Size, TraitChoice, armored_trait, scale_load, size_of, sized_dice
+
+AF_BASE = 10  # DEFENSES table: AF = 10 + AGI
+WP_BASE = 10  # DEFENSES table: WP = 10 + WIS
+
+
+@dataclass(frozen=True)
+class CharacterBuild:
+    """The player's choices, as the engine needs them."""
+
+    level: int = levels.STARTING_LEVEL
+    xp: int = 0
+    attributes: Attributes = field(default_factory=Attributes)
+    skills: tuple[str, ...] = ()
+    gear: tuple[GearPiece, ...] = ()
+    traits: tuple[TraitChoice, ...] = ()
+    statuses: frozenset[str] = frozenset()
+    poison_buildup: int = 0
+    hp_current: int | None = None  # None: at maximum
+    wp_current: int | None = None  # None: at maximum
+    has_career: bool = False
+    has_origin: bool = False
+
+
+@dataclass(frozen=True)
+class Term:
+    label: str
+    value: int | str
+
+    def __str__(self) -> str:
+        return f"{self.label} {self.value}" if self.label else str(self.value)
+
+
+@dataclass(frozen=True)
+class Stat:
+    """One derived number, able to explain itself."""
+
+    name: str  # stable data-stat name
+    label: str
+    value: int | str | None
+    terms: tuple[Term, ...] = ()
+    notes: tuple[str, ...] = ()
+    abbr: str = ""
+    source: str = ""
+
+    @property
+    def explanation(self) -> str:
+        head = f"{self.abbr or self.label} {self.display}"
+        text = head + (" = " + " + ".join(str(t) for t in self.terms) if self.terms else "")
+        if self.notes:
+            text += " (" + "; ".join(self.notes) + ")"
+        return text
+
+    @property
+    def display(self) -> str:
+        if self.value is None:
+            return "—"
+        return str(self.value)
+
+
+@dataclass(frozen=True)
+class Issue:
+    code: str
+    message: str
+    field: str | None = None
+    severity: str = "error"  # "error" refuses a save; "warning" is shown only
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+
+@dataclass(frozen=True)
+class WeaponLine:
+    name: str
+    hit: int
+    damage: str
+    critical_bonus: int
+    range: int | None
+    reload: int | None
+    tags: tuple[str, ...]
+    quality: str
+    terms_hit: tuple[Term, ...]
+    terms_damage: tuple[Term, ...]
+
+    @property
+    def long_range(self) -> int | None:
+        """Range doubles when the Attack Check drops to a d12 (Resources > Weapons)."""
+        return self.range * 2 if self.range else None
+
+    @property
+    def attack_line(self) -> str:
+        parts = [f"Hit {self.hit:+d}", f"{self.damage} damage", f"Critical +{self.critical_bonus}"]
+        if self.range:
+            parts.append(f"Range {self.range} (d12 to {self.long_range})")
+        if self.reload:
+            parts.append(f"Reload {self.reload}")
+        parts.extend(self.tags)
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class AttributeRow:
+    key: str
+    abbr: str
+    name: str
+    value: int
+    description: str
+    over_maximum: bool
+    check_d20: str
+    check_d12: str
+
+
+@dataclass(frozen=True)
+class CharacterSheet:
+    build: CharacterBuild
+    stats: dict[str, Stat]
+    attributes: tuple[AttributeRow, ...]
+    statuses: tuple[str, ...]  # keys, chosen and derived
+    derived_statuses: tuple[str, ...]
+    armor: ArmorType
+    armor_source: str
+    shield: GearPiece | None
+    weapons: tuple[WeaponLine, ...]
+    size: Size
+    check_die: int
+    issues: tuple[Issue, ...]
+
+    def __getitem__(self, name: str) -> Stat:
+        return self.stats[name]
+
+    def value(self, name: str) -> int | str | None:
+        return self.stats[name].value
+
+    @property
+    def errors(self) -> tuple[Issue, ...]:
+        return tuple(issue for issue in self.issues if issue.is_error)
+
+    @property
+    def warnings(self) -> tuple[Issue, ...]:
+        return tuple(issue for issue in self.issues if not issue.is_error)
+
+    def issues_for(self, field_name: str) -> tuple[Issue, ...]:
+        return tuple(issue for issue in self.issues if issue.field == field_name)
+
+    @property
+    def attribute_stats(self) -> tuple[Stat, ...]:
+        return tuple(self.stats[row.key] for row in self.attributes)
+
+    @property
+    def status_rules(self):
+        return tuple(STATUS_BY_KEY[key] for key in self.statuses)
+
+    def has_status(self, key: str) -> bool:
+        return key in self.statuses
+
+    def derived(self) -> dict[str, int | str | None]:
+        """The export's `derived` object: every data-stat name and its value."""
+        return {name: self.stats[name].value for name in DERIVED_NAMES}
+
+
+# The stable names of every derived number (data-stat attributes, export keys).
+DERIVED_NAMES = (
+    "level", "tier", "attribute_points", "attribute_points_spent", "attribute_max",
+    "str", "wis", "dex", "agi", "cha", "end",
+    "af", "hp_base", "hp_armored", "hp_current", "rally",
+    "wp", "wp_current", "wp_floor", "load", "load_capacity", "encumbrance",
+)
+
+ENCUMBRANCE_NONE = "none"
+ENCUMBRANCE_ENCUMBERED = "encumbered"
+ENCUMBRANCE_INCAPACITATED = "incapacitated"
+
+
+def signed(value: int) -> str:
+    return f"{value:+d}"
+
+
+def half_round_up(value: int) -> int:
+    """"If halved, always round up" (Basics > Rolls > Modifiers)."""
+    return -(-value // 2)
+
+
+def carried_pieces(gear: tuple[GearPiece, ...]) -> tuple[GearPiece, ...]:
+    """Pieces the character bears: not dropped, nor inside anything dropped."""
+    by_key = {piece.key: piece for piece in gear if piece.key is not None}
+
+    def is_carried(piece: GearPiece, seen: frozenset = frozenset()) -> bool:
+        if piece.dropped:
+            return False
+        parent = by_key.get(piece.container) if piece.container is not None else None
+        if parent is None or parent.key in seen:
+            return True
+        return is_carried(parent, seen | {piece.key})
+
+    return tuple(piece for piece in gear if is_carried(piece))
+
+
+def gear_load(gear: tuple[GearPiece, ...]) -> int:
+    """Load of everything carried, at human Size (Characters > Gear > Encumbrance)."""
+    return sum(unit_load(piece) * piece.quantity for piece in carried_pieces(gear))
+
+
+def container_contents_load(
+    gear: tuple[GearPiece, ...], container: GearPiece, _seen: frozenset = frozenset()
+) -> int:
+    """Load inside a container: what sits in it (not dropped), nested containers
+    with everything they hold."""
+    total = 0
+    for piece in gear:
+        if piece.container != container.key or piece.dropped or piece.key in _seen:
+            continue
+        total += unit_load(piece) * piece.quantity
+        if piece.is_container:
+            total += container_contents_load(gear, piece, _seen | {container.key})
+    return total
+
+
+def encumbrance(load: int, capacity: int) -> str:
+    """Encumbered with Load over STR + END, Incapacitated over twice that.
+
+    Carrying nothing burdens no one, even with a negative STR + END.
+    """
+    if load <= 0:
+        return ENCUMBRANCE_NONE
+    if load > 2 * capacity:
+        return ENCUMBRANCE_INCAPACITATED
+    if load > capacity:
+        return ENCUMBRANCE_ENCUMBERED
+    return ENCUMBRANCE_NONE
+
+
+def _pick_best(pieces: list[GearPiece], key) -> GearPiece | None:
+    return max(pieces, key=key) if pieces else None
+
+
+def compute_sheet(build: CharacterBuild) -> CharacterSheet:
+    issues: list[Issue] = []
+    stats: dict[str, Stat] = {}
+
+    def add(stat: Stat) -> Stat:
+        stats[stat.name] = stat
+        return stat
+
+    attrs = build.attributes
+    level = build.level
+    level_src = "Characters > Level"
+    if level < levels.MIN_LEVEL:
+        issues.append(Issue("level_below_minimum", f"Level must be at least {levels.MIN_LEVEL}.",
+                            "level"))
+
+    # Level, Tier, Attribute points (Characters > Level, LEVEL BENEFITS).
+    points = levels.attribute_points(level)
+    spent = points_spent(attrs)
+    maximum = levels.attribute_max(level)
+    add(Stat("level", "Level", level, source=level_src))
+    add(Stat("tier", "Tier", levels.tier(level), notes=("Common 5, Heroic 10, Elite 15, "
+                                                        "Legendary 20",), source=level_src))
+    add(Stat("xp", "XP", build.xp, source="Characters > Advancement"))
+    add(Stat("xp_to_next", "XP to next Level", levels.xp_to_next_level(level, build.xp),
+             terms=(Term("Level", level), Term("less XP", build.xp)), source=level_src))
+    add(Stat("attribute_points", "Attribute points", points, (Term("Level", level),),
+             source=level_src))
+    add(Stat(
+        "attribute_points_spent", "Points spent", spent,
+        tuple(Term(abbr, attrs[key]) for key, abbr, _ in ATTRIBUTES if attrs[key] > 0),
+        notes=("negative Attributes give no points back",), source="Characters > Attributes",
+    ))
+    add(Stat("attribute_points_left", "Points left", points - spent,
+             (Term("Level", points), Term("less spent", spent)), source=level_src))
+    add(Stat("attribute_max", "Attribute maximum", maximum,
+             (Term("half of Level", level), Term("rounded up", "")), abbr="Max",
+             source=level_src))
+
+    rows = []
+    for key, abbr, name in ATTRIBUTES:
+        value = attrs[key]
+        over = value > maximum
+        if over:
+            issues.append(Issue(
+                "attribute_over_maximum",
+                f"{name} {signed(value)} is over the Level {level} maximum of {signed(maximum)}.",
+                key,
+            ))
+        add(Stat(key, name, value, notes=(describe(value),), abbr=abbr,
+                 source="Characters > Attributes"))
+        rows.append(AttributeRow(key, abbr, name, value, describe(value), over,
+                                 f"d20{signed(value)}", f"d12{signed(value)}"))
+    if spent > points:
+        issues.append(Issue(
+            "attribute_points_over_budget",
+            f"{spent} Attribute points spent, but Level {level} gives only {points}.",
+            "attributes",
+        ))
+
+    # Statuses chosen by the player; Fallen also follows from HP at zero or below.
+    # Encumbered follows from Load alone: a chosen "Encumbered" is ignored.
+    chosen = {
+        key for key in (normalize_status(s) for s in build.statuses)
+        if key and not STATUS_BY_KEY[key].derived
+    }
+
+    # Size and Traits (Bestiary > Templates > Size).
+    size = size_of(build.traits)
+    size_rule = SIZES[size]
+    multiplier = size_rule.hp_multiplier
+    size_terms = (Term(f"x{multiplier}", f"({size.value})"),) if multiplier > 1 else ()
+
+    # Armor (Resources > Armor; Bestiary: the Armored Trait counts as armor).
+    carried = carried_pieces(build.gear)
+    worn = [p for p in carried if p.equipped and p.armor is not None
+            and Kind(p.kind) is Kind.ARMOR]
+    if len(worn) > 1:
+        issues.append(Issue("armor_multiple_worn",
+                            "Only one suit of armor can be worn at a time.", "armor"))
+    worn_piece = _pick_best(worn, key=lambda p: effective_armor(p).ap)
+    armor = effective_armor(worn_piece) if worn_piece else UNARMORED
+    armor_source = worn_piece.name if worn_piece else "None or clothed"
+    if worn_piece and armor.name != worn_piece.name:
+        armor_source = f"{worn_piece.name} ({worn_piece.coverage} set, counts as {armor.name})"
+    trait_armor = armored_trait(build.traits)
+    if trait_armor and trait_armor.ap > armor.ap:
+        # Armor points do not stack: the better of worn armor and the Trait counts.
+        armor, armor_source = trait_armor, f"Armored Trait (as {trait_armor.name})"
+
+    # Hit Points (Characters > Defenses > Hit Points; Size multiplies HP and AP).
+    hp_base = (level + attrs.str + attrs.end) * multiplier
+    add(Stat("hp_base", "Base HP", hp_base,
+             (Term("Level", level), Term("STR", attrs.str), Term("END", attrs.end)) + size_terms,
+             abbr="Base HP", source="Characters > Defenses"))
+    ap = armor.ap * multiplier
+    hp_armored = hp_base + ap
+    add(Stat("armor_ap", "Armor Points", ap,
+             (Term(armor_source, armor.ap),) + size_terms, abbr="AP",
+             source="Resources > Armor"))
+    add(Stat("hp_armored", "Armored HP", hp_armored,
+             (Term("Base HP", hp_base), Term("AP", ap)), abbr="Armored HP",
+             source="Characters > Defenses"))
+    hp_current = hp_armored if build.hp_current is None else build.hp_current
+    if build.hp_current is not None and build.hp_current > hp_armored:
+        issues.append(Issue(
+            "hp_current_over_maximum",
+            f"Current HP {build.hp_current} is over the Armored HP of {hp_armored}.",
+            "hp_current",
+        ))
+    add(Stat("hp_current", "Current HP", hp_current,
+             notes=("at maximum",) if build.hp_current is None else (),
+             abbr="HP", source="Characters > Defenses"))
+    derived_statuses: list[str] = []
+    if hp_current <= 0 and "fallen" not in chosen and "dead" not in chosen:
+        derived_statuses.append("fallen")
+
+    # Rally (Characters > Defenses; the die improves with armor, steps with Size).
+    rally_dice = sized_dice(Dice(1, armor.rally_die), size).plus(attrs.end)
+    rally_notes = []
+    if "burning" in chosen:
+        rally_notes.append("Burning: cannot Rally")
+    die_label = f"{armor.name} die" if armor.rank else "unarmored die"
+    add(Stat("rally", "Rally", str(rally_dice),
+             (Term(die_label, str(sized_dice(Dice(1, armor.rally_die), size))),
+              Term("END", attrs.end)),
+             tuple(rally_notes), abbr="Rally", source="Characters > Defenses"))
+
+    # Load (Characters > Gear > Encumbrance; Size scales carried gear; Traits add Load).
+    raw_gear_load = gear_load(build.gear)
+    scaled_gear_load = scale_load(raw_gear_load, size)
+    trait_load = sum(trait.load for trait in build.traits)
+    load = scaled_gear_load + trait_load
+    load_terms = [Term("gear", scaled_gear_load)]
+    if scaled_gear_load != raw_gear_load:
+        load_terms = [Term(f"gear {raw_gear_load} scaled for {size.value} Size", scaled_gear_load)]
+    if trait_load:
+        load_terms.append(Term("Traits", trait_load))
+    add(Stat("load", "Load", load, tuple(load_terms), source="Characters > Gear > Encumbrance"))
+    capacity = attrs.str + attrs.end
+    add(Stat("load_capacity", "Load capacity", capacity,
+             (Term("STR", attrs.str), Term("END", attrs.end)), abbr="Load max",
+             notes=(f"Incapacitated over {2 * capacity}",),
+             source="Characters > Gear > Encumbrance"))
+    burden = encumbrance(load, capacity)
+    burden_note = {
+        ENCUMBRANCE_NONE: f"Load {load} of {capacity}",
+        ENCUMBRANCE_ENCUMBERED: f"Load {load} over {capacity}: two Moves to cross a Zone",
+        ENCUMBRANCE_INCAPACITATED: f"Load {load} over twice {capacity}: no Action, AF 0",
+    }[burden]
+    add(Stat("encumbrance", "Encumbrance", burden, notes=(burden_note,),
+             source="Characters > Gear > Encumbrance"))
+    if burden == ENCUMBRANCE_ENCUMBERED:
+        derived_statuses.append("encumbered")
+    elif burden == ENCUMBRANCE_INCAPACITATED and "incapacitated" not in chosen:
+        derived_statuses.append("incapacitated")
+    add(Stat("swim_penalty", "Swim penalty", -max(load, 0), (Term("-1 per Load", load),),
+             source="Characters > Gear > Encumbrance"))
+    for piece in carried:
+        if piece.is_container:
+            inside = container_contents_load(build.gear, piece)
+            if inside > piece.capacity:
+                issues.append(Issue(
+                    "container_over_capacity",
+                    f"{piece.name} holds Load {inside}, over its maximum of {piece.capacity}.",
+                    "gear",
+                ))
+
+    statuses = tuple(key for key in STATUS_BY_KEY if key in chosen or key in derived_statuses)
+
+    # Agility Factor (Characters > Defenses; Shields add AF; statuses).
+    shields = [p for p in carried if p.equipped and p.shield is not None]
+    if len(shields) > 1:
+        issues.append(Issue("shield_multiple_carried", "Only one shield can be carried ready.",
+                            "shield"))
+    shield = _pick_best(shields, key=lambda p: p.shield.af)
+    af_terms = [Term("", AF_BASE), Term("AGI", attrs.agi)]
+    af = AF_BASE + attrs.agi
+    if shield:
+        af += shield.shield.af
+        af_terms.append(Term("shield", shield.shield.af))
+    af_notes = []
+    if "fallen" in statuses or "incapacitated" in statuses:
+        cause = "Fallen" if "fallen" in statuses else "Incapacitated"
+        af_notes.append(f"{cause}: AF drops to 0, from {af}")
+        af = 0
+    elif "surprised" in statuses:
+        af_notes.append(f"Surprised: AF {af} halved, rounded up")
+        af = half_round_up(af)
+    add(Stat("af", "Agility Factor", af, tuple(af_terms), tuple(af_notes), abbr="AF",
+             source="Characters > Defenses"))
+
+    # Willpower (Characters > Defenses > Willpower; Magic > Materia).
+    # Attuned Materia hold their WP down until discarded (deleted from the gear),
+    # even while set down: dropping is not discarding.
+    attuned = sum(p.quantity for p in build.gear if p.attuned)
+    wp_full = WP_BASE + attrs.wis
+    wp = wp_full - attuned
+    wp_terms = [Term("", WP_BASE), Term("WIS", attrs.wis)]
+    if attuned:
+        wp_terms.append(Term("attuned Materia", -attuned))
+    add(Stat("wp", "Willpower", wp, tuple(wp_terms), abbr="WP",
+             source="Characters > Defenses > Willpower"))
+    wp_floor = half_round_up(wp_full)
+    add(Stat("wp_floor", "WP floor", wp_floor,
+             (Term("half of", f"10 + WIS = {wp_full}"), Term("rounded up", "")),
+             notes=("WP cannot be spent below this",), abbr="WP floor",
+             source="Characters > Defenses > Willpower"))
+    wp_current = wp if build.wp_current is None else build.wp_current
+    if build.wp_current is not None:
+        if build.wp_current > wp:
+            issues.append(Issue("wp_current_over_maximum",
+                                f"Current WP {build.wp_current} is over the WP of {wp}.",
+                                "wp_current"))
+        elif build.wp_current < 0:
+            issues.append(Issue("wp_current_negative", "Current WP cannot be below 0.",
+                                "wp_current"))
+        elif build.wp_current < wp_floor:
+            issues.append(Issue(
+                "wp_below_floor",
+                f"Current WP {build.wp_current} is below the floor of {wp_floor}: "
+                "no WP can be spent.", "wp_current", severity="warning",
+            ))
+    add(Stat("wp_current", "Current WP", wp_current,
+             notes=("at maximum",) if build.wp_current is None else (), abbr="WP",
+             source="Characters > Defenses > Willpower"))
+    add(Stat("wp_spendable", "WP to spend", max(wp_current - wp_floor, 0),
+             (Term("current", wp_current), Term("less floor", wp_floor)),
+             source="Characters > Defenses > Willpower"))
+
+    # Poison Buildup (Characters > Defenses > Status: Poisoned).
+    if "poisoned" in statuses and build.poison_buildup > hp_base:
+        issues.append(Issue(
+            "poison_takes_effect",
+            f"Poison Buildup {build.poison_buildup} exceeds Base HP {hp_base}: the poison "
+            "takes effect.", "poison_buildup", severity="warning",
+        ))
+    add(Stat("poison_buildup", "Poison Buildup", build.poison_buildup,
+             notes=(f"takes effect over Base HP {hp_base}",),
+             source="Characters > Defenses > Status"))
+
+    # Check dice (Basics > Checks; Staggered checks on a d12).
+    staggered = "staggered" in statuses
+    die_with_ocs = check_die(has_ocs=True, staggered=staggered)
+    die_without = check_die(has_ocs=False, staggered=staggered)
+    check_notes = ["d20 with a relevant Origin, Career or Skill; d12 without"]
+    if staggered:
+        check_notes.append("Staggered: all Checks on a d12")
+    if "blinded" in statuses:
+        check_notes.append(f"Blinded: {BLINDED_PENALTY} to Checks partly reliant on sight")
+    if "confused" in statuses:
+        check_notes.append("Confused: an odd raw roll fails")
+    add(Stat("check_dice", "Check dice", f"d{die_with_ocs} / d{die_without}",
+             notes=tuple(check_notes), source="Basics > Checks"))
+    rows = [
+        AttributeRow(r.key, r.abbr, r.name, r.value, r.description, r.over_maximum,
+                     f"d{die_with_ocs}{signed(modifier(r.value))}",
+                     f"d{die_without}{signed(modifier(r.value))}")
+        for r in rows
+    ]
+
+    # Weapons (Resources > Weapons; Size steps damage dice).
+    weapons = tuple(
+        weapon_line(piece, attrs, size) for piece in carried if piece.weapon is not None
+    )
+
+    return CharacterSheet(
+        build=build, stats=stats, attributes=tuple(rows), statuses=statuses,
+        derived_statuses=tuple(derived_statuses), armor=armor, armor_source=armor_source,
+        shield=shield, weapons=weapons, size=size, check_die=die_with_ocs,
+        issues=tuple(issues),
+    )
+
+
+def weapon_line(piece: GearPiece, attrs: Attributes, size: Size) -> WeaponLine:
+    """Hit = weapon bonus + DEX + quality; Damage = die (Size-adjusted) + STR + quality.
+
+    A Critical adds the max of one die, the largest (Basics, STANDARD CRITICALS;
+    Bestiary > Size: "1d6+1 ... A Critical ... would do 1d6+7").
+    """
+    weapon = piece.weapon
+    assert weapon is not None
+    quality = WEAPON_BONUS_BY_QUALITY[Quality(piece.quality)]
+    base = Dice.parse(weapon.damage)
+    dice = sized_dice(base, size)
+    damage = dice.plus(attrs.str + quality)
+    hit = weapon.hit + attrs.dex + quality
+    terms_hit = [Term("weapon", weapon.hit), Term("DEX", attrs.dex)]
+    terms_damage = [Term("die", str(dice)), Term("STR", attrs.str)]
+    if quality:
+        label = Quality(piece.quality).value
+        terms_hit.append(Term(label, quality))
+        terms_damage.append(Term(label, quality))
+    return WeaponLine(
+        name=piece.name, hit=hit, damage=str(damage), critical_bonus=dice.sides,
+        range=weapon.range, reload=weapon.reload, tags=tuple(weapon.tags),
+        quality=Quality(piece.quality).value, terms_hit=tuple(terms_hit),
+        terms_damage=tuple(terms_damage),
+    )
+
+
+def explain(sheet: CharacterSheet, name: str) -> str:
+    return sheet[name].explanation
+
+
+__all__ = [
+    "NAMES",
+    "CharacterBuild",
+    "CharacterSheet",
+    "Issue",
+    "Stat",
+    "Term",
+    "WeaponLine",
+    "compute_sheet",
+    "DERIVED_NAMES",
+]

@@ -1,0 +1,21 @@
+"""The rules reference and a player's homebrew.
+
+The navbar shows a "Rules reference" link because a view named "index" exists here.
+"""
+
+from django.urls import path
+
+from . import views
+
+app_name = "rules"
+
+urlpatterns = [
+    path("", views.rules_index, name="index"),
+    path("homebrew/", views.homebrew_list, name="homebrew"),
+    path("homebrew/gear/new/", views.gear_create, name="gear_create"),
+    path("homebrew/gear/<int:pk>/edit/", views.gear_edit, name="gear_edit"),
+    path("homebrew/gear/<int:pk>/delete/", views.gear_delete, name="gear_delete"),
+    path("homebrew/traits/new/", views.trait_create, name="trait_create"),
+    path("homebrew/traits/<int:pk>/edit/", views.trait_edit, name="trait_edit"),
+    path("homebrew/traits/<int:pk>/delete/", views.trait_delete, name="trait_delete"),
+]

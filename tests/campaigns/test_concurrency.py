@@ -1,0 +1,57 @@
+"""The ritual under concurrency: many Imps' clicks at once (PostgreSQL only)."""
+
+import pytest
+
+from campaigns import services
+from campaigns.models import Highlight
+from characters.models import XpEntry
+from tests.concurrency import needs_postgresql, run_at_once
+from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, SessionFactory
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    needs_postgresql,
+]
+
+
+@pytest.fixture
+def table():
+    campaign = CampaignFactory()
+    player = MembershipFactory(campaign=campaign).user
+    hero = CharacterFactory(owner=player, campaign=campaign, progress__level=1,
+                            progress__xp=0)
+    return campaign, hero
+
+
+def test_fifty_awards_at_once_add_exactly_fifty_xp(table):
+    campaign, hero = table
+    # One turn each in 50 sessions after the first (a session has at most 4 turns).
+    SessionFactory(campaign=campaign)
+    sessions = [SessionFactory(campaign=campaign) for _ in range(50)]
+
+    results = run_at_once(50, lambda i: services.highlight_award(
+        session=sessions[i], character=hero, by=campaign.owner, text=f"Deed {i}",
+        request_key=f"award-{i}"))
+
+    assert [r for r in results if isinstance(r, Exception)] == []
+    assert XpEntry.objects.filter(character=hero, kind="highlight").count() == 50
+    # From Level 1: Levels 2..10 cost 1 + 2 + ... + 9 = 45 XP, 5 left (< 10).
+    spends = XpEntry.objects.filter(character=hero, kind="level_spend").order_by("pk")
+    assert [-e.xp_change for e in spends] == list(range(1, 10))
+    assert services.progress(hero) == (10, 5)
+
+
+def test_the_same_request_from_ten_threads_is_recorded_once(table):
+    campaign, hero = table
+    SessionFactory(campaign=campaign)
+    session = SessionFactory(campaign=campaign)
+
+    results = run_at_once(10, lambda i: services.highlight_award(
+        session=session, character=hero, by=campaign.owner, text="The bridge",
+        request_key="same-award"))
+
+    assert [r for r in results if isinstance(r, Exception)] == []
+    assert len({r.pk for r in results}) == 1
+    assert Highlight.objects.count() == 1
+    assert XpEntry.objects.filter(character=hero, kind="highlight").count() == 1
+    assert services.progress(hero) == (2, 0)

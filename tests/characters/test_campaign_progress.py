@@ -1,0 +1,96 @@
+"""In a campaign the XP ledger rules Level and XP: saving the builder keeps them (a
+player cannot type a new Level, and a form left open while the Imp awarded XP does not
+undo the award), while every other choice is saved. Out of a campaign the builder sets
+them as before."""
+
+import pytest
+from django.urls import reverse
+
+from campaigns import services as campaign_services
+from characters import services
+from characters.models import Character, XpEntry
+from tests.characters.test_views import builder_data
+from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory
+
+pytestmark = pytest.mark.django_db
+
+# The factory's Attributes: 2 + 1 + 2 + 1 + 1 + 3 = 10 points.
+SPREAD = {"str": "2", "wis": "1", "dex": "2", "agi": "1", "cha": "1", "end": "3"}
+
+
+@pytest.fixture
+def campaign(db):
+    return CampaignFactory(name="The Drowned Crown")
+
+
+@pytest.fixture
+def hero(campaign):
+    player = MembershipFactory(campaign=campaign).user
+    return CharacterFactory(owner=player, campaign=campaign, name="Ash", progress__xp=9)
+
+
+def totals(character):
+    found = Character.objects.with_progress().get(pk=character.pk)
+    return found.level_total, found.xp_total
+
+
+def save(client, character, **fields):
+    client.force_login(character.owner)
+    return client.post(reverse("characters:edit", args=[character.pk]),
+                       builder_data(**{**SPREAD, **fields}))
+
+
+def test_a_typed_level_and_xp_are_not_saved_in_a_campaign(client, hero):
+    response = save(client, hero, level="15", xp="14", career="Bell ringer")
+    assert response.status_code == 302
+    assert totals(hero) == (10, 9)
+    assert not XpEntry.objects.filter(character=hero, kind="adjustment").exists()
+    assert Character.objects.get(pk=hero.pk).career == "Bell ringer"  # the rest is saved
+    page = client.get(hero.get_absolute_url()).content.decode()
+    assert "Level and XP follow the campaign's XP ledger" in page
+    assert reverse("campaigns:character", args=[hero.campaign_id, hero.pk]) in page
+
+
+def test_a_form_left_open_does_not_undo_an_award(client, campaign, hero):
+    """The player opened the builder at Level 10, XP 9; meanwhile a Highlight bought
+    Level 11. Saving the stale form keeps Level 11 (without the guard it wrote an
+    adjustment of -1 Level, +9 XP)."""
+    campaign_services.session_start(campaign=campaign, by=campaign.owner)
+    session = campaign_services.session_start(campaign=campaign, by=campaign.owner)
+    campaign_services.highlight_award(session=session, character=hero, by=campaign.owner)
+    assert totals(hero) == (11, 0)
+    response = save(client, hero, level="10", xp="9", career="Bell ringer")
+    assert response.status_code == 302
+    assert totals(hero) == (11, 0)
+    assert Character.objects.get(pk=hero.pk).career == "Bell ringer"
+
+
+def test_the_ledgers_attribute_budget_is_the_one_checked_after_a_level_up(client, campaign,
+                                                                          hero):
+    campaign_services.xp_adjust(character=hero, xp_change=1, note="Bonus", by=campaign.owner)
+    client.force_login(hero.owner)
+    page = client.get(reverse("characters:edit", args=[hero.pk])).content.decode()
+    assert 'value="11"' in page  # the builder opens at the ledger's Level
+    # One point waiting at Level 11; two more are refused.
+    assert save(client, hero, level="11", xp="0", wis="3").status_code == 200
+    assert Character.objects.get(pk=hero.pk).wisdom == 1
+
+
+def test_out_of_a_campaign_the_builder_still_sets_level_and_xp(client, hero):
+    campaign_services.character_leave(character=hero, by=hero.owner)
+    save(client, hero, level="12", xp="2")
+    assert totals(hero) == (12, 2)
+
+
+def test_the_service_itself_keeps_the_ledger(hero):
+    data = {"level": 50, "xp": 40, "coins_cp": 700, "name": "Ash",
+            "str": 2, "wis": 1, "dex": 2, "agi": 1, "cha": 1, "end": 3}
+    services.character_update(character=hero, data=data, by=hero.owner)
+    assert totals(hero) == (10, 9)
+    assert Character.objects.with_progress().get(pk=hero.pk).coins_total == 700
+
+
+def test_a_typed_level_does_not_raise_the_attribute_budget(client, hero):
+    response = save(client, hero, level="15", xp="0", str="4", wis="2", dex="3")
+    assert response.status_code == 200  # refused: 15 points at Level 10
+    assert Character.objects.get(pk=hero.pk).strength == 2
