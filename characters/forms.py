@@ -3,6 +3,8 @@ budget, trackers) are checked by the engine and reported on the right field."""
 
 from __future__ import annotations
 
+import copy
+
 from django import forms
 from django.core.exceptions import ValidationError
 
@@ -123,6 +125,23 @@ class GearChoiceField(forms.ModelChoiceField):
             raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice",
                                   params={"value": value})
         return item
+
+
+class SharedFields(dict):
+    """A form's `base_fields` whose deep copy (one per form instance, in
+    `BaseForm.__init__`) copies only the fields the form changes per instance and
+    shares the rest: the live preview builds a CharacterForm on every keystroke, and
+    deep-copying two dozen fields with their widgets and choices was a third of its
+    work. A shared field is never changed after the class is built (a test checks
+    that a form leaves them as it found them)."""
+
+    def __init__(self, fields, per_instance):
+        super().__init__(fields)
+        self.per_instance = frozenset(per_instance)
+
+    def __deepcopy__(self, memo):
+        return {name: copy.deepcopy(field, memo) if name in self.per_instance else field
+                for name, field in self.items()}
 
 
 class CharacterForm(forms.Form):
@@ -322,6 +341,12 @@ class CharacterForm(forms.Form):
                 data[name] = self.get_initial_for_field(field, name)
         data["template_traits"] = self.character.template_traits if self.character else []
         return compute_sheet(build_from_form(data, self.items))
+
+
+# Changed per instance in __init__ and _clean_fields: armor and shield (their queryset
+# and preloaded rows), Level and XP (read-only in a campaign).
+CharacterForm.base_fields = SharedFields(CharacterForm.base_fields,
+                                         per_instance=("armor", "shield", "level", "xp"))
 
 
 def initial_from_character(character: Character, items) -> dict:
