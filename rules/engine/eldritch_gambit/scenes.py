@@ -126,6 +126,21 @@ class RuleEntry:
 
 
 @dataclass(frozen=True)
+class StatusText:
+    """The SRD's own words on a Status (Characters > Defenses), keyed like statuses.py."""
+
+    key: str  # "staggered", as `statuses.STATUS_BY_KEY`
+    name: str
+    lead: str  # the bold lead as printed: "Staggered" or "Blinded:"
+    text: str  # the rest of the bullet, plain text
+    section: str
+
+    @property
+    def plain(self) -> str:
+        return f"{self.lead} {self.text}"
+
+
+@dataclass(frozen=True)
 class Chapter:
     """A part of the Scenes chapter with its opening text."""
 
@@ -218,6 +233,7 @@ class _Data:
     scenery: tuple[RuleEntry, ...] = ()
     criticals: tuple[tuple[str, str], ...] = ()
     botches: tuple[tuple[str, str], ...] = ()
+    statuses: tuple[StatusText, ...] = ()
 
 
 def _load(path: Path = DATA_FILE) -> _Data:
@@ -236,6 +252,10 @@ def _load(path: Path = DATA_FILE) -> _Data:
         scenery=tuple(_rule(row, "scenery", "Scenery") for row in raw["scenery"]),
         criticals=tuple((name, effect) for name, effect in raw["standard_criticals"]),
         botches=tuple((name, effect) for name, effect in raw["standard_botches"]),
+        statuses=tuple(
+            StatusText(row["key"], row["name"], row["lead"], row["text"], row["section"])
+            for row in raw.get("statuses", ())
+        ),
     )
 
 
@@ -251,6 +271,9 @@ STANDARD_CRITICALS: tuple[tuple[str, str], ...] = _DATA.criticals
 STANDARD_BOTCHES: tuple[tuple[str, str], ...] = _DATA.botches
 SCENERY: tuple[RuleEntry, ...] = _DATA.scenery
 STAGING: tuple[RuleEntry, ...] = _DATA.staging  # Time, Distance, Initiative, ...
+# The SRD text of each Status, in the SRD's order (HP Status Effects, then Status).
+STATUS_TEXTS: tuple[StatusText, ...] = _DATA.statuses
+STATUS_TEXT_BY_KEY: dict[str, StatusText] = {s.key: s for s in STATUS_TEXTS}
 
 _ACTIONS_BY_SLUG = {a.slug: a for a in ACTIONS}
 _RULES_BY_KEY = {(r.group, r.slug): r for r in (*STAGING, *SCENERY)}

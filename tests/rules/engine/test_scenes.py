@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from rules.engine.eldritch_gambit import scenes
+from rules.engine.eldritch_gambit.statuses import STATUSES
 
 SEED = Path("/work/shared/srd/seeds/000_7e7bff8ff9445542.txt")
 BASICS = Path("/work/shared/srd/eldritch-gambit/Eldritch_Gambit_SRD_Basics.md")
@@ -251,3 +252,17 @@ def test_chapter_intros():
     assert scenes.CHAPTERS["actions"].intro[1].text.startswith(
         "The combat-focused Actions (Attack, Grapple) all Check with a d20"
     )
+
+
+def test_every_engine_status_has_its_srd_text():
+    """Characters > Defenses: HP Status Effects and Status, the same thirteen statuses."""
+    assert [s.key for s in scenes.STATUS_TEXTS] == [rule.key for rule in STATUSES]
+    staggered = scenes.STATUS_TEXT_BY_KEY["staggered"]
+    assert staggered.plain == (
+        "Staggered combatants have taken a nasty wound. They lose their Free Move until "
+        "Recovery and all Checks are made on a d12 instead of d20."
+    )
+    assert staggered.section == "Characters > Defenses > Hit Points (HP)"
+    encumbered = scenes.STATUS_TEXT_BY_KEY["encumbered"]
+    assert encumbered.lead == "Encumbered:"
+    assert "Load over STR + END." in encumbered.text
