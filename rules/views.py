@@ -14,7 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from . import reference
 from .catalog import sources_of
@@ -23,7 +23,7 @@ from .forms import GearItemForm, TraitForm
 from .models import GearCategory, GearItem, Trait
 
 
-@require_GET
+@require_safe
 def rules_index(request: HttpRequest) -> HttpResponse:
     """The rules reference: the Scenes chapter, statuses, Gambits, Difficulties, Levels,
     the SRD's gear tables and its Traits, with their source credited. Public."""
@@ -85,7 +85,7 @@ def _entry_page(request, template: str, context: dict) -> HttpResponse:
     return render(request, template, context)
 
 
-@require_GET
+@require_safe
 def action_detail(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     """One Action or Montage, rendered from its fields. Public."""
     try:
@@ -108,7 +108,7 @@ def action_detail(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     })
 
 
-@require_GET
+@require_safe
 def rule_detail(request: HttpRequest, slug: str, group: str) -> HttpResponse:
     """One Staging rule (Initiative, Time...) or Scenery rule (Cover, Fire...). Public."""
     try:
@@ -126,7 +126,7 @@ def rule_detail(request: HttpRequest, slug: str, group: str) -> HttpResponse:
     })
 
 
-@require_GET
+@require_safe
 def status_detail(request: HttpRequest, key: str) -> HttpResponse:
     """One Status: the engine's summary of its effect and the SRD's words. Public."""
     rule = statuses.STATUS_BY_KEY.get(key)
@@ -144,7 +144,7 @@ def status_detail(request: HttpRequest, key: str) -> HttpResponse:
     })
 
 
-@require_GET
+@require_safe
 def rules_search(request: HttpRequest) -> HttpResponse:
     """Search the reference: the results partial for htmx, a whole page otherwise. Public."""
     query = request.GET.get("q", "").strip()
