@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
+from .sheet import half_round_up
 from .statuses import STATUS_BY_KEY
 
 PARTY, FOES = "party", "foes"
@@ -213,6 +214,16 @@ class InitiativeState:
             if event.round == self.round and event.kind in ("act", "interrupt"):
                 counts[event.actor] = counts.get(event.actor, 0) + 1
         return counts
+
+
+def combat_af(af: int, fighter: Fighter) -> int:
+    """A foe's AF in the fight (Characters > Defenses > Status): Fallen or
+    Incapacitated drop it to 0; Surprised halves it (rounded up, as the sheet does)."""
+    if fighter.fallen or "incapacitated" in fighter.statuses:
+        return 0
+    if "surprised" in fighter.statuses:
+        return half_round_up(af)
+    return af
 
 
 # --- building -----------------------------------------------------------------------------

@@ -418,3 +418,11 @@ def _with_action_after(state, kind, payload):
     finally:
         ini.new_round = original
     return mid.with_action
+
+
+def test_combat_af():
+    state = scene(c={"statuses": ["surprised"]})
+    assert ini.combat_af(11, state.fighter("c")) == 6
+    assert ini.combat_af(11, state.fighter("a")) == 11
+    state = ini.damage(ini.trigger(state, "a"), "b", 99)
+    assert ini.combat_af(11, state.fighter("b")) == 0
