@@ -27,6 +27,7 @@ from .views import _membership, _require_runs
 
 TRACKER = "campaigns/initiative/tracker.html"
 LIVE = "campaigns/initiative/live.html"
+HP_EVENTS = ("damage", "heal", "set_hp")
 
 
 def _encounter(membership, encounter_pk: int) -> Encounter:
@@ -117,6 +118,11 @@ def encounter_detail(request: HttpRequest, pk: int, encounter_pk: int) -> HttpRe
     if context["runs"] and request.GET.get("view") == "player":
         context.update(runs=False, preview=True)  # the Imp sees what the players see
     if not context["runs"]:
+        # The players see the foes' HP only as Fallen (or a Mob's members): the log
+        # lines with a foe's HP numbers stay with the Imp.
+        foes = {row.key for row in context["rows"] if row.fighter.side == engine.FOES}
+        context["log"] = [event for event in context["log"]
+                          if not (event.kind in HP_EVENTS and event.actor in foes)]
         if request.htmx:
             return render(request, f"{LIVE}#live", context)
         return render(request, LIVE, context)

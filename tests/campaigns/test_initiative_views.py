@@ -216,3 +216,17 @@ def test_undo_and_end_refill(client, fight, imp):
     assert encounter.status == "ended"
     response = client.post(url(encounter, "initiative_undo"), {"version": encounter.version})
     assert response.status_code == 400 and "cannot be undone" in response.content.decode()
+
+
+def test_players_do_not_see_foes_hp(client, fight, imp):
+    encounter, ana, _ = fight
+    a, g = key(encounter, "Ana"), encounter.combatants.get(name="Goblins").pk
+    client.force_login(imp)
+    post_step(client, encounter, kind="trigger", claimants=[a])
+    encounter.refresh_from_db()
+    client.post(url(encounter, "initiative_hp", c=g),
+                {"version": encounter.version, f"c{g}-change": "damage", f"c{g}-amount": "2"})
+    assert "Goblins takes 2 damage (4/6 HP)" in client.get(url(encounter)).content.decode()
+    client.force_login(ana.owner)
+    html = client.get(url(encounter)).content.decode()
+    assert "4/6" not in html and "3 members" in html
