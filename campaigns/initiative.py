@@ -217,6 +217,8 @@ def remove(*, encounter_id: int, version: int | None, combatant_id: int) -> None
         deleted, _ = encounter.combatants.filter(pk=combatant_id).delete()
         if not deleted:
             raise CampaignError("That combatant is not in this fight.", "combatant")
+        # Its setup steps (HP or statuses set before the fight) go with it.
+        encounter.steps.filter(payload__key=str(combatant_id)).delete()
         _bump(encounter)
 
 

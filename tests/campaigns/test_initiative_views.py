@@ -230,3 +230,34 @@ def test_players_do_not_see_foes_hp(client, fight, imp):
     client.force_login(ana.owner)
     html = client.get(url(encounter)).content.decode()
     assert "4/6" not in html and "3 members" in html
+
+
+def test_removing_a_combatant_in_setup_takes_its_setup_steps(client, fight, imp):
+    encounter, *_ = fight
+    g = encounter.combatants.get(name="Goblins").pk
+    client.force_login(imp)
+    client.post(url(encounter, "initiative_statuses", c=g),
+                {"version": encounter.version, f"s{g}-statuses": ["surprised"]})
+    assert InitiativeStep.objects.count() == 1
+    assert "surprised" in service.load(encounter).state.fighter(str(g)).statuses
+    encounter.refresh_from_db()
+    client.post(url(encounter, "initiative_remove", c=g), {"version": encounter.version})
+    assert InitiativeStep.objects.count() == 0 and not service.load(encounter).failed
+
+
+def test_status_form_rejects_unknown_status(client, fight, imp):
+    encounter, *_ = fight
+    g = encounter.combatants.get(name="Goblins").pk
+    client.force_login(imp)
+    response = client.post(url(encounter, "initiative_statuses", c=g),
+                           {"version": encounter.version, f"s{g}-statuses": ["sleepy"]})
+    assert response.status_code == 400
+    assert "Select a valid choice" in response.content.decode()
+
+
+def test_player_sees_your_turn(client, fight, imp):
+    encounter, ana, _ = fight
+    client.force_login(imp)
+    post_step(client, encounter, kind="trigger", claimants=[key(encounter, "Ana")])
+    client.force_login(ana.owner)
+    assert "Your turn: Ana acts." in client.get(url(encounter)).content.decode()
