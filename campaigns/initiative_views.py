@@ -84,6 +84,8 @@ def _context(request, membership, encounter, **extra) -> dict:
         "waiters": [tracker.row(f.key) for f in state.waiters],
         "with_action": [tracker.row(f.key) for f in state.with_action],
         "log": list(reversed(state.log)),
+        "dodgers": [tracker.row(k) for k in state.dodgers],
+        "passer": tracker.row(state.passed_by) if state.passed_by else None,
         "steps": encounter.steps.count(),
     }
     if state.phase == engine.ACT and tracker.holder:
@@ -234,7 +236,7 @@ def step(request: HttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
         payload = {"actor": one, "action": clean_action(post.get("action", ""))}
     elif kind == "pass":
         payload = {"to": post.get("to", "")}
-    elif kind in ("keep_waiting", "rejoin", "stumble", "free_move"):
+    elif kind in ("keep_waiting", "rejoin", "stumble", "free_move", "dodge"):
         payload = {"key": one}
     elif kind in ("imp_decides", "next_round", "end"):
         payload = {}

@@ -261,3 +261,20 @@ def test_player_sees_your_turn(client, fight, imp):
     post_step(client, encounter, kind="trigger", claimants=[key(encounter, "Ana")])
     client.force_login(ana.owner)
     assert "Your turn: Ana acts." in client.get(url(encounter)).content.decode()
+
+
+def test_dodge_button_and_rally_note(client, fight, imp):
+    encounter, *_ = fight
+    a, b, g = key(encounter, "Ana"), key(encounter, "Bo"), key(encounter, "Goblins")
+    client.force_login(imp)
+    post_step(client, encounter, kind="trigger", claimants=[a])
+    post_step(client, encounter, kind="act", key=a, targets=[g])
+    html = client.get(url(encounter)).content.decode()
+    assert "Dodge: Goblins" in html and "Pass to: Goblins" in html
+    post_step(client, encounter, kind="dodge", key=g)
+    html = client.get(url(encounter)).content.decode()
+    assert "Dodge: Goblins" not in html
+    assert "Pass to: Goblins" not in html and "Pass to: Bo" in html
+    post_step(client, encounter, kind="pass", to=b)
+    html = client.get(url(encounter)).content.decode()
+    assert "Bo may Rally: chosen by Ana" in html

@@ -38,6 +38,7 @@ ENDS_AT_NEW_ROUND = ("surprised",)
 # Statuses the tracker lets the Imp set (Encumbered is derived from Load by the sheet).
 SETTABLE_STATUSES = tuple(key for key, rule in STATUS_BY_KEY.items() if not rule.derived)
 MAX_ACTION_LABEL = 60
+DODGE = "dodge"
 
 
 class InitiativeError(ValueError):
@@ -143,6 +144,9 @@ class InitiativeState:
     last_targets: tuple[str, ...] = ()  # whom the holder's Action targeted
     round_start: bool = False  # the pass that opens a Round
     imp_decides: bool = False  # "let the Imp decide" which foe
+    passed_by: str = ""  # who chose the holder (Rally: "chosen ... by another")
+    passed_targeted: bool = False  # ... after targeting them with an Action
+    attacked: tuple[str, ...] = ()  # the latest Action's targets (who may Dodge it)
     log: tuple[Event, ...] = field(default=())
 
     # --- reading the state -------------------------------------------------------------
@@ -203,6 +207,29 @@ class InitiativeState:
         return any(self.fighter(k).side != side for k in self.legal_passes())
 
     @property
+    def may_rally(self) -> bool:
+        """Scenes > Actions > Rally: "One can only Rally if *chosen* to receive Initiative
+        by another. They are too distracted to Rally if a friend or foe *targeted* them
+        with an Action before passing on the Initiative." Not while Burning."""
+        if self.phase != ACT or not self.passed_by or self.passed_by == self.holder:
+            return False
+        return not self.passed_targeted and self.fighter(self.holder).can_rally
+
+    def may_dodge(self, key: str) -> bool:
+        """Dodge "immediately after being Attacked": a target of the latest Action, with
+        an Action to spend (this Round's, or a waited Dodge)."""
+        if not self.running or key not in self.attacked:
+            return False
+        me = self.fighter(key)
+        if me.waiting:
+            return me.can_interrupt and me.waiting.casefold() == DODGE
+        return me.has_action
+
+    @property
+    def dodgers(self) -> tuple[str, ...]:
+        return tuple(k for k in self.attacked if self.may_dodge(k))
+
+    @property
     def stuck(self) -> bool:
         """Passing, nobody to pass to and no Round can start: nobody can act."""
         return self.phase == PASS and not self.deciding and not self.legal_passes()
@@ -211,7 +238,7 @@ class InitiativeState:
         """How many Actions each Fighter took this Round (a Wait is spent by its interrupt)."""
         counts: dict[str, int] = {}
         for event in self.log:
-            if event.round == self.round and event.kind in ("act", "interrupt"):
+            if event.round == self.round and event.kind in ("act", "interrupt", "dodge"):
                 counts[event.actor] = counts.get(event.actor, 0) + 1
         return counts
 
@@ -323,7 +350,7 @@ def trigger(state: InitiativeState, key: str) -> InitiativeState:
     if not first.has_action:
         raise InitiativeError(f"{first.name} has no Action ({first.action_state}) and "
                               "cannot take the first one.", "claimants")
-    state = replace(state, phase=ACT, round=1, holder=key)
+    state = replace(state, phase=ACT, round=1, holder=key, passed_by="")
     state = _log(state, "trigger", f"{first.name} triggers Initiative and holds it. Round 1.",
                  key)
     surprised = [f.name for f in state.fighters if "surprised" in f.statuses]
@@ -354,7 +381,7 @@ def act(state: InitiativeState, actor: str, targets: Iterable[str] = (),
     action = _label(action)
     state = _put(state, replace(me, spent=True))
     state = replace(state, phase=PASS, last_targets=targets, round_start=False,
-                    imp_decides=False)
+                    imp_decides=False, attacked=targets)
     text = f"{me.name} acts" + (f" ({action})" if action else "")
     if targets:
         text += " targeting " + ", ".join(state.name(k) for k in targets)
@@ -396,6 +423,7 @@ def interrupt(state: InitiativeState, waiter: str, action: str,
     for key in targets:
         state.fighter(key)
     state = _put(state, replace(me, waiting="", deciding=False, spent=True))
+    state = replace(state, attacked=targets)
     text = f"{me.name} interrupts with {me.waiting}"
     if targets:
         text += " targeting " + ", ".join(state.name(k) for k in targets)
@@ -463,7 +491,8 @@ def pass_to(state: InitiativeState, to: str) -> InitiativeState:
         raise InitiativeError(f"Cannot pass to {target.name}: {why}.", "to")
     passer = state.fighter(state.holder)
     state = replace(state, phase=ACT, holder=to, last_targets=(), round_start=False,
-                    imp_decides=False)
+                    imp_decides=False, passed_by=passer.key,
+                    passed_targeted=to in state.last_targets, attacked=())
     return settle(_log(state, "pass", f"{passer.name} passes Initiative to {state.name(to)}.",
                        passer.key, (to,)))
 
@@ -512,8 +541,12 @@ def new_round(state: InitiativeState) -> InitiativeState:
         if "burning" in f.statuses and not f.fallen:
             notes.append(f"{f.name} is Burning: 1d6 fire damage now.")
         fighters.append(f)
+    # The last Action's targets could Dodge it only with that Round's Action: once it
+    # is over, only a waited Dodge still can.
+    attacked = tuple(k for k in state.attacked
+                     if state.fighter(k).waiting.casefold() == DODGE)
     state = replace(state, fighters=tuple(fighters), round=number, phase=PASS,
-                    round_start=True, imp_decides=False)
+                    round_start=True, imp_decides=False, attacked=attacked)
     state = _log(state, "round", f"Round {number} begins: everyone gets their Action back; "
                  f"{state.name(state.holder)} passes Initiative.", state.holder)
     for note in notes:
@@ -530,6 +563,24 @@ def next_round(state: InitiativeState) -> InitiativeState:
     if not _round_possible(state):
         raise InitiativeError("Nobody standing can act in a new Round: end Initiative.")
     return new_round(state)
+
+
+def dodge(state: InitiativeState, key: str) -> InitiativeState:
+    """Scenes > Actions > Dodge: "Dodges can be made immediately after being Attacked".
+    Dodge is an Action: it spends the dodger's Action for this Round (or their waited
+    Dodge), so a dodging target no longer goes next. Without an Action left, no Dodge."""
+    _require_running(state)
+    me = state.fighter(key)
+    if key not in state.attacked:
+        raise InitiativeError(f"{me.name} can only Dodge right after being Attacked.")
+    if me.waiting and me.waiting.casefold() != DODGE:
+        raise InitiativeError(f"{me.name} waits with “{me.waiting}” and cannot change the type "
+                              "of Action to Dodge.")
+    if not state.may_dodge(key):
+        raise InitiativeError(f"{me.name} has no Action left to Dodge with "
+                              f"({me.action_state}).")
+    state = _put(state, replace(me, waiting="", deciding=False, spent=True))
+    return settle(_log(state, "dodge", f"{me.name} Dodges (their Action this Round).", key))
 
 
 # --- what happens to a combatant --------------------------------------------------------
@@ -672,6 +723,7 @@ STEPS = {
     "act": lambda s, p: act(s, p["actor"], p.get("targets", ()), p.get("action", "")),
     "wait": lambda s, p: wait(s, p["actor"], p["action"]),
     "interrupt": lambda s, p: interrupt(s, p["actor"], p["action"], p.get("targets", ())),
+    "dodge": lambda s, p: dodge(s, p["key"]),
     "keep_waiting": lambda s, p: keep_waiting(s, p["key"]),
     "rejoin": lambda s, p: rejoin(s, p["key"]),
     "imp_decides": lambda s, p: let_imp_decide(s),

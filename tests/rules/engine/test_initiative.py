@@ -354,6 +354,7 @@ def _moves(state):
         if not state.fighter(k).fallen:
             moves.append(("damage", {"key": k, "amount": 3}))
         moves.append(("stumble", {"key": k}))
+        moves.append(("dodge", {"key": k}))
     if state.stuck:
         moves.append(("next_round", {}))
     return moves
@@ -426,3 +427,56 @@ def test_combat_af():
     assert ini.combat_af(11, state.fighter("a")) == 11
     state = ini.damage(ini.trigger(state, "a"), "b", 99)
     assert ini.combat_af(11, state.fighter("b")) == 0
+
+
+def test_dodge_spends_the_targets_action_so_it_does_not_go_next():
+    state = ini.act(started("a"), "a", ["c"], "melee Attack")
+    assert state.dodgers == ("c",)
+    state = ini.dodge(state, "c")
+    assert not state.fighter("c").has_action
+    assert set(state.legal_passes()) == {"b", "m"}
+    with pytest.raises(InitiativeError, match="no Action left to Dodge"):
+        ini.dodge(state, "c")
+    with pytest.raises(InitiativeError, match="right after being Attacked"):
+        ini.dodge(state, "b")
+
+
+def test_dodge_without_an_action_refused_a_waited_dodge_allowed():
+    state = ini.pass_to(ini.act(started("a"), "a", ["c"]), "c")
+    state = ini.act(state, "c", ["a"])  # Ana has acted: she cannot Dodge
+    assert not state.may_dodge("a")
+    with pytest.raises(InitiativeError, match="no Action left"):
+        ini.dodge(state, "a")
+    state = ini.pass_to(state, "b")
+    state = ini.wait(state, "b", "Dodge")
+    state = ini.act(ini.pass_to(state, "m"), "m", ["b"])
+    assert state.may_dodge("b")
+    state = ini.dodge(state, "b")
+    assert not state.fighter("b").waiting
+
+
+def test_dodge_botch_stumble_takes_next_rounds_action():
+    state = ini.dodge(ini.act(started("a"), "a", ["c"]), "c")
+    state = ini.stumble(state, "c")
+    assert state.fighter("c").lose_next == 1
+    state = ini.act(ini.pass_to(state, "b"), "b")
+    state = ini.act(ini.pass_to(state, "m"), "m")
+    assert state.round == 2 and state.fighter("c").lost == "stumble"
+
+
+def test_waiting_with_another_action_cannot_dodge():
+    state = ini.pass_to(ini.wait(started("a"), "a", "ranged Attack"), "c")
+    state = ini.act(state, "c", ["a"])
+    with pytest.raises(InitiativeError, match="cannot change"):
+        ini.dodge(state, "a")
+
+
+def test_rally_only_when_chosen_by_another_who_did_not_target_you():
+    state = started("a")
+    assert not state.may_rally  # triggered, not chosen
+    state = ini.pass_to(ini.act(state, "a"), "b")
+    assert state.may_rally  # Ana chose Bo without targeting him
+    state = ini.pass_to(ini.act(state, "b", ["c"]), "c")
+    assert not state.may_rally  # Bo targeted Cat before passing
+    state = ini.set_statuses(ini.pass_to(ini.act(state, "c"), "m"), "m", ["burning"])
+    assert not state.may_rally  # Burning: cannot Rally
