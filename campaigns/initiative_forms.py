@@ -74,6 +74,10 @@ class StatusForm(BootstrapForm):
         choices=[(key, STATUS_BY_KEY[key].name) for key in SETTABLE_STATUSES],
         required=False, widget=forms.CheckboxSelectMultiple, label="Statuses")
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["statuses"].widget.attrs["class"] = "form-check-input"
+
 
 def clean_action(value: str) -> str:
     return " ".join((value or "").split())[:MAX_ACTION_LABEL * 2]

@@ -282,7 +282,7 @@ def combatant_hp(request: HttpRequest, pk: int, encounter_pk: int,
             field = error.field if error.field in form.fields else "amount"
             form.add_error(field, error.message)
         else:
-            return _back(encounter, f"combatant-{combatant.pk}")
+            return _back(encounter, f"edit-{combatant.pk}")
     context = _context(request, membership, encounter,
                        row_forms={combatant.pk: (form, None)})
     return render(request, TRACKER, context, status=400)
@@ -307,7 +307,7 @@ def combatant_statuses(request: HttpRequest, pk: int, encounter_pk: int,
                 return _refused(request, membership, encounter, error)
             form.add_error("statuses", error.message)
         else:
-            return _back(encounter, f"combatant-{combatant.pk}")
+            return _back(encounter, f"edit-{combatant.pk}")
     context = _context(request, membership, encounter,
                        row_forms={combatant.pk: (None, form)})
     return render(request, TRACKER, context, status=400)

@@ -60,10 +60,12 @@ def click(page, name: str):
         page.get_by_role("button", name=name, exact=True).click()
 
 
-def damage(page, who: str, amount: int):
-    row = page.locator(f'tr[data-combatant="{who}"]')
+def damage(page, who: str, amount: int, shot: str = ""):
+    row = page.locator(f'[data-edit="{who}"]')
     row.locator("summary").click()
     row.get_by_label(f"Amount for {who}").fill(str(amount))
+    if shot:
+        screenshot(page, shot)
     with page.expect_navigation():
         row.get_by_role("button", name=f"Apply to {who}").click()
 
@@ -118,7 +120,7 @@ def test_three_rounds_two_characters_against_a_mob(browser, live_server):
     click(page, "Target: Goblins")
     check(page, "Round 1: Ana passes Initiative.", passes=["Goblins"],
           with_action=["Bo", "Goblins"])
-    damage(page, "Goblins", 2)  # not a Felling blow: the pool drops
+    damage(page, "Goblins", 2, "initiative-edit")  # not a Felling blow: the pool drops
     expect(page.locator('tr[data-combatant="Goblins"] [data-stat="hp"]')).to_have_text(
         "4/6 · 3 members")
     check(page, "Round 1: Ana passes Initiative.", passes=["Goblins"])
