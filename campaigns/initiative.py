@@ -256,9 +256,10 @@ def _write_back(tracker: Tracker, state: InitiativeState) -> None:
             continue
         fighter = state.fighter(row.key)
         hp = None if fighter.hp >= fighter.hp_max else fighter.hp
-        chosen = [s for s in SETTABLE_STATUSES if s in fighter.statuses]
-        if fighter.fallen and "fallen" not in chosen and "dead" not in chosen:
-            chosen.append("fallen")
+        # What the sheet works out by itself (Incapacitated from Load, Fallen from HP)
+        # is not written back as a choice.
+        derived = set(sheet_for(character).derived_statuses)
+        chosen = [s for s in SETTABLE_STATUSES if s in fighter.statuses and s not in derived]
         Character.objects.filter(pk=character.pk).update(hp_current=hp, statuses=chosen)
 
 

@@ -169,6 +169,9 @@ def test_three_rounds_two_characters_against_a_mob(browser, live_server):
     expect(live).to_have_text("Round 3: Ana passes Initiative.")
     assert player.evaluate("window.notReloaded") is True
     screenshot(player, "initiative-player")
+    page.set_viewport_size(PHONE)
+    screenshot(page, "initiative-tracker-phone")
+    page.set_viewport_size({"width": 1280, "height": 900})
     violations = axe_check(player)
     assert not violations, describe(violations)
 

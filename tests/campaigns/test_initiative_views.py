@@ -211,7 +211,7 @@ def test_undo_and_end_refill(client, fight, imp):
     ana.refresh_from_db()
     bo.refresh_from_db()
     assert ana.hp_current is None  # refilled to maximum
-    assert bo.hp_current < 0 and "fallen" in bo.statuses
+    assert bo.hp_current < 0 and "fallen" in service.sheet_for(bo).statuses
     encounter.refresh_from_db()
     assert encounter.status == "ended"
     response = client.post(url(encounter, "initiative_undo"), {"version": encounter.version})
@@ -278,3 +278,23 @@ def test_dodge_button_and_rally_note(client, fight, imp):
     post_step(client, encounter, kind="pass", to=b)
     html = client.get(url(encounter)).content.decode()
     assert "Bo may Rally: chosen by Ana" in html
+
+
+def test_end_writes_back_chosen_statuses_only(client, fight, imp):
+    encounter, ana, bo = fight
+    a = key(encounter, "Ana")
+    client.force_login(imp)
+    post_step(client, encounter, kind="trigger", claimants=[a])
+    encounter.refresh_from_db()
+    client.post(url(encounter, "initiative_statuses", c=int(a)),
+                {"version": encounter.version, f"s{a}-statuses": ["staggered", "burning"]})
+    encounter.refresh_from_db()
+    client.post(url(encounter, "initiative_hp", c=int(a)),
+                {"version": encounter.version, f"c{a}-change": "damage", f"c{a}-amount": "4"})
+    post_step(client, encounter, kind="end")
+    ana.refresh_from_db()
+    bo.refresh_from_db()
+    max_hp = service.sheet_for(ana).value("hp_armored")
+    assert ana.hp_current == max_hp - 4  # Burning: cannot Rally, no refill
+    assert ana.statuses == ["staggered", "burning"]
+    assert bo.hp_current is None and bo.statuses == []
