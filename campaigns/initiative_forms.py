@@ -15,6 +15,19 @@ from .models import Combatant
 class EncounterForm(BootstrapForm):
     name = forms.CharField(max_length=NAME_LENGTH, label="Name of the fight",
                            help_text="For example “Ambush at the ford”.")
+    session = forms.ModelChoiceField(queryset=None, required=False, label="Session",
+                                     empty_label="(none)",
+                                     error_messages={"invalid_choice":
+                                                     "Choose a session of this campaign."})
+
+    def __init__(self, *args, campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        sessions = campaign.sessions.order_by("-number")
+        self.fields["session"].queryset = sessions
+        self.fields["session"].label_from_instance = lambda s: f"Session {s.number}"
+        latest = sessions.first()
+        if latest is not None and not self.is_bound:
+            self.initial.setdefault("session", latest.pk)
 
 
 class FoeForm(BootstrapForm):

@@ -51,20 +51,22 @@ def encounter_list(request: HttpRequest, pk: int) -> HttpResponse:
     membership = _membership(request, pk)
     campaign = membership.campaign
     runs = membership.role in IMP_ROLES
-    form = EncounterForm()
+    form = EncounterForm(campaign=campaign)
     if request.method == "POST":
         _require_runs(membership)
-        form = EncounterForm(request.POST)
+        form = EncounterForm(request.POST, campaign=campaign)
         if form.is_valid():
             try:
                 encounter = tracker_service.create(campaign=campaign, by=request.user,
-                                                   name=form.cleaned_data["name"])
+                                                   name=form.cleaned_data["name"],
+                                                   session=form.cleaned_data["session"])
             except CampaignError as error:
                 add_service_error(form, error)
             else:
                 messages.success(request, f"{encounter.name}: add the party and the foes.")
                 return redirect(encounter)
-    encounters = campaign.encounters.select_related("holder").order_by("-created_at", "-pk")
+    encounters = (campaign.encounters.select_related("holder", "session")
+                  .order_by("-created_at", "-pk"))
     return render(request, "campaigns/initiative/list.html", {
         "campaign": campaign, "membership": membership, "runs": runs, "form": form,
         "encounters": encounters,

@@ -298,3 +298,19 @@ def test_end_writes_back_chosen_statuses_only(client, fight, imp):
     assert ana.hp_current == max_hp - 4  # Burning: cannot Rally, no refill
     assert ana.statuses == ["staggered", "burning"]
     assert bo.hp_current is None and bo.statuses == []
+
+
+def test_create_with_a_session_of_this_campaign_only(client, campaign, imp):
+    from tests.factories import CampaignFactory, SessionFactory
+
+    mine = SessionFactory(campaign=campaign)
+    other = SessionFactory(campaign=CampaignFactory())
+    client.force_login(imp)
+    path = reverse("campaigns:initiative_list", args=[campaign.pk])
+    assert f'value="{mine.pk}" selected' in client.get(path).content.decode()
+    response = client.post(path, {"name": "Ambush", "session": other.pk})
+    assert response.status_code == 400
+    assert "Choose a session of this campaign." in response.content.decode()
+    client.post(path, {"name": "Ambush", "session": mine.pk})
+    assert Encounter.objects.get().session == mine
+    assert f"Session {mine.number}" in client.get(path).content.decode()
