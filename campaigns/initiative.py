@@ -91,17 +91,28 @@ def load(encounter: Encounter, steps=None) -> Tracker:
     for combatant in combatants:
         if combatant.character is not None:
             sheets[combatant.pk] = sheet_for(combatant.character)
-    state = engine.new_scene(_fighter(c, sheets.get(c.pk)) for c in combatants)
+    by_key = {c.key: c for c in combatants}
+    state = engine.new_scene(_fighter(c, sheets.get(c.pk)) for c in combatants
+                             if not c.joined_midway)
     if steps is None:
         steps = encounter.steps.order_by("number")
     failed = []
     for step in steps:
         try:
-            state = engine.apply_step(state, step.kind, step.payload)
+            if step.kind == "join":
+                joiner = by_key.get(step.payload.get("key"))
+                if joiner is None:
+                    raise InitiativeError("that combatant was taken out.")
+                state = engine.join(state, _fighter(joiner, sheets.get(joiner.pk)))
+            else:
+                state = engine.apply_step(state, step.kind, step.payload)
         except InitiativeError as error:
             failed.append(f"Step {step.number} ({step.kind}) no longer applies: {error.message}")
     rows = []
+    present = {f.key for f in state.fighters}
     for combatant in combatants:
+        if combatant.key not in present:
+            continue
         fighter = state.fighter(combatant.key)
         if combatant.character is not None:
             build = replace(build_from_character(combatant.character),
@@ -151,19 +162,42 @@ def create(*, campaign: Campaign, by, name: str, session=None) -> Encounter:
 
 def _require_setup(encounter: Encounter) -> None:
     if encounter.status != Encounter.Status.SETUP:
-        raise CampaignError("Combatants join before Initiative is triggered.", "not_setup")
+        raise CampaignError("Combatants are taken out only before Initiative is triggered.",
+                            "not_setup")
+
+
+def _require_open(encounter: Encounter) -> None:
+    if encounter.status == Encounter.Status.ENDED:
+        raise CampaignError("Initiative has ended.", "ended")
+
+
+def _record_join(encounter: Encounter, combatant: Combatant, by) -> None:
+    """A combatant added during Initiative enters with a ledger step of its own."""
+    steps = list(encounter.steps.order_by("number"))
+    tracker = load(encounter, steps)  # the newcomer (joined_midway) is not in it yet
+    sheet = sheet_for(combatant.character) if combatant.character_id else None
+    try:
+        state = engine.join(tracker.state, _fighter(combatant, sheet))
+    except InitiativeError as error:
+        raise _error(error) from None
+    InitiativeStep.objects.create(
+        encounter=encounter, number=(steps[-1].number if steps else 0) + 1, kind="join",
+        payload={"key": combatant.key}, round=state.round, created_by=by,
+        text=state.log[-1].text)
+    _bump(encounter, state)
 
 
 def _next_position(encounter: Encounter) -> int:
     return (encounter.combatants.aggregate(m=Max("position"))["m"] or 0) + 1
 
 
-def add_characters(*, encounter_id: int, version: int | None, characters) -> list[Combatant]:
+def add_characters(*, encounter_id: int, version: int | None, characters, by=None
+                   ) -> list[Combatant]:
     """The campaign's characters join the party side (those already in are skipped),
-    bringing their current HP and statuses."""
+    bringing their current HP and statuses; during Initiative, each with a join step."""
     with transaction.atomic():
         encounter = _locked(encounter_id, version)
-        _require_setup(encounter)
+        _require_open(encounter)
         present = set(encounter.combatants.exclude(character=None)
                       .values_list("character_id", flat=True))
         added = []
@@ -179,18 +213,23 @@ def add_characters(*, encounter_id: int, version: int | None, characters) -> lis
                 encounter=encounter, position=position, character=character,
                 name=character.display_name[:NAME_LENGTH], side=Combatant.Side.PARTY,
                 hp_start=character.hp_current,
+                joined_midway=encounter.status == Encounter.Status.RUNNING,
                 statuses_start=[s for s in sheet.statuses if s in SETTABLE_STATUSES]))
             position += 1
         if not added:
             raise CampaignError("Every character of the campaign is already in this fight.",
                                 "nobody")
-        _bump(encounter)
+        if encounter.status == Encounter.Status.RUNNING:
+            for combatant in added:
+                _record_join(encounter, combatant, by)
+        else:
+            _bump(encounter)
         return added
 
 
 def add_foe(*, encounter_id: int, version: int | None, name: str, hp_max: int,
             af: int | None = None, wp: int | None = None, is_mob: bool = False,
-            members: int = 1, side: str = Combatant.Side.FOES) -> Combatant:
+            members: int = 1, side: str = Combatant.Side.FOES, by=None) -> Combatant:
     name = " ".join((name or "").split())
     if not name:
         raise CampaignError("Name the combatant.", "name", field="name")
@@ -201,12 +240,16 @@ def add_foe(*, encounter_id: int, version: int | None, name: str, hp_max: int,
                             field="members")
     with transaction.atomic():
         encounter = _locked(encounter_id, version)
-        _require_setup(encounter)
+        _require_open(encounter)
         combatant = Combatant.objects.create(
             encounter=encounter, position=_next_position(encounter), name=name[:NAME_LENGTH],
             side=side, hp_max=hp_max, af=af, wp=wp, is_mob=is_mob,
-            members=members if is_mob else 1)
-        _bump(encounter)
+            members=members if is_mob else 1,
+            joined_midway=encounter.status == Encounter.Status.RUNNING)
+        if encounter.status == Encounter.Status.RUNNING:
+            _record_join(encounter, combatant, by)
+        else:
+            _bump(encounter)
         return combatant
 
 
@@ -274,5 +317,7 @@ def undo(*, encounter_id: int, version: int | None) -> InitiativeStep:
             raise CampaignError("Initiative has ended and the sheets were updated; it cannot "
                                 "be undone.", "ended")
         last.delete()
+        if last.kind == "join":  # the reinforcement leaves with its arrival
+            encounter.combatants.filter(pk=int(last.payload["key"])).delete()
         _bump(encounter, load(encounter).state)
         return last

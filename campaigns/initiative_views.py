@@ -94,6 +94,7 @@ def _context(request, membership, encounter, **extra) -> dict:
         context["targets"] = [row for row in tracker.rows if row.key != state.holder]
     if state.phase == engine.SETUP:
         context["claimants"] = [row for row in tracker.rows if row.fighter.has_action]
+    if state.phase != engine.ENDED:
         context["foe_form"] = extra.pop("foe_form", None) or FoeForm()
         present = {row.combatant.character_id for row in tracker.rows}
         context["party_missing"] = [c for c in Character.objects.filter(
@@ -159,7 +160,8 @@ def party_add(request: HttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     try:
         added = tracker_service.add_characters(encounter_id=encounter.pk,
                                                version=_version(request),
-                                               characters=list(characters))
+                                               characters=list(characters),
+                                               by=request.user)
     except CampaignError as error:
         return _refused(request, membership, encounter, error)
     messages.success(request, "Joined the party side: "
@@ -178,7 +180,7 @@ def foe_add(request: HttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
             combatant = tracker_service.add_foe(
                 encounter_id=encounter.pk, version=_version(request), name=data["name"],
                 hp_max=data["hp_max"], af=data["af"], wp=data["wp"], is_mob=data["is_mob"],
-                members=data["members"] or 1, side=data["side"])
+                members=data["members"] or 1, side=data["side"], by=request.user)
         except CampaignError as error:
             if error.code == "stale":
                 return _refused(request, membership, encounter, error)

@@ -388,6 +388,8 @@ class Combatant(models.Model):
     # What they bring into the fight: current HP (None: at maximum) and statuses.
     hp_start = models.SmallIntegerField(null=True, blank=True)
     statuses_start = models.JSONField(default=list, blank=True)
+    # Added after Initiative was triggered: enters the fight with its "join" step.
+    joined_midway = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["encounter", "position", "pk"]

@@ -314,3 +314,55 @@ def test_create_with_a_session_of_this_campaign_only(client, campaign, imp):
     client.post(path, {"name": "Ambush", "session": mine.pk})
     assert Encounter.objects.get().session == mine
     assert f"Session {mine.number}" in client.get(path).content.decode()
+
+
+def test_reinforcements_join_during_initiative_and_undo_takes_them_out(client, fight, imp):
+    encounter, *_ = fight
+    a = key(encounter, "Ana")
+    client.force_login(imp)
+    post_step(client, encounter, kind="trigger", claimants=[a])
+    post_step(client, encounter, kind="act", key=a, targets=[])
+    encounter.refresh_from_db()
+    response = client.post(url(encounter, "initiative_foe"), {
+        "version": encounter.version, "name": "Wolf", "side": "foes", "hp_max": "8"})
+    assert response.status_code == 302
+    wolf = encounter.combatants.get(name="Wolf")
+    assert wolf.joined_midway
+    tracker = service.load(encounter)
+    assert not tracker.failed
+    assert wolf.key in tracker.state.legal_passes()
+    assert tracker.state.log[-1].text == "Wolf joins the fight."
+    html = client.get(url(encounter)).content.decode()
+    assert "Pass to: Wolf" in html and "Reinforcements" in html
+    encounter.refresh_from_db()
+    client.post(url(encounter, "initiative_undo"), {"version": encounter.version})
+    assert not encounter.combatants.filter(name="Wolf").exists()
+    assert not service.load(encounter).failed
+
+
+def test_remove_refused_once_running(client, fight, imp):
+    encounter, *_ = fight
+    a = key(encounter, "Ana")
+    client.force_login(imp)
+    post_step(client, encounter, kind="trigger", claimants=[a])
+    encounter.refresh_from_db()
+    response = client.post(url(encounter, "initiative_remove", c=int(a)),
+                           {"version": encounter.version})
+    assert response.status_code == 400
+    assert "only before Initiative is triggered" in response.content.decode()
+
+
+def test_a_new_party_member_joins_mid_fight(client, fight, imp, seat):
+    encounter, *_ = fight
+    a = key(encounter, "Ana")
+    client.force_login(imp)
+    post_step(client, encounter, kind="trigger", claimants=[a])
+    cleo = seat(name="Cleo")
+    encounter.refresh_from_db()
+    html = client.get(url(encounter)).content.decode()
+    assert "Add the campaign's characters (1)" in html
+    client.post(url(encounter, "initiative_party"), {"version": encounter.version})
+    combatant = encounter.combatants.get(character=cleo)
+    state = service.load(encounter).state
+    assert state.fighter(combatant.key).has_action
+    assert state.fighter(combatant.key).hp_max == service.sheet_for(cleo).value("hp_armored")

@@ -315,6 +315,16 @@ def _label(action: str) -> str:
     return action
 
 
+def join(state: InitiativeState, newcomer: Fighter) -> InitiativeState:
+    """Reinforcements arrive during Initiative: they join with their Action for this
+    Round (the Imp may mark them Surprised, or Stumble them, if they arrive spent)."""
+    _require_running(state)
+    if any(f.key == newcomer.key for f in state.fighters):
+        raise InitiativeError(f"{newcomer.name} is already in the fight.")
+    state = replace(state, fighters=state.fighters + (newcomer,))
+    return settle(_log(state, "join", f"{newcomer.name} joins the fight.", newcomer.key))
+
+
 # --- triggering ---------------------------------------------------------------------------
 def who_triggers(state: InitiativeState, claimants: Iterable[str],
                  imp_choice: str | None = None) -> str:

@@ -480,3 +480,14 @@ def test_rally_only_when_chosen_by_another_who_did_not_target_you():
     assert not state.may_rally  # Bo targeted Cat before passing
     state = ini.set_statuses(ini.pass_to(ini.act(state, "c"), "m"), "m", ["burning"])
     assert not state.may_rally  # Burning: cannot Rally
+
+
+def test_reinforcements_join_with_an_action():
+    state = ini.act(started("a"), "a")
+    wolf = ini.fighter("w", "Wolf", side=FOES, hp_max=8)
+    state = ini.join(state, wolf)
+    assert state.fighter("w").has_action and "w" in state.legal_passes()
+    with pytest.raises(InitiativeError, match="already"):
+        ini.join(state, wolf)
+    with pytest.raises(InitiativeError, match="not been triggered"):
+        ini.join(scene(), wolf)
