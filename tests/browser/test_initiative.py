@@ -128,6 +128,9 @@ def test_three_rounds_two_characters_against_a_mob(browser, live_server):
 
     # Round 1. Ana attacks the Mob: the Mob still has an Action, it must go next.
     page.get_by_label("Action (optional)").first.fill("melee Attack")
+    page.get_by_label("Action (optional)").first.press("Enter")  # does not act on anyone
+    page.wait_for_timeout(300)
+    check(page, "Round 1: Ana holds Initiative and acts.")
     click(page, "Target: Goblins")
     check(page, "Round 1: Ana passes Initiative.", passes=["Goblins"],
           with_action=["Bo", "Goblins"])
