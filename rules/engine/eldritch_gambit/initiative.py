@@ -604,9 +604,13 @@ def damage(state: InitiativeState, key: str, amount: int, *, area: bool = False,
     if amount < 1:
         raise InitiativeError("Damage must be at least 1.", "amount")
     me = state.fighter(key)
-    if me.fallen:
+    if me.fallen and (me.mob or "dead" in me.statuses):
         raise InitiativeError(f"{me.name} has already fallen.", "amount")
-    felling = me.hp - amount <= 0
+    # A Fallen character can be hurt further: negative HP sets the Recovery DF (Scenes >
+    # Montages > Recovery: "negative HP of the patient").
+    felling = me.hp - amount <= 0 and not me.fallen
+    if stagger and me.fallen:
+        raise InitiativeError(f"{me.name} has fallen and cannot Stagger.", "stagger")
     if stagger:
         if me.mob:
             raise InitiativeError("A Mob cannot Stagger.", "stagger")

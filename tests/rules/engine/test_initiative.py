@@ -491,3 +491,14 @@ def test_reinforcements_join_with_an_action():
         ini.join(state, wolf)
     with pytest.raises(InitiativeError, match="not been triggered"):
         ini.join(scene(), wolf)
+
+
+def test_damage_to_the_fallen_lowers_hp_for_recovery_but_not_a_fallen_mob():
+    state = ini.damage(started("a"), "b", 15)
+    state = ini.damage(state, "b", 4)
+    assert state.fighter("b").hp == -4
+    with pytest.raises(InitiativeError, match="cannot Stagger"):
+        ini.damage(state, "b", 1, stagger=True)
+    state = ini.damage(state, "m", 6, area=True)
+    with pytest.raises(InitiativeError, match="already fallen"):
+        ini.damage(state, "m", 1)
