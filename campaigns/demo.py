@@ -57,4 +57,7 @@ def seed_demo_campaign(*, asphodel_name: str) -> Campaign | None:
                              text="Cooking the dragon's egg (it was a goose egg)")
     services.highlight_award(session=second, character=asphodel, by=imp,
                              text="Holding the bridge with the winged spear")
+    from .initiative_demo import seed_demo_fight  # Volleyball Initiative's demo fight
+
+    seed_demo_fight(campaign)
     return campaign

@@ -60,3 +60,26 @@ urlpatterns += [
     path("<int:pk>/stash/", stash_views.stash_detail, name="stash"),
     path("<int:pk>/stash/<int:item_pk>/take/", stash_views.stash_take, name="stash_take"),
 ]
+
+# Volleyball Initiative (campaigns/initiative_views.py): the Imp's tracker, the live view.
+from . import initiative_views  # noqa: E402
+
+urlpatterns += [
+    path("<int:pk>/initiative/", initiative_views.encounter_list, name="initiative_list"),
+    path("<int:pk>/initiative/<int:encounter_pk>/", initiative_views.encounter_detail,
+         name="initiative"),
+    path("<int:pk>/initiative/<int:encounter_pk>/party/", initiative_views.party_add,
+         name="initiative_party"),
+    path("<int:pk>/initiative/<int:encounter_pk>/foes/", initiative_views.foe_add,
+         name="initiative_foe"),
+    path("<int:pk>/initiative/<int:encounter_pk>/combatants/<int:combatant_pk>/remove/",
+         initiative_views.combatant_remove, name="initiative_remove"),
+    path("<int:pk>/initiative/<int:encounter_pk>/combatants/<int:combatant_pk>/hp/",
+         initiative_views.combatant_hp, name="initiative_hp"),
+    path("<int:pk>/initiative/<int:encounter_pk>/combatants/<int:combatant_pk>/statuses/",
+         initiative_views.combatant_statuses, name="initiative_statuses"),
+    path("<int:pk>/initiative/<int:encounter_pk>/step/", initiative_views.step,
+         name="initiative_step"),
+    path("<int:pk>/initiative/<int:encounter_pk>/undo/", initiative_views.undo,
+         name="initiative_undo"),
+]
