@@ -60,3 +60,10 @@ urlpatterns += [
     path("<int:pk>/stash/", stash_views.stash_detail, name="stash"),
     path("<int:pk>/stash/<int:item_pk>/take/", stash_views.stash_take, name="stash_take"),
 ]
+
+# The party pack: every character's printed sheet in one PDF (characters/print_views.py).
+from characters import print_views  # noqa: E402
+
+urlpatterns += [
+    path("<int:pk>/party.pdf", print_views.party_pdf, name="party_pdf"),
+]
