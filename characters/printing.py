@@ -92,7 +92,9 @@ def paper_for(request) -> Paper:
 
 # -- fitting text into boxes ------------------------------------------------------------
 
-CHAR_WIDTH_EM = 0.56  # DejaVu Serif Condensed averages under 0.5 em; room for wide text
+# DejaVu Serif Condensed averages about 0.47 em a character in English text: a little
+# more leaves room for capitals and wide letters.
+CHAR_WIDTH_EM = 0.52
 PT_TO_MM = 25.4 / 72
 
 # Type sizes (pt) and line pitches (mm), as in static/css/print.css.
@@ -388,7 +390,8 @@ def printed_sheet(character: Character, items: Sequence[InventoryItem], sheet: C
     armor_row = {
         "name": sheet.armor_source if sheet.armor.rank or worn_piece else "",
         "ap": sheet.stats["armor_ap"].value if sheet.armor.rank else "",
-        "rally": rally.terms[0].value if rally.terms else "",
+        "rally": rally.terms[0].value if rally.terms and (sheet.armor.rank or worn_piece)
+        else "",
         "load": "",
         "notes": "",
     }
