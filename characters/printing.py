@@ -459,7 +459,10 @@ def printed_sheet(character: Character, items: Sequence[InventoryItem], sheet: C
     printed.statuses = {
         "staggered": "staggered" in sheet.statuses,
         "fallen": "fallen" in sheet.statuses,
-        "other": [STATUS_BY_KEY[key].name for key in sheet.statuses
+        "other": [STATUS_BY_KEY[key].name + (
+                      f" (Buildup {sheet.stats['poison_buildup'].value})"
+                      if key == "poisoned" else "")
+                  for key in sheet.statuses
                   if key not in ("staggered", "fallen") and key in STATUS_BY_KEY],
     }
     return printed
