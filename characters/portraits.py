@@ -138,6 +138,20 @@ def character_portrait_set(*, character: Character, content: ContentFile | None)
     locked.save(update_fields=["portrait", "updated_at"])
     new_name = locked.portrait.name
     if old_name and old_name != new_name:
-        transaction.on_commit(lambda: storage.delete(old_name))
+        portrait_file_forget(old_name, storage=storage)
     character.portrait = locked.portrait
     return locked
+
+
+def portrait_file_forget(name: str, *, storage=None) -> None:
+    """Delete a portrait file once the transaction commits, unless another character
+    still shows it (a duplicate keeps the original's picture)."""
+    if not name:
+        return
+    storage = storage or Character._meta.get_field("portrait").storage
+
+    def forget():
+        if not Character.objects.filter(portrait=name).exists():
+            storage.delete(name)
+
+    transaction.on_commit(forget)

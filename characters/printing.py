@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit
 
 from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.files.storage import default_storage
 from django.template.loader import render_to_string
 from django.utils.http import content_disposition_header
@@ -524,11 +525,16 @@ class SheetFetcher:
                                           {"Content-Type": response.headers.get_content_type()})
         path = unquote(parts.path)
         if path.startswith(self.static_prefix):
-            found = finders.find(path[len(self.static_prefix):])
-            if not found:
-                raise ValueError(f"No static file {path}")
-            with open(found, "rb") as handle:
-                return URLFetcherResponse(url, handle.read(), _headers(found))
+            name = path[len(self.static_prefix):]
+            found = finders.find(name)
+            if found:
+                with open(found, "rb") as handle:
+                    return URLFetcherResponse(url, handle.read(), _headers(found))
+            # In production {% static %} names the collected, hashed copy.
+            if staticfiles_storage.exists(name):
+                with staticfiles_storage.open(name) as handle:
+                    return URLFetcherResponse(url, handle.read(), _headers(name))
+            raise ValueError(f"No static file {path}")
         if path in self.portraits:
             name = self.portraits[path]
             with default_storage.open(name, "rb") as handle:

@@ -208,3 +208,29 @@ def test_only_the_owner_changes_the_portrait(client, who, status):
     assert posted.status_code == (302 if who in ("owner", "anonymous") else 404)
     character.refresh_from_db()
     assert bool(character.portrait) == (who == "owner")
+
+
+def test_a_duplicate_keeps_the_picture_when_the_original_drops_it(owner_client):
+    character = owner_client.character
+    upload(owner_client, character, picture("PNG"))
+    owner_client.post(reverse("characters:duplicate", args=[character.pk]))
+    character.refresh_from_db()
+    copy = type(character).objects.exclude(pk=character.pk).get()
+    assert copy.portrait.name == character.portrait.name
+
+    owner_client.post(reverse("characters:portrait", args=[character.pk]),
+                      {"action": "remove"})
+
+    assert default_storage.exists(copy.portrait.name)
+    assert served(owner_client, copy).status_code == 200
+
+
+def test_deleting_the_character_deletes_its_picture(owner_client):
+    character = owner_client.character
+    upload(owner_client, character, picture("PNG"))
+    character.refresh_from_db()
+    name = character.portrait.name
+
+    owner_client.post(reverse("characters:delete", args=[character.pk]))
+
+    assert not default_storage.exists(name)
