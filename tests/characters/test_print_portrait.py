@@ -13,6 +13,7 @@ from PIL import Image
 
 from characters import portraits
 from tests.characters import pdf_tools
+from tests.concurrency import needs_postgresql, run_at_once
 from tests.factories import (
     CampaignFactory,
     CharacterFactory,
@@ -234,3 +235,19 @@ def test_deleting_the_character_deletes_its_picture(owner_client):
     owner_client.post(reverse("characters:delete", args=[character.pk]))
 
     assert not default_storage.exists(name)
+
+
+@needs_postgresql
+def test_uploads_at_once_leave_one_picture_and_no_orphan_file():
+    character = CharacterFactory()
+    contents = [portraits.reencode(SimpleUploadedFile("p.png", picture("PNG", size=(20 + i, 30))))
+                for i in range(4)]
+
+    results = run_at_once(4, lambda i: portraits.character_portrait_set(
+        character=character, content=contents[i]))
+
+    assert not [r for r in results if isinstance(r, Exception)]
+    character.refresh_from_db()
+    folder = f"portraits/{character.pk}"
+    _, files = default_storage.listdir(folder)
+    assert [f"{folder}/{name}" for name in files] == [character.portrait.name]
