@@ -170,19 +170,28 @@ class Fitted:
         return range(self.blank_lines[0])
 
 
-def fit_entries(entries: Sequence[Entry], box: Box, *, load_column: float = 0) -> Fitted:
+def fit_entries(entries: Sequence[Entry], box: Box, *, load_column: float = 0,
+                notes_width: float = 0) -> Fitted:
     """Fill a box: the normal type in one column if everything fits, else the small
     type in box.columns_small columns; what still does not fit is `rest`, and the
-    box's last line says where it went."""
+    box's last line says where it went. With notes_width (the Weapons table), a line
+    takes as many lines as the longer of its name and its notes."""
     text_width = box.width - load_column
+
+    def cost(entry: Entry, width: float, size: str) -> int:
+        lines = lines_needed(entry.full_text, width, size)
+        if notes_width and entry.weapon_notes:
+            lines = max(lines, lines_needed(entry.weapon_notes, notes_width, size))
+        return lines
+
     normal_lines = lines_in(box.height, NORMAL)
-    normal_cost = [lines_needed(e.full_text, text_width, NORMAL) for e in entries]
+    normal_cost = [cost(e, text_width, NORMAL) for e in entries]
     if sum(normal_cost) <= normal_lines:
         return Fitted(NORMAL, [list(entries)], [normal_lines - sum(normal_cost)])
     columns = box.columns_small
     column_width = (box.width - 3 * (columns - 1)) / columns - load_column
     per_column = lines_in(box.height, SMALL)
-    small_cost = [lines_needed(e.full_text, column_width, SMALL) for e in entries]
+    small_cost = [cost(e, column_width, SMALL) for e in entries]
     overflow = sum(small_cost) > per_column * columns
     return _columns(list(entries), small_cost, per_column, columns, SMALL, last_line=overflow)
 
@@ -264,6 +273,7 @@ CONCEPT_VALUE_WIDTH = 86
 PRONOUNS_WIDTH = 22
 TEMPLATE_VALUE_WIDTH = 44
 WEAPONS = Box(width=46, height=29)  # the name column
+WEAPON_NOTES_WIDTH = 50
 SKILLS = Box(width=66, height=58, columns_small=2)
 NOTES = Box(width=66, height=38, columns_small=2)
 RESOURCES = Box(width=66, height=74, columns_small=2)
@@ -381,7 +391,7 @@ def printed_sheet(character: Character, items: Sequence[InventoryItem], sheet: C
                                     damage=line.damage))
         if piece.key is not None:
             listed.add(piece.key)
-    printed.weapons = fit_entries(weapon_entries, WEAPONS)
+    printed.weapons = fit_entries(weapon_entries, WEAPONS, notes_width=WEAPON_NOTES_WIDTH)
 
     # Armor (Resources > Armor): the suit the engine counts, and a ready shield.
     worn = [p for p in carried if p.equipped and p.armor is not None

@@ -119,3 +119,11 @@ def test_the_bench_prints_the_pdf_times_beside_the_print_html(db):
     assert rows["GET characters:print (HTML, baseline)"][4] == "1.0x"
     assert re.search(r"One character's PDF: \d+ ms \(aim: under 1000 ms: (met|NOT met)\); "
                      r"party pack of 8: [\d.]+ s", output)
+
+
+def test_a_weapon_line_takes_the_lines_of_its_longer_column():
+    weapon = Entry("Spear", weapon_notes="Reach, Range 1, Reload 2, Superior, Thrown, Two-handed")
+
+    fitted = fit_entries([weapon], printing.WEAPONS, notes_width=printing.WEAPON_NOTES_WIDTH)
+
+    assert fitted.blank_lines == [6 - 2]  # the notes wrap to two lines
