@@ -83,3 +83,10 @@ urlpatterns += [
     path("<int:pk>/initiative/<int:encounter_pk>/undo/", initiative_views.undo,
          name="initiative_undo"),
 ]
+
+# The party pack: every character's printed sheet in one PDF (characters/print_views.py).
+from characters import print_views  # noqa: E402
+
+urlpatterns += [
+    path("<int:pk>/party.pdf", print_views.party_pdf, name="party_pdf"),
+]

@@ -3,11 +3,21 @@ comes from the rules engine (characters/builds.py feeds it)."""
 
 from __future__ import annotations
 
+import secrets
+from pathlib import PurePath
+
 from django.conf import settings
 from django.db import connection, models
 from django.db.models import Q, Sum
 from django.db.models.expressions import RawSQL
 from django.urls import reverse
+
+
+def portrait_path(character: Character, filename: str) -> str:
+    """portraits/<character id>/<random>.<ext>: a new name for every upload, so a cached
+    old picture is never shown for a new one."""
+    suffix = PurePath(filename).suffix.lower()
+    return f"portraits/{character.pk}/{secrets.token_hex(8)}{suffix}"
 
 
 class CharacterQuerySet(models.QuerySet):
@@ -86,6 +96,9 @@ class Character(models.Model):
     wp_current = models.SmallIntegerField(null=True, blank=True)
     statuses = models.JSONField(default=list, blank=True)  # chosen status keys
     poison_buildup = models.PositiveSmallIntegerField(default=0)
+    # The picture on the printed sheet: re-encoded on upload (characters/portraits.py),
+    # stored by STORAGES["default"], served only through characters:portrait_image.
+    portrait = models.ImageField(upload_to=portrait_path, blank=True, max_length=200)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

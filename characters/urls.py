@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import inventory_views, template_views, views
+from . import inventory_views, print_views, template_views, views
 
 app_name = "characters"
 
@@ -56,4 +56,13 @@ urlpatterns += [
 # Handing gear to the party (characters/transfers.py).
 urlpatterns += [
     path("<int:pk>/inventory/<int:item_pk>/give/", inventory_views.item_give, name="item_give"),
+]
+
+# The printed sheet and the portrait (characters/print_views.py).
+urlpatterns += [
+    path("blank-sheet.pdf", print_views.blank_sheet_pdf, name="blank_sheet_pdf"),
+    path("<int:pk>/print/", print_views.character_print, name="print"),
+    path("<int:pk>/sheet.pdf", print_views.character_sheet_pdf, name="sheet_pdf"),
+    path("<int:pk>/portrait/", print_views.character_portrait, name="portrait"),
+    path("<int:pk>/portrait/image/", print_views.portrait_image, name="portrait_image"),
 ]

@@ -25,6 +25,7 @@ from . import exchange, services
 from .builds import build_from_form, sheet_for
 from .forms import NEW_CHARACTER_INITIAL, CharacterForm, initial_from_character
 from .models import Character, InventoryItem
+from .portraits import portrait_file_forget
 from .prepared import PreparedQuery
 
 ROLL_ACTIONS = ("roll_name", "roll_quirk", "roll_attributes", "roll_coins", "roll_all")
@@ -274,8 +275,9 @@ def character_compare(request: HttpRequest) -> HttpResponse:
 def character_delete(request: HttpRequest, pk: int) -> HttpResponse:
     character = _character_for(request, pk, edit=True)
     if request.method == "POST":
-        name = character.display_name
+        name, portrait = character.display_name, character.portrait.name
         character.delete()
+        portrait_file_forget(portrait)
         messages.success(request, f"{name} was deleted.")
         return redirect("characters:list")
     return render(request, "characters/character_confirm_delete.html", {"character": character})

@@ -1,12 +1,19 @@
 """Test settings: fast hashing, in-memory e-mail, a fixed key."""
 
+import atexit
 import os
+import shutil
+import tempfile
+from pathlib import Path
 
 os.environ.setdefault("SECRET_KEY", "test-secret-key-not-for-production")
 
 from .base import *  # noqa: E402,F403
 
 DEBUG = False
+# Uploaded files (portraits) go to a temporary folder, never to the developer's media/.
+MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="eldritch-test-media-"))
+atexit.register(shutil.rmtree, MEDIA_ROOT, ignore_errors=True)
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 STORAGES["staticfiles"]["BACKEND"] = (  # noqa: F405

@@ -10,7 +10,9 @@ token), which is the baseline of the preview's target, and a plain GET, the base
 the character page. Then the query counts of both pages for a small, a typical and a
 200-item character, to show they do not grow with the inventory, and PASS/FAIL lines for
 the targets. It also times the campaign dashboard and its htmx poll as the Imp sees them,
-for 2 characters with 2 sessions and for 8 with 200 (built by campaigns/bench.py).
+for 2 characters with 2 sessions and for 8 with 200 (built by campaigns/bench.py). And the
+printed sheet (characters/print_bench.py): one character's PDF and the Imp's party pack
+of 8, beside the print view's HTML.
 
 Everything runs in a throwaway test database created for the command (in-memory with
 SQLite; test_bench_<NAME> with PostgreSQL) and destroyed at the end, so the developer's
@@ -46,7 +48,7 @@ from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import include, path, reverse
 
 from campaigns import bench as campaign_bench
-from characters import bench_views, services
+from characters import bench_views, print_bench, services
 from characters.forms import initial_from_character
 from characters.models import Character, InventoryItem
 from rules.models import GearItem
@@ -436,9 +438,12 @@ class Command(BaseCommand):
                        "poll": measured[f"campaign-{size.key}", "poll"]}
             for size in dashboards
         }
+        # The printed sheet: one character's PDF and the party pack of the Table of 8.
+        printed = print_bench.measure(
+            client, next(s for s in dashboards if s.key == "table").campaign, requests, warmup)
         return {"requests": requests, "warmup": warmup, "bare": measured["bare", "get"],
                 "bare_post": measured["bare", "post"], "sizes": sizes,
-                "campaigns": campaigns}
+                "campaigns": campaigns, "print": printed}
 
     @staticmethod
     def _get(client: Client, url_name: str, *args) -> Callable:
@@ -591,6 +596,7 @@ class Command(BaseCommand):
                 if verbosity >= 2:
                     out(f"     {query_shape(sql)}")
         self._print_campaigns(results, verbosity)
+        print_bench.report(out, results["print"], _table)
         out("\nTargets")
         for target in targets:
             out(f"{target.verdict}  {target.name} ({target.measured})")
@@ -663,6 +669,7 @@ class Command(BaseCommand):
                 }
                 for campaign in results["campaigns"].values()
             ],
+            "print": print_bench.as_json(results["print"]),
             "targets": [{"name": t.name, "passed": t.passed, "measured": t.measured}
                         for t in targets],
         }

@@ -437,6 +437,10 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
     shield = _pick_best(shields, key=lambda p: p.shield.af)
     af_terms = [Term("", AF_BASE), Term("AGI", attrs.agi)]
     af = AF_BASE + attrs.agi
+    # The sheet's AF box holds 10 + AGI; "the +Shield box is for those wielding one"
+    # (Characters > Defenses > Agility Factor). The printed sheet shows both.
+    add(Stat("af_base", "Base AF", af, tuple(af_terms), abbr="AF",
+             notes=("without a shield or Status",), source="Characters > Defenses"))
     if shield:
         af += shield.shield.af
         af_terms.append(Term("shield", shield.shield.af))
