@@ -325,3 +325,8 @@ class QuestInvestment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character} invested in {self.quest.text} ({self.session})"
+
+
+# The roll log lives in its own module (campaigns/rolls.py); imported here so Django
+# registers it with the app.
+from .rolls import Roll  # noqa: E402, F401

@@ -60,3 +60,10 @@ urlpatterns += [
     path("<int:pk>/stash/", stash_views.stash_detail, name="stash"),
     path("<int:pk>/stash/<int:item_pk>/take/", stash_views.stash_take, name="stash_take"),
 ]
+
+# The session's roll log (campaigns/roll_views.py), polled live by the table.
+from . import roll_views  # noqa: E402
+
+urlpatterns += [
+    path("<int:pk>/sessions/<int:number>/log/", roll_views.session_log, name="session_log"),
+]

@@ -57,3 +57,17 @@ urlpatterns += [
 urlpatterns += [
     path("<int:pk>/inventory/<int:item_pk>/give/", inventory_views.item_give, name="item_give"),
 ]
+
+# Checks and Rolls from the sheet (campaigns/roll_views.py): odds, Gambits, Rerolls, the log.
+from campaigns import roll_views  # noqa: E402
+
+urlpatterns += [
+    path("<int:pk>/play/", roll_views.play, name="play"),
+    path("<int:pk>/play/odds/", roll_views.check_odds_view, name="check_odds"),
+    path("<int:pk>/play/action/", roll_views.check_action, name="check_action"),
+    path("<int:pk>/play/check/", roll_views.check_roll, name="check"),
+    path("<int:pk>/play/check/<int:roll_pk>/gambit/", roll_views.gambit, name="gambit"),
+    path("<int:pk>/play/roll/", roll_views.roll_view, name="roll"),
+    path("<int:pk>/play/roll/<int:roll_pk>/reroll/", roll_views.reroll_view, name="reroll"),
+    path("<int:pk>/play/log/", roll_views.character_log, name="roll_log"),
+]
