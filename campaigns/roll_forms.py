@@ -109,7 +109,7 @@ class CheckForm(BootstrapForm):
     def label(self) -> str:
         action = self.chosen_action
         abbr = self.sheet[self.cleaned_data["attribute"]].abbr
-        return f"{action.name if action else 'Check'}: {abbr}"
+        return f"{action.name if action else 'Anycheck'}: {abbr}"
 
     def detail(self) -> dict:
         data = self.cleaned_data

@@ -155,7 +155,7 @@ def call_gambit(*, check: Roll, by, rng: random.Random | None = None) -> Roll:
         with transaction.atomic():
             return Roll.objects.create(
                 character=check.character, rolled_by=by, session=check.session,
-                kind=Roll.Kind.GAMBIT, label=f"Gambit on {check.label}",
+                kind=Roll.Kind.GAMBIT, label=check.label,
                 expression=check.expression, dice=[natural], total=natural + spec.modifier,
                 die=spec.die, modifier=spec.modifier, df=spec.df, outcome=outcome,
                 chances=check.chances, action=check.action,
@@ -246,7 +246,7 @@ def reroll(*, roll: Roll, by, rng: random.Random | None = None) -> Roll:
         with transaction.atomic():
             return Roll.objects.create(
                 character=character, rolled_by=by, session=original.session,
-                kind=Roll.Kind.REROLL, label=f"Reroll of {original.label}",
+                kind=Roll.Kind.REROLL, label=original.label,
                 expression=original.expression, dice=list(again.dice),
                 total=spec.total_for(kept), detail=detail, reroll_of=original)
     except IntegrityError as error:
