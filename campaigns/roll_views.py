@@ -155,7 +155,7 @@ def check_odds_view(request: HttpRequest, pk: int) -> HttpResponse:
     character = _character(request, pk)
     sheet = sheet_for(character)
     form = _check_form(character, sheet, request.POST)
-    return render(request, f"{PLAY}#check-odds", {
+    return render(request, f"{PLAY}#odds-body", {
         "character": character, "odds": _odds_for(form), "check_form": form,
         "action": form.chosen_action if form.is_valid() else None})
 
@@ -176,7 +176,6 @@ def check_action(request: HttpRequest, pk: int) -> HttpResponse:
     form = _check_form(character, sheet, data)
     form.is_valid()
     context = _context(request, character, sheet, check_form=form)
-    context["check_errors_hidden"] = True
     return _render(request, context, "check-panel")
 
 
