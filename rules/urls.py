@@ -11,6 +11,14 @@ app_name = "rules"
 
 urlpatterns = [
     path("", views.rules_index, name="index"),
+    # The reference's entries, each at a stable address (the Initiative rules:
+    # {% url 'rules:staging' 'initiative' %} is /rules/staging/initiative/).
+    path("search/", views.rules_search, name="search"),
+    path("actions/<slug:slug>/", views.action_detail, {"kind": "action"}, name="action"),
+    path("montages/<slug:slug>/", views.action_detail, {"kind": "montage"}, name="montage"),
+    path("staging/<slug:slug>/", views.rule_detail, {"group": "staging"}, name="staging"),
+    path("scenery/<slug:slug>/", views.rule_detail, {"group": "scenery"}, name="scenery"),
+    path("statuses/<slug:key>/", views.status_detail, name="status"),
     path("homebrew/", views.homebrew_list, name="homebrew"),
     path("homebrew/gear/new/", views.gear_create, name="gear_create"),
     path("homebrew/gear/<int:pk>/edit/", views.gear_edit, name="gear_edit"),

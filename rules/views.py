@@ -10,17 +10,23 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_http_methods
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_http_methods, require_safe
 
+from . import reference
 from .catalog import sources_of
+from .engine.eldritch_gambit import checks, levels, scenes, statuses
 from .forms import GearItemForm, TraitForm
 from .models import GearCategory, GearItem, Trait
 
 
+@require_safe
 def rules_index(request: HttpRequest) -> HttpResponse:
-    """The SRD's gear tables and its Traits, with their source credited."""
+    """The rules reference: the Scenes chapter, statuses, Gambits, Difficulties, Levels,
+    the SRD's gear tables and its Traits, with their source credited. Public."""
     gear = list(GearItem.objects.srd().select_related("source").order_by("category", "name"))
     by_category = {category: [] for category in GearCategory.values}
     for item in gear:
@@ -34,7 +40,134 @@ def rules_index(request: HttpRequest) -> HttpResponse:
         "loads": sorted(by_category[GearCategory.LOAD], key=lambda i: (i.load, i.name)),
         "traits": traits,
         "sources": sources_of([*gear, *traits]),
+        "credit": reference.source_credit(),
+        "chapters": scenes.CHAPTERS,
+        "staging": [(rule, reference.rule_url(rule)) for rule in scenes.STAGING],
+        "actions": [_action_row(a) for a in scenes.ACTIONS_ONLY],
+        "montages": [_action_row(a) for a in scenes.MONTAGES],
+        "scenery": [(rule, reference.rule_url(rule)) for rule in scenes.SCENERY],
+        "statuses": [
+            {"rule": rule, "anchor": reference.status_anchor(rule.key),
+             "url": reverse("rules:status", args=[rule.key])}
+            for rule in statuses.STATUSES
+        ],
+        "criticals": [(name, effect, reference.critical_anchor(name))
+                      for name, effect in scenes.STANDARD_CRITICALS],
+        "botches": [(name, effect, reference.botch_anchor(name))
+                    for name, effect in scenes.STANDARD_BOTCHES],
+        "difficulties": checks.DIFFICULTIES,
+        "levels": [_level_row(level) for level in reference.LEVEL_TABLE],
+        "query": "",
     })
+
+
+def _action_row(action: scenes.Action) -> dict:
+    return {"action": action, "url": reference.action_url(action)}
+
+
+def _level_row(level: int) -> dict:
+    tier = levels.tier(level)
+    starts = any(start == level for start, _ in levels.TIERS)
+    return {"level": level, "points": levels.attribute_points(level),
+            "max": levels.attribute_max(level), "tier": tier, "tier_starts": starts}
+
+
+def _neighbours(entries, current) -> tuple:
+    """The entries before and after `current` in its section, for prev/next links."""
+    position = entries.index(current)
+    before = entries[position - 1] if position > 0 else None
+    after = entries[position + 1] if position + 1 < len(entries) else None
+    return before, after
+
+
+def _entry_page(request, template: str, context: dict) -> HttpResponse:
+    context.setdefault("credit", reference.source_credit())
+    return render(request, template, context)
+
+
+@require_safe
+def action_detail(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
+    """One Action or Montage, rendered from its fields. Public."""
+    try:
+        action = scenes.action(slug)
+    except KeyError:
+        raise Http404("No such Action or Montage.") from None
+    if action.kind != kind:  # /rules/actions/crafting/ -> the Montage's own address
+        return redirect(reference.action_url(action), permanent=True)
+    siblings = list(scenes.ACTIONS_ONLY if kind == "action" else scenes.MONTAGES)
+    before, after = _neighbours(siblings, action)
+    return _entry_page(request, "rules/action_detail.html", {
+        "entry": action,
+        "section_name": scenes.CHAPTERS[action.url_group].name,
+        "section_anchor": f"{action.url_group}-heading",
+        "before": before and (before, reference.action_url(before)),
+        "after": after and (after, reference.action_url(after)),
+        "critical_defaults": reference.default_links(action.default_critical_options,
+                                                     "critical"),
+        "botch_defaults": reference.default_links(action.default_botch_options, "botch"),
+    })
+
+
+@require_safe
+def rule_detail(request: HttpRequest, slug: str, group: str) -> HttpResponse:
+    """One Staging rule (Initiative, Time...) or Scenery rule (Cover, Fire...). Public."""
+    try:
+        rule = scenes.rule(group, slug)
+    except KeyError:
+        raise Http404("No such rule.") from None
+    siblings = list(scenes.STAGING if group == "staging" else scenes.SCENERY)
+    before, after = _neighbours(siblings, rule)
+    return _entry_page(request, "rules/rule_detail.html", {
+        "entry": rule,
+        "section_name": scenes.CHAPTERS[group].name,
+        "section_anchor": f"{group}-heading",
+        "before": before and (before, reference.rule_url(before)),
+        "after": after and (after, reference.rule_url(after)),
+    })
+
+
+@require_safe
+def status_detail(request: HttpRequest, key: str) -> HttpResponse:
+    """One Status: the engine's summary of its effect and the SRD's words. Public."""
+    rule = statuses.STATUS_BY_KEY.get(key)
+    if rule is None:
+        raise Http404("No such Status.")
+    siblings = list(statuses.STATUSES)
+    before, after = _neighbours(siblings, rule)
+    return _entry_page(request, "rules/status_detail.html", {
+        "entry": rule,
+        "srd": scenes.STATUS_TEXT_BY_KEY.get(key),
+        "section_name": "Statuses",
+        "section_anchor": "statuses-heading",
+        "before": before and (before, reverse("rules:status", args=[before.key])),
+        "after": after and (after, reverse("rules:status", args=[after.key])),
+    })
+
+
+@require_safe
+def rules_search(request: HttpRequest) -> HttpResponse:
+    """Search the reference: the results partial for htmx, a whole page otherwise. Public."""
+    query = request.GET.get("q", "").strip()
+    error = ""
+    matches: list = []
+    if len(query) > reference.MAX_QUERY:
+        error = f"Search for at most {reference.MAX_QUERY} characters (you typed {len(query)})."
+    elif query:
+        matches = reference.search(query)
+    context = {
+        "query": query,
+        "error": error,
+        "matches": matches[: reference.MAX_RESULTS],
+        "total": len(matches),
+        "max_results": reference.MAX_RESULTS,
+        "credit": reference.source_credit(),
+    }
+    if request.htmx:
+        response = render(request, "rules/_search_results.html", context)
+    else:
+        response = render(request, "rules/search.html", context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
 
 
 @login_required

@@ -51,7 +51,8 @@ class Block:
     """One piece of rules text, kept structured so pages render it from data.
 
     kind: "paragraph" (text, maybe a bold lead `term`), "item" (a bullet, maybe with a
-    `term`), "heading", "table" (title, headers, rows, footnote) or "outcomes".
+    `term`), "step" (a numbered step), "heading", "table" (title, headers, rows,
+    footnote) or "outcomes".
     """
 
     kind: str
@@ -155,6 +156,8 @@ def _block(raw) -> Block:
         return Block("paragraph", text=raw)
     if "item" in raw:
         return Block("item", text=raw["item"], term=raw.get("term", ""))
+    if "step" in raw:
+        return Block("step", text=raw["step"])
     if "heading" in raw:
         return Block("heading", text=raw["heading"])
     if "table" in raw:

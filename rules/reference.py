@@ -1,0 +1,226 @@
+"""The rules reference: every entry it shows, where it lives, and search over them.
+
+The entries come from the engine's structured data (`rules.engine.eldritch_gambit`:
+scenes, statuses, checks, levels) and from the SRD rows of the gear and Trait catalog.
+Homebrew is never part of the reference: the search looks at SRD rows only.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from django.urls import reverse
+from django.utils.text import slugify
+
+from rules.engine.eldritch_gambit import checks, levels, scenes, statuses
+
+from .loaders import DATA_DIR
+from .models import GearCategory, GearItem, Trait
+
+# The LEVEL BENEFITS table (Characters > Level) runs from Level 1 to 20.
+LEVEL_TABLE = range(levels.MIN_LEVEL, 21)
+
+MAX_QUERY = 100  # characters; longer queries get a message, not a search
+MAX_RESULTS = 50
+SNIPPET = 90  # characters of context either side of the first match
+
+# Section key -> (heading on the index, label of one entry). The index's order.
+SECTIONS = {
+    "staging": ("Staging", "Staging"),
+    "actions": ("Actions", "Action"),
+    "montages": ("Montages", "Montage"),
+    "scenery": ("Scenery", "Scenery"),
+    "statuses": ("Statuses", "Status"),
+    "criticals": ("Criticals & Botches", "Standard Critical"),
+    "botches": ("Criticals & Botches", "Standard Botch"),
+    "difficulties": ("Difficulties", "Difficulty"),
+    "levels": ("Levels", "Level"),
+    "gear": ("Gear", "Gear"),
+    "traits": ("Traits", "Trait"),
+}
+
+
+@dataclass(frozen=True)
+class Entry:
+    section: str  # a key of SECTIONS
+    name: str
+    url: str
+    text: str  # everything searchable besides the name, plain text
+
+    @property
+    def label(self) -> str:
+        return SECTIONS[self.section][1]
+
+
+def status_anchor(key: str) -> str:
+    return f"status-{key}"
+
+
+def critical_anchor(name: str) -> str:
+    return f"critical-{slugify(name)}"
+
+
+def botch_anchor(name: str) -> str:
+    return f"botch-{slugify(name)}"
+
+
+def action_url(entry: scenes.Action) -> str:
+    return reverse("rules:action" if entry.kind == "action" else "rules:montage",
+                   args=[entry.slug])
+
+
+def rule_url(entry: scenes.RuleEntry) -> str:
+    return reverse(f"rules:{entry.group}", args=[entry.slug])
+
+
+def default_links(names: tuple[str, ...], kind: str) -> list[dict]:
+    """The named defaults of an Action, each with its standard effect and anchor."""
+    index = reverse("rules:index")
+    lookup, anchor = ((scenes.standard_critical, critical_anchor) if kind == "critical"
+                      else (scenes.standard_botch, botch_anchor))
+    links = []
+    for name in names:
+        effect = lookup(name)
+        links.append({"name": name, "effect": effect,
+                      "url": f"{index}#{anchor(name)}" if effect else ""})
+    return links
+
+
+@cache
+def source_credit() -> dict:
+    """The Eldritch Gambit source and the attribution its CC BY licence asks for.
+
+    Read from the data file (not the database), so the credit shows even before the
+    catalog rows are loaded.
+    """
+    with (DATA_DIR / "eldritch-gambit" / "source.json").open(encoding="utf-8") as handle:
+        return json.load(handle)["source"]
+
+
+@cache
+def _engine_entries() -> tuple[Entry, ...]:
+    index = reverse("rules:index")
+    entries: list[Entry] = []
+    for rule in scenes.STAGING:
+        entries.append(Entry("staging", rule.name, rule_url(rule), "\n".join(rule.text)))
+    for action in scenes.ACTIONS:
+        text = [action.summary,
+                f"{action.check_label}: {action.check}" if action.check else "",
+                f"OCS: {action.ocs}" if action.ocs else "", action.check_footnote,
+                *(f"{label}: {text}" for label, text in action.outcomes.items() if text),
+                *action.notes]
+        entries.append(Entry(f"{action.kind}s", action.name, action_url(action),
+                             "\n".join(t for t in text if t)))
+    for rule in scenes.SCENERY:
+        entries.append(Entry("scenery", rule.name, rule_url(rule), "\n".join(rule.text)))
+    for status in statuses.STATUSES:
+        srd = scenes.STATUS_TEXT_BY_KEY.get(status.key)
+        entries.append(Entry("statuses", status.name,
+                             reverse("rules:status", args=[status.key]),
+                             "\n".join([status.effect, srd.plain if srd else ""])))
+    for name, effect in scenes.STANDARD_CRITICALS:
+        entries.append(Entry("criticals", name, f"{index}#{critical_anchor(name)}", effect))
+    for name, effect in scenes.STANDARD_BOTCHES:
+        entries.append(Entry("botches", name, f"{index}#{botch_anchor(name)}", effect))
+    for df, name in checks.DIFFICULTIES:
+        entries.append(Entry("difficulties", name, f"{index}#difficulties", f"DF {df}"))
+    return tuple(entries)
+
+
+def _catalog_entries() -> list[Entry]:
+    index = reverse("rules:index")
+    labels = dict(GearCategory.choices)
+    entries = []
+    for item in GearItem.objects.srd().order_by("category", "name"):
+        text = [labels.get(item.category, ""), item.notes, item.description,
+                item.weapon_damage]
+        entries.append(Entry("gear", item.name, f"{index}#gear-{item.slug}",
+                             "\n".join(t for t in text if t)))
+    for trait in Trait.objects.srd().order_by("group", "name"):
+        entries.append(Entry("traits", trait.name, f"{index}#trait-{trait.slug}",
+                             "\n".join(t for t in (trait.effects, trait.description) if t)))
+    return entries
+
+
+def all_entries() -> list[Entry]:
+    return [*_engine_entries(), *_catalog_entries()]
+
+
+# -- search ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Match:
+    entry: Entry
+    name: list[tuple[str, bool]]  # (piece, is_match), to highlight in the template
+    snippet: list[tuple[str, bool]]
+
+
+def terms_of(query: str) -> list[str]:
+    """The words to find: every one must appear (in the name or the text), any case."""
+    return [term for term in dict.fromkeys(query.lower().split()) if term]
+
+
+def _pattern(terms: list[str]) -> re.Pattern:
+    # Longest first, so "fire" inside "friendly fire" does not cut a longer term short.
+    return re.compile("|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True)),
+                      re.IGNORECASE)
+
+
+def highlight(text: str, pattern: re.Pattern) -> list[tuple[str, bool]]:
+    pieces, last = [], 0
+    for found in pattern.finditer(text):
+        if found.start() > last:
+            pieces.append((text[last:found.start()], False))
+        pieces.append((found.group(0), True))
+        last = found.end()
+    if last < len(text):
+        pieces.append((text[last:], False))
+    return pieces
+
+
+def snippet(text: str, pattern: re.Pattern) -> str:
+    """A stretch of `text` around its first match (or its opening when none)."""
+    flat = " ".join(text.split())
+    found = pattern.search(flat)
+    if not found:
+        return flat[: 2 * SNIPPET] + ("…" if len(flat) > 2 * SNIPPET else "")
+    start = max(found.start() - SNIPPET, 0)
+    end = min(found.end() + SNIPPET, len(flat))
+    if start > 0:  # start on a word
+        space = flat.find(" ", start)
+        start = space + 1 if 0 <= space < found.start() else start
+    if end < len(flat):
+        space = flat.rfind(" ", found.end(), end)
+        end = space if space > 0 else end
+    return ("…" if start > 0 else "") + flat[start:end] + ("…" if end < len(flat) else "")
+
+
+def search(query: str, entries: list[Entry] | None = None) -> list[Match]:
+    """Entries whose name or text holds every word of the query, names first."""
+    terms = terms_of(query)
+    if not terms:
+        return []
+    pattern = _pattern(terms)
+    ranked = []
+    whole = " ".join(terms)
+    for position, entry in enumerate(entries if entries is not None else all_entries()):
+        name, text = entry.name.lower(), entry.text.lower()
+        if not all(term in name or term in text for term in terms):
+            continue
+        if whole in name:
+            rank = 0
+        elif any(term in name for term in terms):
+            rank = 1
+        else:
+            rank = 2
+        ranked.append((rank, position, entry))
+    ranked.sort(key=lambda row: row[:2])
+    return [
+        Match(entry, highlight(entry.name, pattern),
+              highlight(snippet(entry.text, pattern), pattern))
+        for _, _, entry in ranked
+    ]
