@@ -15,7 +15,9 @@ from .forms import BootstrapForm
 
 OTHER_DF = "other"
 DEFAULT_DF = 10  # Basics > Checks: "Difficulty Factor (DF, usually 10)"
-CHECK_ACTIONS = tuple(action for action in ACTIONS if action.has_check)
+# Actions with a Check line; Rally's line is a Roll ("recover 1d4* + END HP"), not a Check.
+CHECK_ACTIONS = tuple(action for action in ACTIONS
+                      if action.has_check and action.check_label == "Check")
 ACTION_BY_SLUG = {action.slug: action for action in CHECK_ACTIONS}
 
 

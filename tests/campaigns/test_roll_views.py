@@ -276,3 +276,38 @@ def test_without_javascript_the_whole_page_comes_back(client):
     response = client.post(reverse("characters:check", args=[hero.pk]), CHECK)
     assert response.status_code == 200
     assert b"<html" in response.content and b"Call a Gambit" in response.content
+
+
+def test_staggered_checks_on_a_d12_even_for_an_attack(client):
+    hero = AsphodelFactory(statuses=["staggered"])
+    client.force_login(hero.owner)
+    response = client.post(reverse("characters:check_odds", args=[hero.pk]), CHECK)
+    text = response.content.decode()
+    assert "d12+2 vs DF 10" in text
+    assert 'data-odds="success">41.67%' in text  # faces 8..12: 5 of 12
+    client.post(reverse("characters:check", args=[hero.pk]), CHECK)
+    assert Roll.objects.get().die == 12
+
+
+def test_confused_odd_results_fail(client):
+    hero = AsphodelFactory(statuses=["confused"])
+    client.force_login(hero.owner)
+    response = client.post(reverse("characters:check_odds", args=[hero.pk]), CHECK)
+    # d20+2 vs 10: faces 8..20 succeed, of which the even ones: 8, 10, ..., 20 = 7.
+    assert 'data-odds="success">35%' in response.content.decode()
+
+
+def test_the_action_brings_its_attribute_and_die(client):
+    hero = AsphodelFactory(career="")
+    client.force_login(hero.owner)
+    response = client.post(reverse("characters:check_action", args=[hero.pk]),
+                           {**CHECK, "action": "sneak", "attribute": "str", "ocs": ""})
+    text = response.content.decode()
+    assert '<option value="agi" selected>' in text  # Sneak: AGI vs. WP
+    assert "d12+1 vs DF 10" in text  # no OCS: a d12
+    response = client.post(reverse("characters:check_action", args=[hero.pk]),
+                           {**CHECK, "action": "grapple", "attribute": "str", "ocs": ""})
+    assert "d20+2 vs DF 10" in response.content.decode()  # Grapple: d20 for everyone
+    # Rally is a Roll, not a Check.
+    page = client.get(reverse("characters:play", args=[hero.pk])).content.decode()
+    assert '<option value="rally"' not in page and '<option value="grapple"' in page
