@@ -43,3 +43,23 @@ class QuestAdmin(admin.ModelAdmin):
     list_display = ("character", "text", "status", "started_at", "ended_at")
     list_filter = ("status",)
     readonly_fields = [f.name for f in Quest._meta.fields]
+
+
+from .rolls import Roll  # noqa: E402
+
+
+@admin.register(Roll)
+class RollAdmin(admin.ModelAdmin):
+    """The roll log is a record: read-only here."""
+
+    list_display = ("created_at", "character", "kind", "label", "total", "outcome", "session",
+                    "rolled_by")
+    list_filter = ("kind", "outcome")
+    search_fields = ("character__name", "label")
+    raw_id_fields = ("character", "session", "rolled_by", "gambit_of", "reroll_of")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
