@@ -100,8 +100,9 @@ class CheckForm(BootstrapForm):
     def spec(self) -> checks.CheckSpec:
         """The Check as the engine sees it (call after is_valid)."""
         data = self.cleaned_data
-        action = self.chosen_action
-        has_ocs = data["ocs"] or bool(action and action.always_d20)
+        # Attack, Grapple and Dodge come with the box ticked (a d20 for every adventurer);
+        # unticked, they drop to a d12 (a Split Attack, a Ranged Attack at double range).
+        has_ocs = data["ocs"]
         die = checks.check_die(has_ocs=has_ocs, staggered=self.sheet.has_status("staggered"))
         attribute = self.sheet.value(data["attribute"])
         modifier = checks.modifier(attribute, (data["bonus"],), (data["penalty"],))

@@ -311,3 +311,13 @@ def test_the_action_brings_its_attribute_and_die(client):
     # Rally is a Roll, not a Check.
     page = client.get(reverse("characters:play", args=[hero.pk])).content.decode()
     assert '<option value="rally"' not in page and '<option value="grapple"' in page
+
+
+def test_an_attack_can_drop_to_a_d12(client):
+    """Attack, Ranged: "double a weapon's range ... by downgrading the Check to a d12";
+    Split Attacks use a d12 each."""
+    hero = AsphodelFactory()
+    client.force_login(hero.owner)
+    response = client.post(reverse("characters:check_odds", args=[hero.pk]),
+                           {**CHECK, "action": "attack-ranged", "ocs": ""})
+    assert "d12+2 vs DF 10" in response.content.decode()
