@@ -149,6 +149,31 @@ def all_entries() -> list[Entry]:
     return [*_engine_entries(), *_catalog_entries()]
 
 
+# -- cross-references ------------------------------------------------------------------
+
+
+@cache
+def _link_targets() -> tuple[tuple[re.Pattern, Entry], ...]:
+    """Entries other pages may mention by name: Actions, Montages, Scenery, Statuses and
+    Initiative. Names match as whole words, case and all ("Fire", not "Friendly fire")."""
+    wanted = {"actions", "montages", "scenery", "statuses"}
+    targets = []
+    for entry in _engine_entries():
+        if entry.section in wanted or (entry.section, entry.name) == ("staging", "Initiative"):
+            # "Attack, Melee" is mentioned as "Attack"; the Ranged one has the same word.
+            name = "Attack" if entry.name.startswith("Attack, ") else entry.name
+            targets.append((re.compile(rf"\b{re.escape(name)}\b"), entry))
+    return tuple(targets)
+
+
+def mentioned_in(texts, url: str) -> list[Entry]:
+    """The entries named in some text (the page at `url` itself left out), in the
+    reference's order. An "Attack" links both Attacks."""
+    text = "\n".join(texts)
+    return [entry for pattern, entry in _link_targets()
+            if entry.url != url and pattern.search(text)]
+
+
 # -- search ---------------------------------------------------------------------------
 
 

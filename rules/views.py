@@ -105,6 +105,9 @@ def action_detail(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
         "critical_defaults": reference.default_links(action.default_critical_options,
                                                      "critical"),
         "botch_defaults": reference.default_links(action.default_botch_options, "botch"),
+        "mentioned": reference.mentioned_in(
+            [action.summary, *(text for _, text in action.outcomes.items()), *action.notes],
+            reference.action_url(action)),
     })
 
 
@@ -123,6 +126,7 @@ def rule_detail(request: HttpRequest, slug: str, group: str) -> HttpResponse:
         "section_anchor": f"{group}-heading",
         "before": before and (before, reference.rule_url(before)),
         "after": after and (after, reference.rule_url(after)),
+        "mentioned": reference.mentioned_in(rule.text, reference.rule_url(rule)),
     })
 
 
@@ -141,6 +145,9 @@ def status_detail(request: HttpRequest, key: str) -> HttpResponse:
         "section_anchor": "statuses-heading",
         "before": before and (before, reverse("rules:status", args=[before.key])),
         "after": after and (after, reverse("rules:status", args=[after.key])),
+        "mentioned": reference.mentioned_in(
+            [rule.effect, scenes.STATUS_TEXT_BY_KEY[key].plain if key in
+             scenes.STATUS_TEXT_BY_KEY else ""], reverse("rules:status", args=[key])),
     })
 
 

@@ -369,3 +369,25 @@ def test_highlight_and_snippet():
     cut = reference.snippet(long, pattern)
     assert cut.startswith("…") and cut.endswith("…") and "the fire burns" in cut
     assert len(cut) < 2 * reference.SNIPPET + 20
+
+
+def mentioned(client, url) -> list[str]:
+    body = client.get(url).content.decode()
+    section = re.search(r'<section aria-labelledby="mentioned-heading".*?</section>', body,
+                        flags=re.S)
+    return re.findall(r'<a href="([^"]+)"', section.group(0)) if section else []
+
+
+def test_entry_pages_link_the_entries_their_text_names(client):
+    grapple = mentioned(client, "/rules/actions/grapple/")
+    assert "/rules/statuses/grappled/" in grapple
+    assert "/rules/actions/grapple/" not in grapple  # not itself
+    fire = mentioned(client, "/rules/scenery/fire/")
+    assert {"/rules/statuses/burning/", "/rules/actions/rally/", "/rules/actions/use/"} <= set(fire)
+    # "Friendly fire" is not the Fire rule: names match as words, case and all.
+    assert "/rules/scenery/fire/" not in mentioned(client, "/rules/actions/attack-ranged/")
+    # "Attack" names both Attacks.
+    assert {"/rules/actions/attack-melee/", "/rules/actions/attack-ranged/"} <= set(
+        mentioned(client, "/rules/actions/dodge/"))
+    assert "/rules/staging/initiative/" in mentioned(client, "/rules/actions/rally/")
+    assert "/rules/montages/recovery/" in mentioned(client, "/rules/statuses/staggered/")
