@@ -129,7 +129,8 @@ def _context(request, character, sheet, **extra) -> dict:
 
 def _recent(character: Character):
     return list(Roll.objects.filter(character=character)
-                .select_related("rolled_by", "reroll", "gambit", "session")[:RECENT])
+                .select_related("character", "rolled_by", "reroll", "gambit",
+                                "session")[:RECENT])
 
 
 def _render(request, context, partial: str, status: int = 200) -> HttpResponse:

@@ -321,3 +321,30 @@ def test_an_attack_can_drop_to_a_d12(client):
     response = client.post(reverse("characters:check_odds", args=[hero.pk]),
                            {**CHECK, "action": "attack-ranged", "ocs": ""})
     assert "d12+2 vs DF 10" in response.content.decode()
+
+
+@pytest.mark.parametrize(("faces", "outcome", "named"), [
+    ((15, 18), "Critical", "Bonus Damage</strong>: Add max of one die as bonus"),
+    ((2, 3), "Botch", "Countered</strong>: Take retaliatory damage"),
+    ((15, 2), "Failure", None),
+    ((2, 15), "Success", None),
+])
+def test_gambit_names_the_actions_default(client, monkeypatch, faces, outcome, named):
+    from campaigns import roll_services
+    from rules.engine.rolling import Rolled
+
+    queue = list(faces)
+    monkeypatch.setattr(roll_services, "roll_dice", lambda expression, rng=None: Rolled(
+        expression, queue[0], (queue.pop(0),), ""))
+    hero = AsphodelFactory()
+    client.force_login(hero.owner)
+    client.post(reverse("characters:check", args=[hero.pk]), CHECK)
+    check = Roll.objects.get(kind="check")
+    response = client.post(reverse("characters:gambit", args=[hero.pk, check.pk]), CHECK,
+                           HTTP_HX_REQUEST="true")
+    text = response.content.decode()
+    assert f"data-gambit-outcome>{outcome}<" in text
+    if named:
+        assert named in text
+    else:
+        assert "Default Critical" not in text and "Default Botch" not in text
