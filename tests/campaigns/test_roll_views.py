@@ -9,6 +9,7 @@ from rules.models import GearItem
 from tests.factories import (
     AsphodelFactory,
     CampaignFactory,
+    CoImpMembershipFactory,
     InventoryItemFactory,
     MembershipFactory,
     SessionFactory,
@@ -29,8 +30,9 @@ def table():
     other = MembershipFactory(campaign=campaign).user
     hero = AsphodelFactory(owner=player, campaign=campaign)
     session = SessionFactory(campaign=campaign)
+    co_imp = CoImpMembershipFactory(campaign=campaign).user
     return {"campaign": campaign, "imp": campaign.owner, "player": player, "other": other,
-            "hero": hero, "session": session, "stranger": UserFactory()}
+            "hero": hero, "session": session, "stranger": UserFactory(), "co_imp": co_imp}
 
 
 def test_play_page_permissions(client, table):
@@ -41,7 +43,7 @@ def test_play_page_permissions(client, table):
     for who in ("other", "stranger"):
         client.force_login(table[who])
         assert client.get(url).status_code == 404
-    for who in ("player", "imp"):
+    for who in ("player", "imp", "co_imp"):
         client.force_login(table[who])
         response = client.get(url)
         assert response.status_code == 200
