@@ -122,7 +122,16 @@ class CheckForm(BootstrapForm):
                 "df_name": checks.difficulty_name(data["df"])}
 
 
-class FallForm(BootstrapForm):
+class KeepTyped(BootstrapForm):
+    """Its inputs travel with every Roll of the panel (hx-include=".keep-typed")."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.widget.attrs["class"] = f"{field.widget.attrs.get('class', '')} keep-typed"
+
+
+class FallForm(KeepTyped):
     zones = forms.IntegerField(
         label="Zones fallen (5 m each)", min_value=1, max_value=rolls.MAX_FALL_ZONES, initial=1,
         error_messages={"min_value": "A fall is at least 1 Zone (5 m).",
@@ -135,12 +144,12 @@ class FallForm(BootstrapForm):
                                  label="Plummet onto a foe below (one die less)")
 
 
-class FireForm(BootstrapForm):
+class FireForm(KeepTyped):
     fire = forms.ChoiceField(label="Fire", choices=[(k, v[0]) for k, v in rolls.FIRES.items()],
                              initial="small")
 
 
-class BuildupForm(BootstrapForm):
+class BuildupForm(KeepTyped):
     buildup = forms.CharField(label="Buildup die", initial="1d6", max_length=20,
                               help_text="Usually 1d6.",
                               error_messages={"required": "Type the Buildup die, like 1d6."})
@@ -154,7 +163,7 @@ class BuildupForm(BootstrapForm):
                 from error
 
 
-class RollOffForm(BootstrapForm):
+class RollOffForm(KeepTyped):
     label = forms.ChoiceField(label="Roll-off for", choices=[
         ("Clash", "A clash of arms (a failed melee Attack)"),
         ("Grapple", "A Grapple"),

@@ -82,16 +82,26 @@ def _check_form(character, sheet, data=None) -> CheckForm:
     return CheckForm(data, sheet=sheet, action_url=url)
 
 
-def _forms(character, sheet, **bound) -> dict:
-    forms = {
-        "check_form": _check_form(character, sheet),
-        "fall_form": FallForm(prefix="fall"),
-        "fire_form": FireForm(prefix="fire"),
-        "buildup_form": BuildupForm(prefix="buildup"),
-        "rolloff_form": RollOffForm(prefix="rolloff", initial={
-            "attacker": sheet.weapons[0].damage if sheet.weapons else "1d4",
-            "defender": "1d6"}),
-    }
+ROLL_FORMS = (("fall_form", FallForm, "fall"), ("fire_form", FireForm, "fire"),
+              ("buildup_form", BuildupForm, "buildup"), ("rolloff_form", RollOffForm, "rolloff"))
+
+
+def _forms(character, sheet, typed=None, **bound) -> dict:
+    """Every form of the page. A Roll's request carries what is typed in the other small
+    forms too (hx-include ".keep-typed"): they come back as typed, without errors."""
+    forms = {"check_form": _check_form(character, sheet)}
+    defaults = {"rolloff_form": {"attacker": sheet.weapons[0].damage if sheet.weapons
+                                 else "1d4", "defender": "1d6"}}
+    for name, form_class, prefix in ROLL_FORMS:
+        initial = dict(defaults.get(name, {}))
+        if typed is not None:
+            for field in form_class.base_fields:
+                key = f"{prefix}-{field}"
+                if key in typed:
+                    initial[field] = typed.get(key)
+            if initial and form_class is FallForm:
+                initial["plummet"] = f"{prefix}-plummet" in typed
+        forms[name] = form_class(prefix=prefix, initial=initial)
     forms.update(bound)
     return forms
 
@@ -112,7 +122,8 @@ def _context(request, character, sheet, **extra) -> dict:
         "outcome_names": OUTCOME_NAMES,
     }
     bound = {k: v for k, v in extra.items() if k.endswith("_form")}
-    context.update(_forms(character, sheet, **bound))
+    typed = extra.pop("typed", None)
+    context.update(_forms(character, sheet, typed, **bound))
     context.update({k: v for k, v in extra.items() if k not in bound})
     context.setdefault("odds", _odds_for(context["check_form"]))
     check = context.get("check")
@@ -279,17 +290,17 @@ def roll_view(request: HttpRequest, pk: int) -> HttpResponse:
                 form.add_error("attacker", str(error))
             else:
                 context = _context(request, character, sheet_for(character), result=result,
-                                   logged=True, **bound)
+                                   logged=True, typed=request.POST, **bound)
                 return _render(request, context, "rolls-panel")
     else:
         raise Http404("No such Roll.")
     if spec is None:
-        context = _context(request, character, sheet, **bound)
+        context = _context(request, character, sheet, typed=request.POST, **bound)
         return _render(request, context, "rolls-panel", status=200 if request.htmx else 422)
     result = roll_services.make_roll(character=character, by=request.user, spec=spec,
                                      kind=kind, request_key=key)
     context = _context(request, character, sheet_for(character), result=result, logged=True,
-                       **bound)
+                       typed=request.POST, **bound)
     return _render(request, context, "rolls-panel")
 
 
@@ -307,7 +318,7 @@ def reroll_view(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
     character.refresh_from_db()
     sheet = sheet_for(character)
     context = _context(request, character, sheet, result=result or original,
-                       reroll_error=error, logged=error is None)
+                       reroll_error=error, logged=error is None, typed=request.POST)
     return _render(request, context, "rolls-panel", status=200 if error is None or
                    request.htmx else 409)
 

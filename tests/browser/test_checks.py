@@ -162,3 +162,28 @@ def test_checks_page_on_a_phone(page, live_server, password, table):
     screenshot(page, "checks-phone")
     violations = axe_check(page)
     assert not violations, describe(violations)
+
+
+def test_rolls_keep_what_is_typed_and_name_bad_input(page, live_server, password, table):
+    login(page, live_server, table["player"], password)
+    page.goto(f"/characters/{table['hero'].pk}/play/")
+    page.get_by_label("Attacker's Roll").fill("2d6+1")
+    page.get_by_label("Zones fallen (5 m each)").fill("3")
+    page.get_by_role("button", name="Roll the fall").click()
+    htmx_settled(page)
+    expect(page.locator("#roll-result")).to_contain_text("Fall")
+    expect(page.get_by_label("Attacker's Roll")).to_have_value("2d6+1")
+    expect(page.get_by_label("Zones fallen (5 m each)")).to_have_value("3")
+    # Bad notation is named next to its field; the Roll-off is not made.
+    page.get_by_label("Defender's Roll").fill("1d6+")
+    page.get_by_role("button", name="Roll off").click()
+    htmx_settled(page)
+    expect(page.locator("#errors-rolloff-defender")).to_contain_text("is not dice notation")
+    expect(page.get_by_label("Defender's Roll")).to_have_value("1d6+")
+    assert not Roll.objects.filter(kind="rolloff").exists()
+    page.get_by_label("Defender's Roll").fill("1d6")
+    page.get_by_role("button", name="Roll off").click()
+    htmx_settled(page)
+    expect(page.locator("#roll-result")).to_contain_text("Clash")
+    assert Roll.objects.filter(kind="rolloff").count() == 1
+    screenshot(page, "checks-rolloff")

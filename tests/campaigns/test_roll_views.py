@@ -350,3 +350,20 @@ def test_gambit_names_the_actions_default(client, monkeypatch, faces, outcome, n
         assert named in text
     else:
         assert "Default Critical" not in text and "Default Botch" not in text
+
+
+def test_a_roll_keeps_what_is_typed_in_the_other_forms(client):
+    hero = AsphodelFactory()
+    client.force_login(hero.owner)
+    response = client.post(reverse("characters:roll", args=[hero.pk]), {
+        "what": "fall", "fall-zones": "3", "fall-plummet": "on",
+        "rolloff-attacker": "2d6+1", "rolloff-defender": "1d10", "rolloff-side": "defender",
+        "buildup-buildup": "2d4", "fire-fire": "large"}, HTTP_HX_REQUEST="true")
+    text = response.content.decode()
+    assert Roll.objects.get().kind == "fall"
+    assert 'value="2d6+1"' in text and 'value="1d10"' in text and 'value="2d4"' in text
+    assert '<option value="defender" selected>' in text
+    assert '<option value="large" selected>' in text
+    assert 'name="fall-zones" value="3"' in text
+    assert 'name="fall-plummet"' in text and "checked" in text
+    assert "invalid-feedback" not in text
