@@ -23,7 +23,7 @@ ACTION_BY_SLUG = {action.slug: action for action in CHECK_ACTIONS}
 
 def _action_choices():
     return [
-        ("", "Any other Check (the Anycheck)"),
+        ("", "Anycheck (any other Check)"),
         ("Actions", [(a.slug, a.name) for a in CHECK_ACTIONS if a.kind == "action"]),
         ("Montages", [(a.slug, a.name) for a in CHECK_ACTIONS if a.kind == "montage"]),
     ]

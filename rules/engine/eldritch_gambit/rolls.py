@@ -107,7 +107,7 @@ def weapon_damage(name: str, damage: str, critical_bonus: int, *, critical: bool
 def rally(rally_dice: str) -> RollSpec:
     """The sheet's Rally: armor die (Size-adjusted) + END (Characters > Defenses)."""
     dice = Dice.parse(rally_dice)
-    return RollSpec("Rally", dice.count, dice.sides, dice.modifier)
+    return RollSpec("HP recovered", dice.count, dice.sides, dice.modifier)
 
 
 def fall(zones: int, size: Size = Size.MEDIUM, *, plummet: bool = False) -> RollSpec:
@@ -126,7 +126,7 @@ def fall(zones: int, size: Size = Size.MEDIUM, *, plummet: bool = False) -> Roll
         parts.append("Plummet: one die less")
     if multiplier > 1:
         parts.append(f"x{multiplier} for {size.value} Size")
-    return RollSpec("Fall", count, FALL_DIE, multiplier=multiplier, rerollable=False,
+    return RollSpec("Fall damage", count, FALL_DIE, multiplier=multiplier, rerollable=False,
                     note="; ".join(parts))
 
 
