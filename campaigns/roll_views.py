@@ -326,10 +326,11 @@ def reroll_view(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def character_log(request: HttpRequest, pk: int) -> HttpResponse:
-    """The character's recent rolls (polled by its page)."""
+    """The character's recent rolls (polled by its page), and its WP out of band."""
     character = _character(request, pk)
     return render(request, f"{PLAY}#roll-log", {
-        "character": character, "recent": _recent(character)})
+        "character": character, "recent": _recent(character), "sheet": sheet_for(character),
+        "oob": True})
 
 
 @login_required

@@ -187,3 +187,6 @@ def test_rolls_keep_what_is_typed_and_name_bad_input(page, live_server, password
     expect(page.locator("#roll-result")).to_contain_text("Clash")
     assert Roll.objects.filter(kind="rolloff").count() == 1
     screenshot(page, "checks-rolloff")
+    # WP spent elsewhere (the Imp's Reroll, another tab) reaches the page by itself.
+    Character.objects.filter(pk=table["hero"].pk).update(wp_current=9)
+    expect(page.locator('[data-stat="wp_current"]')).to_have_text("9", timeout=8000)

@@ -367,3 +367,15 @@ def test_a_roll_keeps_what_is_typed_in_the_other_forms(client):
     assert 'name="fall-zones" value="3"' in text
     assert 'name="fall-plummet"' in text and "checked" in text
     assert "invalid-feedback" not in text
+
+
+def test_the_poll_brings_wp_spent_elsewhere(client, table):
+    hero = table["hero"]
+    hero.wp_current = 8
+    hero.save()
+    client.force_login(table["player"])
+    response = client.get(reverse("characters:roll_log", args=[hero.pk]),
+                          HTTP_HX_REQUEST="true")
+    text = response.content.decode()
+    assert 'id="wp-tracker" hx-swap-oob="true"' in text
+    assert 'data-stat="wp_current">8<' in text
