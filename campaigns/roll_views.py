@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from characters.builds import sheet_for
 from characters.models import Character
 from rules.engine.eldritch_gambit import rolls
-from rules.engine.eldritch_gambit.checks import OUTCOME_NAMES, check_odds, percent
+from rules.engine.eldritch_gambit.checks import check_odds, percent
 from rules.engine.rolling import RollError
 
 from . import roll_services
@@ -61,8 +61,6 @@ def _odds_rows(spec) -> dict:
         "lost": show(odds.p_fail_after_success_gambit),
         "saved": show(odds.p_saved_by_gambit),
         "botch": show(odds.p_botch),
-        "critical_if_success": show(odds.p_success),
-        "botch_if_failure": show(odds.p_failure),
     }
 
 
@@ -119,7 +117,6 @@ def _context(request, character, sheet, **extra) -> dict:
         "session": roll_services.current_session(character),
         "recent": _recent(character),
         "request_key": _key(),
-        "outcome_names": OUTCOME_NAMES,
     }
     bound = {k: v for k, v in extra.items() if k.endswith("_form")}
     typed = extra.pop("typed", None)
@@ -129,10 +126,8 @@ def _context(request, character, sheet, **extra) -> dict:
     check = context.get("check")
     if check is not None:
         p = roll_services.spec_of(check).p_success
-        won = check.outcome == Roll.Outcome.SUCCESS
         context["gambit_chance"] = percent(p)  # Critical after a success, Success after not
         context["gambit_risk"] = percent(1 - p)  # Failure after a success, Botch after not
-        context["gambit_won"] = won
     context["action"] = context["check_form"].chosen_action if context["check_form"].is_bound \
         else None
     return context
