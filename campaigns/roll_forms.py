@@ -54,7 +54,8 @@ class CheckForm(BootstrapForm):
     difficulty = forms.ChoiceField(label="Difficulty (DF)", initial=str(DEFAULT_DF))
     df_other = forms.IntegerField(
         required=False, label="Other DF", min_value=DF_MIN, max_value=DF_MAX,
-        help_text="The target's AF or WP, an Attack result ...",
+        help_text="The target's AF or WP, an Attack result ...; typed here, it replaces "
+                  "the list's DF.",
         error_messages={
             "min_value": f"A DF is from {DF_MIN} to {DF_MAX}.",
             "max_value": f"A DF is from {DF_MIN} to {DF_MAX}.",
@@ -82,11 +83,13 @@ class CheckForm(BootstrapForm):
 
     def clean(self):
         data = super().clean()
-        if data.get("difficulty") == OTHER_DF:
-            if data.get("df_other") is None and "df_other" not in self.errors:
+        # A DF typed in "Other DF" wins over the list (the odds say which DF they use).
+        if data.get("df_other") is not None:
+            data["df"] = data["df_other"]
+        elif data.get("difficulty") == OTHER_DF:
+            if "df_other" not in self.errors:
                 self.add_error("df_other", "Type the DF, from "
                                f"{DF_MIN} to {DF_MAX}, or choose one from the list.")
-            data["df"] = data.get("df_other")
         elif data.get("difficulty"):
             data["df"] = int(data["difficulty"])
         return data

@@ -379,3 +379,14 @@ def test_the_poll_brings_wp_spent_elsewhere(client, table):
     text = response.content.decode()
     assert 'id="wp-tracker" hx-swap-oob="true"' in text
     assert 'data-stat="wp_current">8<' in text
+
+
+def test_a_typed_df_wins_over_the_list(client):
+    hero = AsphodelFactory()
+    client.force_login(hero.owner)
+    response = client.post(reverse("characters:check_odds", args=[hero.pk]),
+                           {**CHECK, "difficulty": "15", "df_other": "12"})
+    assert "d20+2 vs DF 12" in response.content.decode()
+    response = client.post(reverse("characters:check_odds", args=[hero.pk]),
+                           {**CHECK, "difficulty": "15", "df_other": ""})
+    assert "d20+2 vs DF 15" in response.content.decode()
