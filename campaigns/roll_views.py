@@ -128,6 +128,10 @@ def _context(request, character, sheet, **extra) -> dict:
         p = roll_services.spec_of(check).p_success
         context["gambit_chance"] = percent(p)  # Critical after a success, Success after not
         context["gambit_risk"] = percent(1 - p)  # Failure after a success, Botch after not
+        gambit = getattr(check, "gambit", None)
+        final = gambit.outcome if gambit is not None else check.outcome
+        # The Action's suggested outcome (Scenes > Actions), e.g. a Failure's clash.
+        context["outcome_text"] = check.detail.get(f"{final}_text", "")
     context["action"] = context["check_form"].chosen_action if context["check_form"].is_bound \
         else None
     return context

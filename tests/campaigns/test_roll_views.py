@@ -390,3 +390,17 @@ def test_a_typed_df_wins_over_the_list(client):
     response = client.post(reverse("characters:check_odds", args=[hero.pk]),
                            {**CHECK, "difficulty": "15", "df_other": ""})
     assert "d20+2 vs DF 15" in response.content.decode()
+
+
+def test_the_result_quotes_the_actions_outcome(client, monkeypatch):
+    from campaigns import roll_services
+    from rules.engine.rolling import Rolled
+
+    monkeypatch.setattr(roll_services, "roll_dice", lambda expression, rng=None: Rolled(
+        expression, 2, (2,), ""))
+    hero = AsphodelFactory()
+    client.force_login(hero.owner)
+    response = client.post(reverse("characters:check", args=[hero.pk]), CHECK,
+                           HTTP_HX_REQUEST="true")
+    # Attack, Melee, Failure: "clash, both sides Roll damage + mods, ..."
+    assert 'id="outcome-text">Clash, both sides Roll damage' in response.content.decode()
