@@ -433,3 +433,8 @@ class InitiativeStep(models.Model):
 
     def __str__(self) -> str:
         return f"{self.encounter} #{self.number}: {self.kind}"
+
+
+# The roll log lives in its own module (campaigns/rolls.py); imported here so Django
+# registers it with the app.
+from .rolls import Roll  # noqa: E402, F401

@@ -90,3 +90,10 @@ from characters import print_views  # noqa: E402
 urlpatterns += [
     path("<int:pk>/party.pdf", print_views.party_pdf, name="party_pdf"),
 ]
+
+# The session's roll log (campaigns/roll_views.py), polled live by the table.
+from . import roll_views  # noqa: E402
+
+urlpatterns += [
+    path("<int:pk>/sessions/<int:number>/log/", roll_views.session_log, name="session_log"),
+]

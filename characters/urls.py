@@ -66,3 +66,17 @@ urlpatterns += [
     path("<int:pk>/portrait/", print_views.character_portrait, name="portrait"),
     path("<int:pk>/portrait/image/", print_views.portrait_image, name="portrait_image"),
 ]
+
+# Checks and Rolls from the sheet (campaigns/roll_views.py): odds, Gambits, Rerolls, the log.
+from campaigns import roll_views  # noqa: E402
+
+urlpatterns += [
+    path("<int:pk>/play/", roll_views.play, name="play"),
+    path("<int:pk>/play/odds/", roll_views.check_odds_view, name="check_odds"),
+    path("<int:pk>/play/action/", roll_views.check_action, name="check_action"),
+    path("<int:pk>/play/check/", roll_views.check_roll, name="check"),
+    path("<int:pk>/play/check/<int:roll_pk>/gambit/", roll_views.gambit, name="gambit"),
+    path("<int:pk>/play/roll/", roll_views.roll_view, name="roll"),
+    path("<int:pk>/play/roll/<int:roll_pk>/reroll/", roll_views.reroll_view, name="reroll"),
+    path("<int:pk>/play/log/", roll_views.character_log, name="roll_log"),
+]

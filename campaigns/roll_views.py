@@ -1,0 +1,349 @@
+"""Checks and Rolls from a character's page, and the session's roll log.
+
+Who may roll for a character: its player, and the Imp and co-Imps of its campaign (the
+characters they may see, Character.objects.visible_to); anyone else gets 404. The session
+log is for the campaign's members (404 for others). Every form also works without
+JavaScript (the whole page comes back); with htmx only the panel it belongs to is swapped,
+and the odds follow the inputs without rolling.
+"""
+
+from __future__ import annotations
+
+import uuid
+from fractions import Fraction
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from characters.builds import sheet_for
+from characters.models import Character
+from rules.engine.eldritch_gambit import rolls
+from rules.engine.eldritch_gambit.checks import check_odds, percent
+from rules.engine.rolling import RollError
+
+from . import roll_services
+from .models import Membership, Session
+from .roll_forms import ACTION_BY_SLUG, BuildupForm, CheckForm, FallForm, FireForm, RollOffForm
+from .roll_services import RollRefused
+from .rolls import Roll
+
+PLAY = "campaigns/play.html"
+LOG = "campaigns/session_log.html"
+RECENT = 20
+LOG_SIZE = 100
+
+
+def _character(request: HttpRequest, pk: int) -> Character:
+    return get_object_or_404(
+        Character.objects.visible_to(request.user).with_progress().select_related("campaign"),
+        pk=pk)
+
+
+def _key() -> str:
+    return uuid.uuid4().hex
+
+
+def _odds_rows(spec) -> dict:
+    odds = check_odds(spec)
+
+    def show(chance: Fraction) -> dict:
+        return {"percent": percent(chance), "fraction": f"{chance.numerator} in "
+                f"{chance.denominator}" if chance not in (0, 1) else str(chance)}
+
+    return {
+        "spec": spec,
+        "success": show(odds.p_success),
+        "failure": show(odds.p_failure),
+        "critical": show(odds.p_critical),
+        "lost": show(odds.p_fail_after_success_gambit),
+        "saved": show(odds.p_saved_by_gambit),
+        "botch": show(odds.p_botch),
+    }
+
+
+def _check_initial(sheet, action=None) -> dict:
+    attribute = "dex"
+    if action and action.attributes:
+        attribute = action.attributes[0].lower()
+    return {"action": action.slug if action else "", "attribute": attribute,
+            "ocs": bool(action and action.always_d20), "bonus": 0, "penalty": 0,
+            "difficulty": "10", "request_key": _key()}
+
+
+def _check_form(character, sheet, data=None) -> CheckForm:
+    url = reverse("characters:check_action", args=[character.pk])
+    if data is None:
+        return CheckForm(initial=_check_initial(sheet), sheet=sheet, action_url=url)
+    return CheckForm(data, sheet=sheet, action_url=url)
+
+
+ROLL_FORMS = (("fall_form", FallForm, "fall"), ("fire_form", FireForm, "fire"),
+              ("buildup_form", BuildupForm, "buildup"), ("rolloff_form", RollOffForm, "rolloff"))
+
+
+def _forms(character, sheet, typed=None, **bound) -> dict:
+    """Every form of the page. A Roll's request carries what is typed in the other small
+    forms too (hx-include ".keep-typed"): they come back as typed, without errors."""
+    forms = {"check_form": _check_form(character, sheet)}
+    defaults = {"rolloff_form": {"attacker": sheet.weapons[0].damage if sheet.weapons
+                                 else "1d4", "defender": "1d6"}}
+    for name, form_class, prefix in ROLL_FORMS:
+        initial = dict(defaults.get(name, {}))
+        if typed is not None:
+            for field in form_class.base_fields:
+                key = f"{prefix}-{field}"
+                if key in typed:
+                    initial[field] = typed.get(key)
+            if initial and form_class is FallForm:
+                initial["plummet"] = f"{prefix}-plummet" in typed
+        forms[name] = form_class(prefix=prefix, initial=initial)
+    forms.update(bound)
+    return forms
+
+
+def _odds_for(form: CheckForm):
+    if form.is_bound:
+        return _odds_rows(form.spec()) if form.is_valid() else None
+    initial = CheckForm({**form.initial, "request_key": ""}, sheet=form.sheet)
+    return _odds_rows(initial.spec()) if initial.is_valid() else None
+
+
+def _context(request, character, sheet, **extra) -> dict:
+    context = {
+        "character": character, "sheet": sheet,
+        "session": roll_services.current_session(character),
+        "recent": _recent(character),
+        "request_key": _key(),
+    }
+    bound = {k: v for k, v in extra.items() if k.endswith("_form")}
+    typed = extra.pop("typed", None)
+    context.update(_forms(character, sheet, typed, **bound))
+    context.update({k: v for k, v in extra.items() if k not in bound})
+    context.setdefault("odds", _odds_for(context["check_form"]))
+    check = context.get("check")
+    if check is not None:
+        p = roll_services.spec_of(check).p_success
+        context["gambit_chance"] = percent(p)  # Critical after a success, Success after not
+        context["gambit_risk"] = percent(1 - p)  # Failure after a success, Botch after not
+        gambit = getattr(check, "gambit", None)
+        final = gambit.outcome if gambit is not None else check.outcome
+        # The Action's suggested outcome (Scenes > Actions), e.g. a Failure's clash.
+        context["outcome_text"] = check.detail.get(f"{final}_text", "")
+    context["action"] = context["check_form"].chosen_action if context["check_form"].is_bound \
+        else None
+    return context
+
+
+def _recent(character: Character):
+    return list(Roll.objects.filter(character=character)
+                .select_related("character", "rolled_by", "reroll", "gambit",
+                                "session")[:RECENT])
+
+
+def _render(request, context, partial: str, status: int = 200) -> HttpResponse:
+    template = f"{PLAY}#{partial}" if request.htmx else PLAY
+    response = render(request, template, context, status=status)
+    if request.htmx and status == 200 and context.get("logged"):
+        response["HX-Trigger"] = "rolls-changed"
+    return response
+
+
+@login_required
+@require_GET
+def play(request: HttpRequest, pk: int) -> HttpResponse:
+    character = _character(request, pk)
+    sheet = sheet_for(character)
+    return render(request, PLAY, _context(request, character, sheet))
+
+
+@login_required
+@require_POST
+def check_odds_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """The odds of the Check as typed: nothing is rolled or saved."""
+    character = _character(request, pk)
+    sheet = sheet_for(character)
+    form = _check_form(character, sheet, request.POST)
+    return render(request, f"{PLAY}#odds-body", {
+        "character": character, "odds": _odds_for(form), "check_form": form,
+        "action": form.chosen_action if form.is_valid() else None})
+
+
+@login_required
+@require_POST
+def check_action(request: HttpRequest, pk: int) -> HttpResponse:
+    """A new Action chosen: its usual Attribute and d20 (Attack, Grapple, Dodge), the
+    rest as typed."""
+    character = _character(request, pk)
+    sheet = sheet_for(character)
+    data = request.POST.copy()
+    action = ACTION_BY_SLUG.get(data.get("action", ""))
+    defaults = _check_initial(sheet, action)
+    data["attribute"] = defaults["attribute"]
+    if defaults["ocs"]:
+        data["ocs"] = "on"
+    form = _check_form(character, sheet, data)
+    form.is_valid()
+    context = _context(request, character, sheet, check_form=form)
+    return _render(request, context, "check-panel")
+
+
+@login_required
+@require_POST
+def check_roll(request: HttpRequest, pk: int) -> HttpResponse:
+    character = _character(request, pk)
+    sheet = sheet_for(character)
+    form = _check_form(character, sheet, request.POST)
+    if not form.is_valid():
+        context = _context(request, character, sheet, check_form=form)
+        return _render(request, context, "check-panel", status=422 if not request.htmx else 200)
+    try:
+        check = roll_services.make_check(
+            character=character, by=request.user, spec=form.spec(), label=form.label(),
+            action=form.chosen_action, detail=form.detail(),
+            request_key=form.cleaned_data.get("request_key") or None)
+    except RollRefused as error:
+        form.add_error(None, error.message)
+        return _render(request, _context(request, character, sheet, check_form=form),
+                       "check-panel")
+    # A fresh form key for the next Check; what was typed stays.
+    data = request.POST.copy()
+    data["request_key"] = _key()
+    next_form = _check_form(character, sheet, data)
+    next_form.is_valid()
+    context = _context(request, character, sheet, check_form=next_form, check=check,
+                       logged=True)
+    return _render(request, context, "check-panel")
+
+
+@login_required
+@require_POST
+def gambit(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
+    character = _character(request, pk)
+    sheet = sheet_for(character)
+    check = get_object_or_404(Roll, pk=roll_pk, character=character, kind=Roll.Kind.CHECK)
+    error = None
+    try:
+        roll_services.call_gambit(check=check, by=request.user)
+    except RollRefused as refused:
+        error = refused.message
+    check.refresh_from_db()
+    data = request.POST.copy()
+    form = _check_form(character, sheet, data) if data.get("attribute") else None
+    extra = {"check_form": form} if form is not None and form.is_valid() else {}
+    context = _context(request, character, sheet, check=check, gambit_error=error,
+                       logged=error is None, **extra)
+    return _render(request, context, "check-panel")
+
+
+def _weapon(sheet, value: str):
+    if not value.isdigit() or int(value) >= len(sheet.weapons):
+        raise Http404("No such weapon.")
+    return sheet.weapons[int(value)]
+
+
+@login_required
+@require_POST
+def roll_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """Damage (normal or Critical) for a listed weapon, Rally, a fall, fire, Buildup, a
+    Roll-off. `what` names the Roll; the small forms carry their own fields."""
+    character = _character(request, pk)
+    sheet = sheet_for(character)
+    what = request.POST.get("what", "")
+    key = request.POST.get("request_key") or None
+    bound: dict = {}
+    spec = kind = None
+    if what in ("damage", "critical"):
+        line = _weapon(sheet, request.POST.get("weapon", ""))
+        spec = rolls.weapon_damage(line.name, line.damage, line.critical_bonus,
+                                   critical=what == "critical")
+        kind = Roll.Kind.DAMAGE
+    elif what == "rally":
+        spec, kind = rolls.rally(str(sheet.value("rally"))), Roll.Kind.RALLY
+    elif what == "fall":
+        form = bound["fall_form"] = FallForm(request.POST, prefix="fall")
+        if form.is_valid():
+            spec = rolls.fall(form.cleaned_data["zones"], sheet.size,
+                              plummet=form.cleaned_data["plummet"])
+            kind = Roll.Kind.FALL
+    elif what == "fire":
+        form = bound["fire_form"] = FireForm(request.POST, prefix="fire")
+        if form.is_valid():
+            spec, kind = rolls.fire(form.cleaned_data["fire"]), Roll.Kind.FIRE
+    elif what == "buildup":
+        form = bound["buildup_form"] = BuildupForm(request.POST, prefix="buildup")
+        if form.is_valid():
+            spec, kind = rolls.buildup(form.cleaned_data["buildup"]), Roll.Kind.BUILDUP
+    elif what == "rolloff":
+        form = bound["rolloff_form"] = RollOffForm(request.POST, prefix="rolloff")
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                result = roll_services.roll_off(
+                    character=character, by=request.user, attacker=data["attacker"],
+                    defender=data["defender"], label=data["label"], side=data["side"],
+                    request_key=key)
+            except RollError as error:
+                form.add_error("attacker", str(error))
+            else:
+                context = _context(request, character, sheet_for(character), result=result,
+                                   logged=True, typed=request.POST, **bound)
+                return _render(request, context, "rolls-panel")
+    else:
+        raise Http404("No such Roll.")
+    if spec is None:
+        context = _context(request, character, sheet, typed=request.POST, **bound)
+        return _render(request, context, "rolls-panel", status=200 if request.htmx else 422)
+    result = roll_services.make_roll(character=character, by=request.user, spec=spec,
+                                     kind=kind, request_key=key)
+    context = _context(request, character, sheet_for(character), result=result, logged=True,
+                       typed=request.POST, **bound)
+    return _render(request, context, "rolls-panel")
+
+
+@login_required
+@require_POST
+def reroll_view(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
+    character = _character(request, pk)
+    original = get_object_or_404(Roll, pk=roll_pk, character=character)
+    error = None
+    result = None
+    try:
+        result = roll_services.reroll(roll=original, by=request.user)
+    except RollRefused as refused:
+        error = refused.message
+    character.refresh_from_db()
+    sheet = sheet_for(character)
+    context = _context(request, character, sheet, result=result or original,
+                       reroll_error=error, logged=error is None, typed=request.POST)
+    return _render(request, context, "rolls-panel", status=200 if error is None or
+                   request.htmx else 409)
+
+
+@login_required
+@require_GET
+def character_log(request: HttpRequest, pk: int) -> HttpResponse:
+    """The character's recent rolls (polled by its page), and its WP out of band."""
+    character = _character(request, pk)
+    return render(request, f"{PLAY}#roll-log", {
+        "character": character, "recent": _recent(character), "sheet": sheet_for(character),
+        "oob": True})
+
+
+@login_required
+@require_GET
+def session_log(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    membership = (Membership.objects.select_related("campaign")
+                  .filter(campaign_id=pk, user=request.user).first())
+    if membership is None:
+        raise Http404("No such campaign.")
+    session = get_object_or_404(Session, campaign_id=pk, number=number)
+    entries = list(session.rolls.select_related("character", "rolled_by", "gambit", "reroll")
+                   [:LOG_SIZE])
+    latest = Session.objects.filter(campaign_id=pk).order_by("-number").first()
+    context = {"campaign": membership.campaign, "session": session, "entries": entries,
+               "is_current": latest is not None and latest.pk == session.pk}
+    template = f"{LOG}#log" if request.htmx else LOG
+    return render(request, template, context)

@@ -1,0 +1,54 @@
+"""Rerolls and Gambits under concurrent clicks (PostgreSQL only): WP is spent once per
+click and never below the floor; one Reroll per Roll, one Gambit per Check."""
+
+import pytest
+
+from campaigns import roll_services
+from campaigns.roll_services import RollRefused
+from campaigns.rolls import Roll
+from characters.models import Character
+from rules.engine.eldritch_gambit import rolls
+from rules.engine.eldritch_gambit.checks import CheckSpec
+from tests.concurrency import needs_postgresql, run_at_once
+from tests.factories import AsphodelFactory
+
+pytestmark = [pytest.mark.django_db(transaction=True), needs_postgresql]
+
+
+def _rally(hero):
+    return roll_services.make_roll(character=hero, by=hero.owner, spec=rolls.rally("1d4+2"),
+                                   kind=Roll.Kind.RALLY)
+
+
+def test_ten_rerolls_at_once_stop_at_the_floor():
+    hero = AsphodelFactory(wp_current=9)  # floor 6: three WP to spend
+    originals = [_rally(hero) for _ in range(10)]
+    results = run_at_once(10, lambda i: roll_services.reroll(roll=originals[i],
+                                                             by=hero.owner))
+    done = [r for r in results if isinstance(r, Roll)]
+    refused = [r for r in results if isinstance(r, RollRefused)]
+    assert len(done) == 3 and len(refused) == 7
+    assert all(r.code == "wp_floor" for r in refused)
+    assert Character.objects.get(pk=hero.pk).wp_current == 6
+    assert sorted(r.detail["wp_before"] for r in done) == [7, 8, 9]
+
+
+def test_the_same_roll_rerolled_from_ten_clicks_spends_one_wp():
+    hero = AsphodelFactory()
+    original = _rally(hero)
+    results = run_at_once(10, lambda i: roll_services.reroll(roll=original, by=hero.owner))
+    assert len([r for r in results if isinstance(r, Roll)]) == 1
+    assert all(r.code == "reroll_once" for r in results if isinstance(r, RollRefused))
+    assert Character.objects.get(pk=hero.pk).wp_current == 10
+    assert Roll.objects.filter(kind="reroll").count() == 1
+
+
+def test_one_gambit_from_ten_clicks():
+    hero = AsphodelFactory()
+    check = roll_services.make_check(character=hero, by=hero.owner, spec=CheckSpec(20, 0, 10),
+                                     label="Anycheck: DEX")
+    results = run_at_once(10, lambda i: roll_services.call_gambit(check=check, by=hero.owner))
+    assert len([r for r in results if isinstance(r, Roll)]) == 1
+    assert all(isinstance(r, RollRefused) and r.code == "gambit_once"
+               for r in results if not isinstance(r, Roll))
+    assert Roll.objects.filter(kind="gambit").count() == 1
