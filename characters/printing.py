@@ -574,6 +574,6 @@ def pdf_response(pdf: bytes, filename: str):
     from django.http import HttpResponse
 
     response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = content_disposition_header(False, filename)
+    response["Content-Disposition"] = content_disposition_header(True, filename)  # a download
     return response
 

@@ -320,7 +320,7 @@ def test_who_may_download_the_party_pack(client, who, status):
     assert response.status_code == status
     if status == 200:
         assert response["Content-Type"] == "application/pdf"
-        assert response["Content-Disposition"].startswith('inline; filename="the-drowned-crown')
+        assert response["Content-Disposition"].startswith('attachment; filename="the-drowned-crown')
 
 
 @pytest.mark.parametrize("user_kind", ["anonymous", "player"])
