@@ -267,7 +267,7 @@ def gambit(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
     data = request.POST.copy()
     form = _check_form(character, sheet, data) if data.get("attribute") else None
     extra = {}
-    if form is not None and form.is_valid():
+    if form is not None:  # shown as typed, even if it has become invalid since the roll
         _keep_typed(request, character, form)
         extra["check_form"] = form
     context = _context(request, character, sheet, check=check, gambit_error=error,

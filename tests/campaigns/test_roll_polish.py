@@ -153,6 +153,22 @@ def test_bad_input_is_not_kept_over_the_last_good_check(client, table):
     assert 'name="bonus" value="3"' in text
 
 
+def test_a_gambit_keeps_a_check_form_typed_wrong_since_the_roll(client, table):
+    hero = table["hero"]
+    client.force_login(table["player"])
+    client.post(reverse("characters:check", args=[hero.pk]), TYPED)
+    check = Roll.objects.get(kind="check")
+    response = client.post(reverse("characters:gambit", args=[hero.pk, check.pk]),
+                           {**TYPED, "bonus": "-1"})
+    text = response.content.decode()
+    assert Roll.objects.filter(kind="gambit").count() == 1  # the Gambit is of the Check
+    assert 'name="bonus" value="-1"' in text
+    assert "Largest Bonus is 0 or more" in text
+    # The last valid Check stays the one kept.
+    text = client.get(reverse("characters:play", args=[hero.pk])).content.decode()
+    assert 'name="bonus" value="3"' in text
+
+
 # 3. Double clicks: one roll, shown to both clicks.
 
 def test_double_click_on_call_a_gambit_shows_the_same_gambit(client, table):
