@@ -20,6 +20,7 @@ from rules.models import GearItem
 from tests.browser.conftest import (
     DESKTOP,
     PHONE,
+    SCREENSHOTS,
     axe_check,
     describe,
     htmx_settled,
@@ -184,6 +185,13 @@ def test_checks_page_on_a_phone(page, live_server, password, table):
     page.get_by_role("button", name="Roll the Check").click()
     htmx_settled(page)
     expect(page.locator("#check-result")).to_be_visible()
+    page.get_by_role("button", name="Call a Gambit").click()
+    htmx_settled(page)
+    expect(page.locator("#check-result [data-final-outcome]")).to_have_text(
+        Roll.objects.get(kind="gambit").get_outcome_display())
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.locator("#check-result").scroll_into_view_if_needed()
+    page.locator("#check-result").screenshot(path=str(SCREENSHOTS / "checks-phone-gambit.png"))
     screenshot(page, "checks-phone")
     violations = axe_check(page)
     assert not violations, describe(violations)
