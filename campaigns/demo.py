@@ -28,8 +28,11 @@ BRAM = {
 @transaction.atomic
 def seed_demo_campaign(*, asphodel_name: str) -> Campaign | None:
     """The demo campaign, once (safe to run again); None without the demo users."""
+    from .roll_demo import seed_demo_rolls  # Checks and Rolls' demo rolls (idempotent)
+
     existing = Campaign.objects.filter(request_key=REQUEST_KEY).first()
     if existing is not None:
+        seed_demo_rolls(existing)  # a campaign seeded before the rolls existed gets them
         return existing
     users = {u.username: u for u in get_user_model().objects.filter(
         username__in=["imp", "player1", "player2"])}
@@ -60,4 +63,5 @@ def seed_demo_campaign(*, asphodel_name: str) -> Campaign | None:
     from .initiative_demo import seed_demo_fight  # Volleyball Initiative's demo fight
 
     seed_demo_fight(campaign)
+    seed_demo_rolls(campaign)
     return campaign

@@ -87,6 +87,12 @@ def _record(character: Character, by, *, request_key: str | None = None, **field
         return existing
 
 
+def _refuse_reused_key(request_key: str | None) -> None:
+    """A key already spent on another roll: a stale form, not a double click."""
+    if request_key and Roll.objects.filter(request_key=request_key).exists():
+        raise RollRefused("This form was already used: reload the page.", "request_key_reused")
+
+
 def _defaults(action) -> dict:
     if action is None:
         return {"default_critical": "", "default_botch": ""}
@@ -139,13 +145,21 @@ def spec_of(check: Roll) -> CheckSpec:
 
 
 @transaction.atomic
-def call_gambit(*, check: Roll, by, rng: random.Random | None = None) -> Roll:
-    """Basics > Checks > Gambits: the same die and Modifier again, once per Check."""
+def call_gambit(*, check: Roll, by, rng: random.Random | None = None,
+                request_key: str | None = None) -> Roll:
+    """Basics > Checks > Gambits: the same die and Modifier again, once per Check.
+
+    The same request again (a double click: the same `request_key`) gets the Gambit it
+    made; another request for a Gambited Check is refused."""
     check = Roll.objects.select_for_update().select_related("character").get(pk=check.pk)
     _require_may_roll(check.character, by)
     if check.kind != Roll.Kind.CHECK:
         raise RollRefused("Only a Check can be Gambited.", "not_a_check")
-    if Roll.objects.filter(gambit_of=check).exists():
+    existing = Roll.objects.filter(gambit_of=check).first()
+    if existing is not None and request_key and existing.request_key == request_key:
+        return existing
+    _refuse_reused_key(request_key)
+    if existing is not None:
         raise RollRefused("This Check was already Gambited: one Gambit per Check.",
                           "gambit_once")
     spec = spec_of(check)
@@ -159,7 +173,8 @@ def call_gambit(*, check: Roll, by, rng: random.Random | None = None) -> Roll:
                 expression=check.expression, dice=[natural], total=natural + spec.modifier,
                 die=spec.die, modifier=spec.modifier, df=spec.df, outcome=outcome,
                 chances=check.chances, action=check.action,
-                detail={**check.detail, "first_outcome": check.outcome}, gambit_of=check)
+                detail={**check.detail, "first_outcome": check.outcome}, gambit_of=check,
+                request_key=request_key or None)
     except IntegrityError as error:
         raise RollRefused("This Check was already Gambited: one Gambit per Check.",
                           "gambit_once") from error
@@ -210,13 +225,20 @@ def make_roll(*, character: Character, by, spec: RollSpec, kind: str,
 
 
 @transaction.atomic
-def reroll(*, roll: Roll, by, rng: random.Random | None = None) -> Roll:
+def reroll(*, roll: Roll, by, rng: random.Random | None = None,
+           request_key: str | None = None) -> Roll:
     """Basics > Rolls > Rerolls: spend one WP, roll the dice again and keep the better
     (both added on a tie). Never a Check or a Gambit, once per Roll, and never below the
-    WP floor."""
+    WP floor. The same request again (a double click: the same `request_key`) gets the
+    Reroll it made, without spending another WP."""
     character = Character.objects.select_for_update().get(pk=roll.character_id)
     _require_may_roll(character, by)
     original = Roll.objects.select_for_update().get(pk=roll.pk)
+    if request_key:
+        done = Roll.objects.filter(reroll_of=original, request_key=request_key).first()
+        if done is not None:
+            return done
+        _refuse_reused_key(request_key)
     if original.kind in (Roll.Kind.CHECK, Roll.Kind.GAMBIT):
         raise RollRefused("Checks cannot be Rerolled, nor their Gambits (Basics > Rerolls).",
                           "reroll_check")
@@ -248,7 +270,8 @@ def reroll(*, roll: Roll, by, rng: random.Random | None = None) -> Roll:
                 character=character, rolled_by=by, session=original.session,
                 kind=Roll.Kind.REROLL, label=original.label,
                 expression=original.expression, dice=list(again.dice),
-                total=spec.total_for(kept), detail=detail, reroll_of=original)
+                total=spec.total_for(kept), detail=detail, reroll_of=original,
+                request_key=request_key or None)
     except IntegrityError as error:
         raise RollRefused("This Roll was already Rerolled: one WP per Roll.",
                           "reroll_once") from error

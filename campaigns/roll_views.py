@@ -73,10 +73,32 @@ def _check_initial(sheet, action=None) -> dict:
             "difficulty": "10", "request_key": _key()}
 
 
-def _check_form(character, sheet, data=None) -> CheckForm:
+TYPED_FIELDS = ("action", "attribute", "ocs", "bonus", "penalty", "difficulty", "df_other")
+
+
+def _typed_key(character) -> str:
+    return f"rolls:check-typed:{character.pk}"
+
+
+def _keep_typed(request, character, form: CheckForm) -> None:
+    """What the player typed in the Check form, kept in their session so that it survives
+    every Roll of the page and a Gambit without JavaScript (each posts the whole page
+    back, and only the Check form carries these fields). Valid input only."""
+    if request is None or not form.is_valid():
+        return
+    typed = {name: form.data.get(name, "") for name in TYPED_FIELDS if name != "ocs"}
+    typed["ocs"] = bool(form.cleaned_data["ocs"])
+    request.session[_typed_key(character)] = typed
+
+
+def _check_form(character, sheet, data=None, request=None) -> CheckForm:
     url = reverse("characters:check_action", args=[character.pk])
     if data is None:
-        return CheckForm(initial=_check_initial(sheet), sheet=sheet, action_url=url)
+        initial = _check_initial(sheet)
+        if request is not None:
+            typed = request.session.get(_typed_key(character)) or {}
+            initial.update({k: v for k, v in typed.items() if k in TYPED_FIELDS})
+        return CheckForm(initial=initial, sheet=sheet, action_url=url)
     return CheckForm(data, sheet=sheet, action_url=url)
 
 
@@ -84,10 +106,10 @@ ROLL_FORMS = (("fall_form", FallForm, "fall"), ("fire_form", FireForm, "fire"),
               ("buildup_form", BuildupForm, "buildup"), ("rolloff_form", RollOffForm, "rolloff"))
 
 
-def _forms(character, sheet, typed=None, **bound) -> dict:
+def _forms(character, sheet, typed=None, request=None, **bound) -> dict:
     """Every form of the page. A Roll's request carries what is typed in the other small
     forms too (hx-include ".keep-typed"): they come back as typed, without errors."""
-    forms = {"check_form": _check_form(character, sheet)}
+    forms = {"check_form": _check_form(character, sheet, request=request)}
     defaults = {"rolloff_form": {"attacker": sheet.weapons[0].damage if sheet.weapons
                                  else "1d4", "defender": "1d6"}}
     for name, form_class, prefix in ROLL_FORMS:
@@ -120,7 +142,7 @@ def _context(request, character, sheet, **extra) -> dict:
     }
     bound = {k: v for k, v in extra.items() if k.endswith("_form")}
     typed = extra.pop("typed", None)
-    context.update(_forms(character, sheet, typed, **bound))
+    context.update(_forms(character, sheet, typed, request, **bound))
     context.update({k: v for k, v in extra.items() if k not in bound})
     context.setdefault("odds", _odds_for(context["check_form"]))
     check = context.get("check")
@@ -130,6 +152,14 @@ def _context(request, character, sheet, **extra) -> dict:
         context["gambit_risk"] = percent(1 - p)  # Failure after a success, Botch after not
         gambit = getattr(check, "gambit", None)
         final = gambit.outcome if gambit is not None else check.outcome
+        context["final_outcome"] = final
+        context["final_outcome_name"] = Roll.Outcome(final).label
+        if gambit is not None:
+            # The Gambit's die on its own: did it meet the DF? (Basics > Checks > Gambits)
+            context["gambit_die_succeeds"] = roll_services.spec_of(check).succeeds(
+                gambit.dice[0])
+        else:
+            context["gambit_key"] = _key()  # the same on a double click of its button
         # The Action's suggested outcome (Scenes > Actions), e.g. a Failure's clash.
         context["outcome_text"] = check.detail.get(f"{final}_text", "")
     context["action"] = context["check_form"].chosen_action if context["check_form"].is_bound \
@@ -185,7 +215,7 @@ def check_action(request: HttpRequest, pk: int) -> HttpResponse:
     if defaults["ocs"]:
         data["ocs"] = "on"
     form = _check_form(character, sheet, data)
-    form.is_valid()
+    _keep_typed(request, character, form)
     context = _context(request, character, sheet, check_form=form)
     return _render(request, context, "check-panel")
 
@@ -199,6 +229,7 @@ def check_roll(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         context = _context(request, character, sheet, check_form=form)
         return _render(request, context, "check-panel", status=422 if not request.htmx else 200)
+    _keep_typed(request, character, form)
     try:
         check = roll_services.make_check(
             character=character, by=request.user, spec=form.spec(), label=form.label(),
@@ -226,13 +257,19 @@ def gambit(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
     check = get_object_or_404(Roll, pk=roll_pk, character=character, kind=Roll.Kind.CHECK)
     error = None
     try:
-        roll_services.call_gambit(check=check, by=request.user)
+        roll_services.call_gambit(check=check, by=request.user,
+                                  request_key=request.POST.get("gambit_key") or None)
     except RollRefused as refused:
         error = refused.message
     check.refresh_from_db()
+    # The Gambit button submits the Check form (form="check-form"), with or without
+    # JavaScript: what is typed there comes back as typed.
     data = request.POST.copy()
     form = _check_form(character, sheet, data) if data.get("attribute") else None
-    extra = {"check_form": form} if form is not None and form.is_valid() else {}
+    extra = {}
+    if form is not None:  # shown as typed, even if it has become invalid since the roll
+        _keep_typed(request, character, form)
+        extra["check_form"] = form
     context = _context(request, character, sheet, check=check, gambit_error=error,
                        logged=error is None, **extra)
     return _render(request, context, "check-panel")
@@ -311,7 +348,8 @@ def reroll_view(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
     error = None
     result = None
     try:
-        result = roll_services.reroll(roll=original, by=request.user)
+        result = roll_services.reroll(roll=original, by=request.user,
+                                      request_key=request.POST.get("request_key") or None)
     except RollRefused as refused:
         error = refused.message
     character.refresh_from_db()
@@ -329,7 +367,7 @@ def character_log(request: HttpRequest, pk: int) -> HttpResponse:
     character = _character(request, pk)
     return render(request, f"{PLAY}#roll-log", {
         "character": character, "recent": _recent(character), "sheet": sheet_for(character),
-        "oob": True})
+        "request_key": _key(), "oob": True})
 
 
 @login_required

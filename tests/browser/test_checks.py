@@ -20,6 +20,7 @@ from rules.models import GearItem
 from tests.browser.conftest import (
     DESKTOP,
     PHONE,
+    SCREENSHOTS,
     axe_check,
     describe,
     htmx_settled,
@@ -92,15 +93,27 @@ def test_check_with_gambit_reaches_the_imp_live_and_reroll_stops_at_the_floor(
     assert not Roll.objects.exists()
     page.get_by_label("Largest Bonus").fill("0")
 
-    page.get_by_role("button", name="Roll the Check").click()
+    # A fast double click rolls once and shows that roll (no error).
+    page.get_by_role("button", name="Roll the Check").dblclick()
     htmx_settled(page)
     expect(page.locator("#check-result")).to_be_visible()
     check = Roll.objects.get(kind="check")
     expect(page.locator("#check-result [data-natural]")).to_have_text(str(check.dice[0]))
-    page.get_by_role("button", name="Call a Gambit").click()
+    page.get_by_role("button", name="Call a Gambit").dblclick()
     htmx_settled(page)
     gambit = Roll.objects.get(kind="gambit")
+    expect(page.locator("#gambit-error")).to_have_count(0)
+    # The outcome that stands comes first, then the two rolls as its history.
+    expect(page.locator("#check-result .final-outcome [data-final-outcome]")).to_have_text(
+        gambit.get_outcome_display())
     expect(page.locator("[data-gambit-outcome]")).to_have_text(gambit.get_outcome_display())
+    expect(page.locator(".check-history [data-first-outcome]")).to_have_text(
+        check.get_outcome_display())
+    expect(page.locator(".check-history [data-gambit-natural]")).to_have_text(
+        str(gambit.dice[0]))
+    # What was typed is still there after the roll and the Gambit.
+    expect(page.get_by_label("Action")).to_have_value("attack-melee")
+    expect(page.get_by_label("Other DF")).to_have_value("11")
     expect(page.get_by_role("button", name="Call a Gambit")).to_have_count(0)
     if gambit.outcome == "critical":
         expect(page.locator("#check-result")).to_contain_text("Bonus Damage")
@@ -121,16 +134,27 @@ def test_check_with_gambit_reaches_the_imp_live_and_reroll_stops_at_the_floor(
     expect(page.locator('[data-stat="wp_current"]')).to_have_text("7")
     page.get_by_role("button", name="Roll damage with Spear").click()
     htmx_settled(page)
-    page.locator("#reroll-button").click()
+    page.locator("#reroll-button").dblclick()  # a double click spends one WP
     htmx_settled(page)
     expect(page.locator('[data-stat="wp_current"]')).to_have_text("6")
     expect(page.locator("#roll-result")).to_contain_text("WP 7 → 6")
+    expect(page.locator("#reroll-error")).to_have_count(0)
     assert Character.objects.get(pk=hero.pk).wp_current == 6
+    assert Roll.objects.filter(kind="reroll").count() == 1
     # At the floor: the next Roll's Reroll is disabled, with the reason.
     page.get_by_role("button", name="Roll damage with Spear").click()
     htmx_settled(page)
     expect(page.locator("#reroll-button")).to_be_disabled()
     expect(page.locator("#reroll-floor")).to_contain_text("at the floor of 6")
+    # ... and so is its Reroll in the recent rolls, with the reason; back when WP rises.
+    latest = Roll.objects.filter(kind="damage").first()
+    in_list = page.locator(f'#roll-log [data-reroll="{latest.pk}"]')
+    expect(in_list).to_be_disabled()
+    expect(page.locator(f"#reroll-floor-{latest.pk}")).to_have_text("WP at the floor (6)")
+    Character.objects.filter(pk=hero.pk).update(wp_current=7)
+    expect(in_list).to_be_enabled(timeout=8000)
+    Character.objects.filter(pk=hero.pk).update(wp_current=6)
+    expect(in_list).to_be_disabled(timeout=8000)
     # A page that still offers it (another tab spent the WP meanwhile) is refused by the
     # server, and WP stays at the floor.
     Character.objects.filter(pk=hero.pk).update(wp_current=7)
@@ -143,6 +167,8 @@ def test_check_with_gambit_reaches_the_imp_live_and_reroll_stops_at_the_floor(
     expect(page.locator('[data-stat="wp_current"]')).to_have_text("6")
     assert Character.objects.get(pk=hero.pk).wp_current == 6
     assert Roll.objects.filter(kind="reroll").count() == 1
+    # The next poll disables the list's Reroll buttons too.
+    expect(page.locator("#roll-log [data-reroll]:enabled")).to_have_count(0, timeout=8000)
     screenshot(page, "checks-reroll-floor")
     violations = axe_check(page)
     assert not violations, describe(violations)
@@ -159,6 +185,13 @@ def test_checks_page_on_a_phone(page, live_server, password, table):
     page.get_by_role("button", name="Roll the Check").click()
     htmx_settled(page)
     expect(page.locator("#check-result")).to_be_visible()
+    page.get_by_role("button", name="Call a Gambit").click()
+    htmx_settled(page)
+    expect(page.locator("#check-result [data-final-outcome]")).to_have_text(
+        Roll.objects.get(kind="gambit").get_outcome_display())
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.locator("#check-result").scroll_into_view_if_needed()
+    page.locator("#check-result").screenshot(path=str(SCREENSHOTS / "checks-phone-gambit.png"))
     screenshot(page, "checks-phone")
     violations = axe_check(page)
     assert not violations, describe(violations)
@@ -190,3 +223,74 @@ def test_rolls_keep_what_is_typed_and_name_bad_input(page, live_server, password
     # WP spent elsewhere (the Imp's Reroll, another tab) reaches the page by itself.
     Character.objects.filter(pk=table["hero"].pk).update(wp_current=9)
     expect(page.locator('[data-stat="wp_current"]')).to_have_text("9", timeout=8000)
+
+
+def test_without_javascript_what_is_typed_survives_every_roll(browser, live_server, password,
+                                                               table):
+    context = browser.new_context(viewport=DESKTOP, base_url=live_server.url,
+                                  java_script_enabled=False)
+    page = context.new_page()
+    login(page, live_server, table["player"], password)
+    page.goto(f"/characters/{table['hero'].pk}/play/")
+
+    def typed():
+        expect(page.get_by_label("Action")).to_have_value("insight")
+        expect(page.get_by_label("Attribute")).to_have_value("wis")
+        expect(page.get_by_label("A relevant Origin")).to_be_checked()
+        expect(page.get_by_label("Largest Bonus")).to_have_value("2")
+        expect(page.get_by_label("Largest Penalty")).to_have_value("1")
+        expect(page.get_by_label("Other DF")).to_have_value("13")
+
+    page.get_by_label("Action").select_option("insight")
+    page.get_by_label("Attribute").select_option("wis")
+    page.get_by_label("A relevant Origin").check()
+    page.get_by_label("Largest Bonus").fill("2")
+    page.get_by_label("Largest Penalty").fill("1")
+    page.get_by_label("Difficulty (DF)").select_option("other")
+    page.get_by_label("Other DF").fill("13")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Roll the Check").click()
+    typed()
+    check = Roll.objects.get(kind="check")
+    assert check.die == 20 and check.df == 13 and check.modifier == 1 + 2 - 1
+    with page.expect_navigation():
+        page.get_by_role("button", name="Call a Gambit").click()
+    typed()
+    expect(page.locator("[data-final-outcome]")).to_have_text(
+        Roll.objects.get(kind="gambit").get_outcome_display())
+    screenshot(page, "checks-gambit-no-js")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Roll damage with Spear").click()
+    typed()
+    with page.expect_navigation():
+        page.locator("#reroll-button").click()
+    typed()
+    assert Roll.objects.filter(kind="reroll").count() == 1
+    context.close()
+
+
+def test_session_log_on_a_phone(page, live_server, password, table):
+    """The Imp's session log at 375 px: every entry readable, nothing wider than the
+    screen, no serious axe violation."""
+    from campaigns import roll_services
+    from rules.engine.eldritch_gambit import rolls
+    from rules.engine.eldritch_gambit.checks import CheckSpec
+
+    hero = table["hero"]
+    check = roll_services.make_check(character=hero, by=table["player"],
+                                     spec=CheckSpec(20, 2, 10), label="Attack, Melee: DEX")
+    roll_services.call_gambit(check=check, by=table["player"])
+    damage = roll_services.make_roll(character=hero, by=table["player"],
+                                     spec=rolls.weapon_damage("Spear", "1d8+3", 8),
+                                     kind=Roll.Kind.DAMAGE)
+    roll_services.reroll(roll=damage, by=table["imp"])
+    roll_services.roll_off(character=hero, by=table["player"], attacker="1d8+3",
+                           defender="1d6", label="Clash")
+    page.set_viewport_size(PHONE)
+    login(page, live_server, table["imp"], password)
+    page.goto(f"/campaigns/{table['campaign'].pk}/sessions/1/log/")
+    expect(page.locator("#session-log .roll-entry")).to_have_count(5)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(page, "checks-session-log-phone")
+    violations = axe_check(page)
+    assert not violations, describe(violations)

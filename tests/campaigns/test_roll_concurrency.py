@@ -52,3 +52,21 @@ def test_one_gambit_from_ten_clicks():
     assert all(isinstance(r, RollRefused) and r.code == "gambit_once"
                for r in results if not isinstance(r, Roll))
     assert Roll.objects.filter(kind="gambit").count() == 1
+
+
+def test_a_double_click_of_one_gambit_or_reroll_is_one_roll_shown_twice():
+    """Ten copies of the same request (the same request_key) at once: one Gambit, one
+    Reroll and one WP spent; every copy gets that roll back, none an error."""
+    hero = AsphodelFactory()
+    check = roll_services.make_check(character=hero, by=hero.owner, spec=CheckSpec(20, 0, 10),
+                                     label="Anycheck: DEX")
+    results = run_at_once(10, lambda i: roll_services.call_gambit(
+        check=check, by=hero.owner, request_key="gambit-click"))
+    gambit = Roll.objects.get(kind="gambit")
+    assert all(isinstance(r, Roll) and r.pk == gambit.pk for r in results)
+    original = _rally(hero)
+    results = run_at_once(10, lambda i: roll_services.reroll(
+        roll=original, by=hero.owner, request_key="reroll-click"))
+    again = Roll.objects.get(kind="reroll")
+    assert all(isinstance(r, Roll) and r.pk == again.pk for r in results)
+    assert Character.objects.get(pk=hero.pk).wp_current == 10
