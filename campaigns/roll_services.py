@@ -24,22 +24,14 @@ from rules.engine.rolling import roll as roll_dice
 
 from .models import IMP_ROLES, Membership, Session
 from .rolls import Roll
+from .services import CampaignError
 
 CRITICAL_EFFECTS = dict(STANDARD_CRITICALS)
 BOTCH_EFFECTS = dict(STANDARD_BOTCHES)
 
 
-class RollRefused(Exception):
+class RollRefused(CampaignError):
     """A refused roll: a message for the table, a stable code, and the form field."""
-
-    def __init__(self, message: str, code: str, *, field: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.field = field
-
-    def __str__(self) -> str:
-        return self.message
 
 
 def may_roll_for(character: Character, user) -> bool:

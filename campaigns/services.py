@@ -18,6 +18,7 @@ from django.db.models import Max, Sum
 from django.utils import timezone
 
 from characters.models import Character, XpEntry
+from characters.refusals import Refusal
 
 from .models import (
     IMP_ROLES,
@@ -52,18 +53,9 @@ NOTE_LENGTH = 300
 NOTES_LENGTH = 10_000
 
 
-class CampaignError(Exception):
+class CampaignError(Refusal):
     """A refused campaign action: a message for the table, a stable code, and the form
     field it belongs to (None: the action as a whole)."""
-
-    def __init__(self, message: str, code: str, *, field: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.field = field
-
-    def __str__(self) -> str:
-        return self.message
 
 
 # -- helpers ------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from rules.models import GearItem
 
 from .builds import gear_piece
 from .models import Character, CoinEntry, InventoryItem
+from .refusals import Refusal
 
 Kind = InventoryItem.Kind
 Quality = InventoryItem.Quality
@@ -53,18 +54,9 @@ STARTING_BACKPACK_CONTENTS = (
 COINS_KEEP, COINS_SET, COINS_ROLL = "keep", "set", "roll"
 
 
-class InventoryError(Exception):
+class InventoryError(Refusal):
     """A refused inventory change: a message for the player, a stable code, and the
     form field it belongs to (None: the action as a whole)."""
-
-    def __init__(self, message: str, code: str, *, field: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.field = field
-
-    def __str__(self) -> str:
-        return self.message
 
 
 @dataclass(frozen=True)
