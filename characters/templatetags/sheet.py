@@ -1,4 +1,6 @@
 """{% stat %}: one derived number that explains itself (tap, click or hover).
+{% attribute_stats %}: the six Attributes, each a {% stat %} labelled by its abbreviation.
+{% status_badges %}: the sheet's statuses, each a badge whose title is its effect.
 {% error_slots %}: the live preview's out-of-band error slots.
 
 Tags rather than included templates or template loops: the live preview renders
@@ -37,6 +39,23 @@ def stat(stat, label=None, big=False, wide=False, prefix=""):
         f'{display}</button><div popover id="{pid}" class="stat-why" role="note">'
         f"<strong>{escape(stat.explanation)}</strong>{source}</div></div>"
     )
+
+
+@register.simple_tag
+def attribute_stats(sheet, prefix=""):
+    """The six Attributes of the sheet, in order, as {% stat %} labelled STR, WIS..."""
+    return SafeString("".join(stat(s, label=s.abbr, prefix=prefix)
+                              for s in sheet.attribute_stats))
+
+
+@register.simple_tag
+def status_badges(sheet):
+    """A badge per status of the sheet, chosen or derived; its effect in the title."""
+    return SafeString("".join(  # names and effects are escaped
+        f'<span class="badge text-bg-warning me-1" title="{escape(rule.effect)}">'
+        f"{escape(rule.name)}</span>"
+        for rule in sheet.status_rules
+    ))
 
 
 @register.simple_tag
