@@ -26,10 +26,27 @@ from .models import ATTRIBUTE_FIELDS, Character, InventoryItem
 def gear_piece(item: InventoryItem) -> GearPiece:
     """An inventory line as the engine sees it: the catalog's numbers, the
     player's quantity, quality, coverage and state."""
-    catalog = item.catalog_item
+    return _gear_piece(
+        item.catalog_item,
+        name=item.name,
+        kind=item.kind,
+        load=item.load,
+        quantity=item.quantity,
+        quality=item.quality,
+        equipped=item.equipped,
+        key=item.pk,
+        container=item.container_id,
+        dropped=item.dropped,
+        attuned=item.attuned and item.kind == InventoryItem.Kind.MATERIA,
+        charges=item.charges,
+        coverage=item.coverage,
+    )
+
+
+def _gear_piece(catalog, *, name, kind, load, quantity, quality, equipped, key, container,
+                dropped, attuned, charges, coverage) -> GearPiece:
     armor = shield = weapon = None
     capacity = None
-    load = item.load
     cost = None
     if catalog is not None:
         if load is None:
@@ -49,19 +66,19 @@ def gear_piece(item: InventoryItem) -> GearPiece:
                 tags=tuple(catalog.weapon_tags or ()),
             )
     return GearPiece(
-        name=item.name,
-        kind=item.kind,
+        name=name,
+        kind=kind,
         load=load or 0,
-        quantity=item.quantity,
-        quality=item.quality,
-        equipped=item.equipped,
-        key=item.pk,
-        container=item.container_id,
+        quantity=quantity,
+        quality=quality,
+        equipped=equipped,
+        key=key,
+        container=container,
         capacity=capacity,
-        dropped=item.dropped,
-        attuned=item.attuned and item.kind == InventoryItem.Kind.MATERIA,
-        charges=item.charges,
-        coverage=item.coverage,
+        dropped=dropped,
+        attuned=attuned,
+        charges=charges,
+        coverage=coverage,
         armor=armor,
         shield=shield,
         weapon=weapon,
@@ -110,12 +127,15 @@ def build_from_form(data: Mapping, items: Iterable[InventoryItem] = ()) -> Chara
     for field, kind in (("armor", InventoryItem.Kind.ARMOR), ("shield", InventoryItem.Kind.SHIELD)):
         catalog = data.get(field)
         if catalog is not None:
-            chosen = InventoryItem(
-                name=catalog.name, kind=kind, catalog_item=catalog, equipped=True,
+            # As gear_piece would see a new InventoryItem of the catalog row, worn, with
+            # the model's defaults (without building one: this runs on every keystroke).
+            gear.append(_gear_piece(
+                catalog, name=catalog.name, kind=kind, load=None, quantity=1,
+                quality=InventoryItem.Quality.STANDARD, equipped=True, key=None,
+                container=None, dropped=False, attuned=False, charges=None,
                 coverage=data.get("armor_coverage") or InventoryItem.Coverage.FULL
                 if field == "armor" else InventoryItem.Coverage.FULL,
-            )
-            gear.append(gear_piece(chosen))
+            ))
     return CharacterBuild(
         level=data.get("level") or 1,
         xp=data.get("xp") or 0,

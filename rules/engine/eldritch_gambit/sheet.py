@@ -8,6 +8,7 @@ stable codes, never raised.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..dice import Dice
 from . import levels
@@ -48,8 +49,11 @@ class CharacterBuild:
     has_origin: bool = False
 
 
-@dataclass(frozen=True)
-class Term:
+# Term and Stat are named tuples rather than frozen dataclasses: as immutable, and
+# built four times faster (a frozen dataclass sets each field through
+# object.__setattr__). compute_sheet makes about 30 Stats and 50 Terms per call, and
+# the live preview calls it on every keystroke.
+class Term(NamedTuple):
     label: str
     value: int | str
 
@@ -57,8 +61,7 @@ class Term:
         return f"{self.label} {self.value}" if self.label else str(self.value)
 
 
-@dataclass(frozen=True)
-class Stat:
+class Stat(NamedTuple):
     """One derived number, able to explain itself."""
 
     name: str  # stable data-stat name
@@ -298,7 +301,8 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
              (Term("half of Level", level), Term("rounded up", "")), abbr="Max",
              source=level_src))
 
-    rows = []
+    # The Attribute rows, finished with their check dice once the statuses are known.
+    attribute_rows = []
     for key, abbr, name in ATTRIBUTES:
         value = attrs[key]
         over = value > maximum
@@ -308,10 +312,10 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
                 f"{name} {signed(value)} is over the Level {level} maximum of {signed(maximum)}.",
                 key,
             ))
-        add(Stat(key, name, value, notes=(describe(value),), abbr=abbr,
+        description = describe(value)
+        add(Stat(key, name, value, notes=(description,), abbr=abbr,
                  source="Characters > Attributes"))
-        rows.append(AttributeRow(key, abbr, name, value, describe(value), over,
-                                 f"d20{signed(value)}", f"d12{signed(value)}"))
+        attribute_rows.append((key, abbr, name, value, description, over))
     if spent > points:
         issues.append(Issue(
             "attribute_points_over_budget",
@@ -517,12 +521,12 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
         check_notes.append("Confused: an odd raw roll fails")
     add(Stat("check_dice", "Check dice", f"d{die_with_ocs} / d{die_without}",
              notes=tuple(check_notes), source="Basics > Checks"))
-    rows = [
-        AttributeRow(r.key, r.abbr, r.name, r.value, r.description, r.over_maximum,
-                     f"d{die_with_ocs}{signed(modifier(r.value))}",
-                     f"d{die_without}{signed(modifier(r.value))}")
-        for r in rows
-    ]
+    rows = tuple(
+        AttributeRow(key, abbr, name, value, description, over,
+                     f"d{die_with_ocs}{signed(modifier(value))}",
+                     f"d{die_without}{signed(modifier(value))}")
+        for key, abbr, name, value, description, over in attribute_rows
+    )
 
     # Weapons (Resources > Weapons; Size steps damage dice).
     weapons = tuple(
@@ -530,7 +534,7 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
     )
 
     return CharacterSheet(
-        build=build, stats=stats, attributes=tuple(rows), statuses=statuses,
+        build=build, stats=stats, attributes=rows, statuses=statuses,
         derived_statuses=tuple(derived_statuses), armor=armor, armor_source=armor_source,
         shield=shield, weapons=weapons, size=size, check_die=die_with_ocs,
         issues=tuple(issues),
