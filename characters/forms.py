@@ -220,8 +220,9 @@ class CharacterForm(forms.Form):
         if character is not None and ledger_rules_progress(character):
             # In a campaign the XP ledger sets Level and XP (Highlights, Quests, Level-ups).
             for name in ("level", "xp"):
-                self.fields[name].disabled = True
-                self.fields[name].help_text = "In a campaign the XP ledger sets it."
+                field = self.fields[name] = copy.deepcopy(self.fields[name])  # shared
+                field.disabled = True
+                field.help_text = "In a campaign the XP ledger sets it."
 
     @property
     def is_new(self) -> bool:
@@ -304,10 +305,26 @@ class CharacterForm(forms.Form):
         return found
 
     def _clean_fields(self):
+        """BaseForm._clean_fields without a BoundField per field: the live preview
+        cleans the form on every keystroke and never renders a field, and making the
+        two dozen BoundFields was a fifth of the cleaning."""
         found = self._full_clean_worn() if self.is_bound else {}
         self.fields["armor"].preloaded = found
         self.fields["shield"].preloaded = found
-        super()._clean_fields()
+        for name, field in self.fields.items():
+            try:
+                if type(field)._clean_bound_field is not forms.Field._clean_bound_field:
+                    value = field._clean_bound_field(self[name])  # a FileField, say
+                elif field.disabled:
+                    value = field.clean(self.get_initial_for_field(field, name))
+                else:
+                    value = field.clean(self._widget_data_value(field.widget,
+                                                                self.add_prefix(name)))
+                self.cleaned_data[name] = value
+                if hasattr(self, f"clean_{name}"):
+                    self.cleaned_data[name] = getattr(self, f"clean_{name}")()
+            except ValidationError as error:
+                self.add_error(name, error)
 
     def clean_template_name(self):
         return self.cleaned_data.get("template_name", "").strip() or "Human"
@@ -344,9 +361,9 @@ class CharacterForm(forms.Form):
 
 
 # Changed per instance in __init__ and _clean_fields: armor and shield (their queryset
-# and preloaded rows), Level and XP (read-only in a campaign).
+# and preloaded rows). Level and XP, read-only in a campaign, are copied when they are.
 CharacterForm.base_fields = SharedFields(CharacterForm.base_fields,
-                                         per_instance=("armor", "shield", "level", "xp"))
+                                         per_instance=("armor", "shield"))
 
 
 def initial_from_character(character: Character, items) -> dict:

@@ -4,10 +4,11 @@ import threading
 
 import pytest
 from django.db.models import Q
+from django.db.models.signals import post_init
 
 from characters.forms import CharacterForm
 from characters.models import Character, InventoryItem
-from characters.prepared import PreparedQuery
+from characters.prepared import PreparedQuery, instance_builder
 from characters.views import _EDITABLE_CHARACTER, _ITEMS_WITH_CATALOG
 from rules.models import GearItem
 from tests.factories import (
@@ -97,7 +98,7 @@ def test_forms_share_the_fields_they_never_change():
 
     assert first.fields["name"] is second.fields["name"]
     assert first.fields["armor"] is not second.fields["armor"]
-    assert first.fields["level"] is not CharacterForm.base_fields["level"]
+    assert first.fields["level"] is CharacterForm.base_fields["level"]  # copied if disabled
 
 
 def test_a_campaign_form_leaves_the_shared_fields_as_it_found_them():
@@ -114,3 +115,63 @@ def test_a_campaign_form_leaves_the_shared_fields_as_it_found_them():
     assert CharacterForm.base_fields["level"].disabled is False
     after = {name: dict(vars(field)) for name, field in CharacterForm.base_fields.items()}
     assert after == before
+
+
+def test_the_previews_models_are_built_without_model_init():
+    """Character, InventoryItem and GearItem have nothing in __init__ to run: the fast
+    builder applies to them (were one to gain a post_init receiver, it would not)."""
+    for model in (Character, InventoryItem, GearItem):
+        attnames = [field.attname for field in model._meta.concrete_fields]
+        assert instance_builder(model, "default", attnames).__name__ == "build", model
+
+
+def test_a_fast_built_instance_is_the_one_from_db_builds(character):
+    attnames = [field.attname for field in Character._meta.concrete_fields]
+    values = Character.objects.filter(pk=character.pk).values_list(*attnames).get()
+
+    fast = instance_builder(Character, "default", attnames)(values)
+    slow = Character.from_db("default", attnames, values)
+
+    assert field_values(fast) == field_values(slow)
+    assert vars(fast).keys() == vars(slow).keys()
+    assert (fast._state.adding, fast._state.db) == (slow._state.adding, slow._state.db)
+    assert fast == slow and fast.owner == character.owner and not fast.portrait
+
+
+def test_a_fast_built_instance_saves_and_reloads(character):
+    item = next(i for i in _ITEMS_WITH_CATALOG.all(character=character.pk)
+                if i.catalog_item is not None)
+
+    item.quantity = 7
+    item.save()
+    item.refresh_from_db()
+
+    assert InventoryItem.objects.get(pk=item.pk).quantity == 7
+    assert item.character.items.filter(pk=item.pk, catalog_item=item.catalog_item).exists()
+
+
+def test_a_model_with_an_init_receiver_is_built_through_init(character):
+    seen = []
+
+    def receiver(sender, instance, **kwargs):
+        seen.append(instance)
+
+    attnames = [field.attname for field in GearItem._meta.concrete_fields]
+    values = GearItem.objects.filter(slug="spear").values_list(*attnames).get()
+    post_init.connect(receiver, sender=GearItem)
+    try:
+        built = instance_builder(GearItem, "default", attnames)(values)
+    finally:
+        post_init.disconnect(receiver, sender=GearItem)
+
+    assert seen == [built]
+
+
+def test_deferred_fields_are_built_through_from_db(character):
+    attnames = ["id", "name"]
+    values = Character.objects.filter(pk=character.pk).values_list(*attnames).get()
+
+    built = instance_builder(Character, "default", attnames)(values)
+
+    assert built.get_deferred_fields() >= {"skills", "description"}
+    assert built.name == character.name

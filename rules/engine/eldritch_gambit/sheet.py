@@ -521,12 +521,11 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
         check_notes.append("Confused: an odd raw roll fails")
     add(Stat("check_dice", "Check dice", f"d{die_with_ocs} / d{die_without}",
              notes=tuple(check_notes), source="Basics > Checks"))
-    rows = tuple(
-        AttributeRow(key, abbr, name, value, description, over,
-                     f"d{die_with_ocs}{signed(modifier(value))}",
-                     f"d{die_without}{signed(modifier(value))}")
-        for key, abbr, name, value, description, over in attribute_rows
-    )
+    rows = []
+    for key, abbr, name, value, description, over in attribute_rows:
+        mod = signed(modifier(value))
+        rows.append(AttributeRow(key, abbr, name, value, description, over,
+                                 f"d{die_with_ocs}{mod}", f"d{die_without}{mod}"))
 
     # Weapons (Resources > Weapons; Size steps damage dice).
     weapons = tuple(
@@ -534,7 +533,7 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
     )
 
     return CharacterSheet(
-        build=build, stats=stats, attributes=rows, statuses=statuses,
+        build=build, stats=stats, attributes=tuple(rows), statuses=statuses,
         derived_statuses=tuple(derived_statuses), armor=armor, armor_source=armor_source,
         shield=shield, weapons=weapons, size=size, check_die=die_with_ocs,
         issues=tuple(issues),
