@@ -1,4 +1,5 @@
 """{% stat %}: one derived number that explains itself (tap, click or hover).
+{% stat_grids %}: a panel of stats laid out in PANELS (the builder's derived stats).
 {% attribute_stats %}: the six Attributes, each a {% stat %} labelled by its abbreviation.
 {% status_badges %}: the sheet's statuses, each a badge whose title is its effect.
 {% error_slots %}: the live preview's out-of-band error slots.
@@ -8,11 +9,15 @@ about twenty numbers and one slot per field on every keystroke, and building the
 in Python is several times faster.
 """
 
+from functools import lru_cache
 from html import escape
+from typing import NamedTuple
 
 from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString
+
+from rules.engine.eldritch_gambit import ATTRIBUTES
 
 register = template.Library()
 
@@ -22,23 +27,82 @@ register = template.Library()
 # than mark_safe, whose lazy-string wrapper costs more than the string it marks.
 
 
+@lru_cache(maxsize=512)
+def _stat_frame(name: str, label: str, prefix: str, classes: str, source: str):
+    """What {% stat %} shows around the value and its explanation, all but the two
+    parts that change as the player types: the same few dozen frames every time."""
+    label, pid = escape(label), escape(f"{prefix}why-{name}")
+    if source:
+        source = f'<br><small class="text-muted">SRD: {escape(source)}</small>'
+    return (
+        f'<div class="{classes}"><span class="stat-label" id="{pid}-label">{label}</span>'
+        f'<button type="button" class="stat-value" data-stat="{escape(name)}" '
+        f'popovertarget="{pid}" aria-label="{label} ',
+        f'<div popover id="{pid}" class="stat-why" role="note"><strong>',
+        f"</strong>{source}</div></div>",
+    )
+
+
 @register.simple_tag
 def stat(stat, label=None, big=False, wide=False, prefix=""):
-    label = escape(str(label or stat.label))
-    pid = escape(f"{prefix}why-{stat.name}")
-    display = escape(stat.display)
     classes = "stat" + (" stat-big" if big else "") + (" stat-wide" if wide else "")
-    source = ""
-    if stat.source:
-        source = f'<br><small class="text-muted">SRD: {escape(stat.source)}</small>'
-
-    return SafeString(  # every value above is escaped
-        f'<div class="{classes}"><span class="stat-label" id="{pid}-label">{label}</span>'
-        f'<button type="button" class="stat-value" data-stat="{escape(stat.name)}" '
-        f'popovertarget="{pid}" aria-label="{label} {display}: show how it is computed">'
-        f'{display}</button><div popover id="{pid}" class="stat-why" role="note">'
-        f"<strong>{escape(stat.explanation)}</strong>{source}</div></div>"
+    head, why, tail = _stat_frame(stat.name, str(label or stat.label), str(prefix), classes,
+                                  stat.source)
+    display = escape(stat.display)
+    return SafeString(  # the frame and both values are escaped
+        f'{head}{display}: show how it is computed">{display}</button>'
+        f"{why}{escape(stat.explanation)}{tail}"
     )
+
+
+class Cell(NamedTuple):
+    """A number of a stat grid: the sheet's stat `name` as {% stat %}, labelled
+    `label` (or the stat's own label)."""
+
+    name: str
+    label: str = ""
+    big: bool = False
+    wide: bool = False
+
+
+class Grid(NamedTuple):
+    heading: str  # the <h3> above the grid, if any
+    cells: tuple[Cell, ...]
+    six: bool = False  # six columns: the Attributes
+
+
+# The builder's derived-stats panel, top to bottom (one tag rather than a {% stat %}
+# per number: the live preview renders it on every keystroke).
+BUILDER_PANEL = (
+    Grid("", (Cell("level"), Cell("tier"), Cell("attribute_points", "Points"),
+              Cell("attribute_points_spent", "Spent"), Cell("attribute_points_left", "Left"),
+              Cell("attribute_max", "Max per attribute"))),
+    Grid("Attributes", tuple(Cell(key, abbr) for key, abbr, _ in ATTRIBUTES), six=True),
+    Grid("Defenses", (Cell("af", "AF", big=True), Cell("hp_base", "Base HP", big=True),
+                      Cell("hp_armored", "Armored HP", big=True), Cell("hp_current", "Current HP"),
+                      Cell("rally", "Rally"), Cell("wp", "WP", big=True),
+                      Cell("wp_current", "Current WP"), Cell("wp_floor", "WP floor"))),
+    Grid("Load", (Cell("load"), Cell("load_capacity", "Capacity"),
+                  Cell("encumbrance", wide=True))),
+    Grid("Checks", (Cell("check_dice", "Check dice", wide=True),)),
+)
+PANELS = {"builder": BUILDER_PANEL}
+
+
+@register.simple_tag
+def stat_grids(sheet, panel: str):
+    """The grids of one of PANELS for this sheet, each under its heading."""
+    stats = sheet.stats
+    html = []
+    for grid in PANELS[panel]:
+        if grid.heading:
+            html.append(f'<h3 class="h6 mt-3">{escape(grid.heading)}</h3>')
+        html.append('<div class="stat-grid stat-grid-6">' if grid.six
+                    else '<div class="stat-grid">')
+        html.extend(stat(stats[cell.name], cell.label, cell.big, cell.wide)
+                    for cell in grid.cells)
+        html.append("</div>")
+    return SafeString("".join(html))
 
 
 @register.simple_tag

@@ -8,6 +8,7 @@ stable codes, never raised.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import NamedTuple
 
 from ..dice import Dice
@@ -150,10 +151,16 @@ class CharacterSheet:
     armor: ArmorType
     armor_source: str
     shield: GearPiece | None
-    weapons: tuple[WeaponLine, ...]
     size: Size
     check_die: int
     issues: tuple[Issue, ...]
+
+    @cached_property
+    def weapons(self) -> tuple[WeaponLine, ...]:
+        """A line per weapon carried (Resources > Weapons; Size steps damage dice).
+        Made when first asked for: the live preview does not show them."""
+        return tuple(weapon_line(piece, self.build.attributes, self.size)
+                     for piece in carried_pieces(self.build.gear) if piece.weapon is not None)
 
     def __getitem__(self, name: str) -> Stat:
         return self.stats[name]
@@ -227,7 +234,11 @@ def carried_pieces(gear: tuple[GearPiece, ...]) -> tuple[GearPiece, ...]:
 
 def gear_load(gear: tuple[GearPiece, ...]) -> int:
     """Load of everything carried, at human Size (Characters > Gear > Encumbrance)."""
-    return sum(unit_load(piece) * piece.quantity for piece in carried_pieces(gear))
+    return load_of(carried_pieces(gear))
+
+
+def load_of(pieces: tuple[GearPiece, ...]) -> int:
+    return sum(unit_load(piece) * piece.quantity for piece in pieces)
 
 
 def container_contents_load(
@@ -392,7 +403,7 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
              tuple(rally_notes), abbr="Rally", source="Characters > Defenses"))
 
     # Load (Characters > Gear > Encumbrance; Size scales carried gear; Traits add Load).
-    raw_gear_load = gear_load(build.gear)
+    raw_gear_load = load_of(carried)
     scaled_gear_load = scale_load(raw_gear_load, size)
     trait_load = sum(trait.load for trait in build.traits)
     load = scaled_gear_load + trait_load
@@ -527,15 +538,10 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
         rows.append(AttributeRow(key, abbr, name, value, description, over,
                                  f"d{die_with_ocs}{mod}", f"d{die_without}{mod}"))
 
-    # Weapons (Resources > Weapons; Size steps damage dice).
-    weapons = tuple(
-        weapon_line(piece, attrs, size) for piece in carried if piece.weapon is not None
-    )
-
     return CharacterSheet(
         build=build, stats=stats, attributes=tuple(rows), statuses=statuses,
         derived_statuses=tuple(derived_statuses), armor=armor, armor_source=armor_source,
-        shield=shield, weapons=weapons, size=size, check_die=die_with_ocs,
+        shield=shield, size=size, check_die=die_with_ocs,
         issues=tuple(issues),
     )
 
