@@ -21,7 +21,7 @@ from rules.engine.eldritch_gambit import initiative as engine
 from . import initiative as tracker_service
 from .forms import add_service_error
 from .initiative_forms import EncounterForm, FoeForm, HpForm, StatusForm, clean_action
-from .models import IMP_ROLES, Encounter
+from .models import IMP_ROLES, Combatant, Encounter
 from .services import CampaignError
 from .views import _membership, _require_runs
 
@@ -257,6 +257,38 @@ def step(request: HttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     return _back(encounter, "next")
 
 
+def _hp_step(combatant: Combatant, data: dict) -> tuple[str, dict]:
+    key = str(combatant.pk)
+    if data["change"] == "damage":
+        return "damage", {"key": key, "amount": data["amount"], "area": bool(data.get("area")),
+                          "stagger": bool(data.get("stagger"))}
+    if data["change"] == "heal":
+        return "heal", {"key": key, "amount": data["amount"]}
+    return "set_hp", {"key": key, "hp": data["amount"], "members": data.get("members")}
+
+
+def _combatant_step(request: HttpRequest, membership, encounter, combatant: Combatant, form,
+                    *, step, error_field: str, row_forms: tuple) -> HttpResponse:
+    """A valid `form` becomes the tracker step `step(cleaned_data)` returns, as
+    (kind, payload); a refused step's message goes beside its field (`error_field`
+    when the form has no such field), and the tracker comes back with the row's forms
+    (`row_forms`: its HP form and its Status form) as typed."""
+    if form.is_valid():
+        kind, payload = step(form.cleaned_data)
+        try:
+            tracker_service.step(encounter_id=encounter.pk, version=_version(request),
+                                 kind=kind, payload=payload, by=request.user)
+        except CampaignError as error:
+            if error.code == "stale":
+                return _refused(request, membership, encounter, error)
+            form.add_error(error.field if error.field in form.fields else error_field,
+                           error.message)
+        else:
+            return _back(encounter, f"edit-{combatant.pk}")
+    context = _context(request, membership, encounter, row_forms={combatant.pk: row_forms})
+    return render(request, TRACKER, context, status=400)
+
+
 @login_required
 @require_POST
 def combatant_hp(request: HttpRequest, pk: int, encounter_pk: int,
@@ -265,56 +297,24 @@ def combatant_hp(request: HttpRequest, pk: int, encounter_pk: int,
     membership, encounter = _write(request, pk, encounter_pk)
     combatant = get_object_or_404(encounter.combatants, pk=combatant_pk)
     form = HpForm(request.POST, prefix=f"c{combatant.pk}", mob=combatant.is_mob)
-    if form.is_valid():
-        data = form.cleaned_data
-        key = str(combatant.pk)
-        if data["change"] == "damage":
-            kind, payload = "damage", {"key": key, "amount": data["amount"],
-                                       "area": bool(data.get("area")),
-                                       "stagger": bool(data.get("stagger"))}
-        elif data["change"] == "heal":
-            kind, payload = "heal", {"key": key, "amount": data["amount"]}
-        else:
-            kind, payload = "set_hp", {"key": key, "hp": data["amount"],
-                                       "members": data.get("members")}
-        try:
-            tracker_service.step(encounter_id=encounter.pk, version=_version(request),
-                                 kind=kind, payload=payload, by=request.user)
-        except CampaignError as error:
-            if error.code == "stale":
-                return _refused(request, membership, encounter, error)
-            field = error.field if error.field in form.fields else "amount"
-            form.add_error(field, error.message)
-        else:
-            return _back(encounter, f"edit-{combatant.pk}")
-    context = _context(request, membership, encounter,
-                       row_forms={combatant.pk: (form, None)})
-    return render(request, TRACKER, context, status=400)
+    return _combatant_step(request, membership, encounter, combatant, form,
+                           step=lambda data: _hp_step(combatant, data), error_field="amount",
+                           row_forms=(form, None))
 
 
 @login_required
 @require_POST
 def combatant_statuses(request: HttpRequest, pk: int, encounter_pk: int,
                        combatant_pk: int) -> HttpResponse:
+    """The Statuses of one combatant, set as ticked."""
     membership, encounter = _write(request, pk, encounter_pk)
     combatant = get_object_or_404(encounter.combatants, pk=combatant_pk)
     form = StatusForm(request.POST, prefix=f"s{combatant.pk}")
-    if form.is_valid():
-        try:
-            tracker_service.step(encounter_id=encounter.pk, version=_version(request),
-                                 kind="statuses",
-                                 payload={"key": str(combatant.pk),
-                                          "statuses": form.cleaned_data["statuses"]},
-                                 by=request.user)
-        except CampaignError as error:
-            if error.code == "stale":
-                return _refused(request, membership, encounter, error)
-            form.add_error("statuses", error.message)
-        else:
-            return _back(encounter, f"edit-{combatant.pk}")
-    context = _context(request, membership, encounter,
-                       row_forms={combatant.pk: (None, form)})
-    return render(request, TRACKER, context, status=400)
+    return _combatant_step(
+        request, membership, encounter, combatant, form,
+        step=lambda data: ("statuses", {"key": str(combatant.pk),
+                                        "statuses": data["statuses"]}),
+        error_field="statuses", row_forms=(None, form))
 
 
 @login_required

@@ -8,12 +8,11 @@ from __future__ import annotations
 import random
 
 from characters.builds import sheet_for
-from rules.engine.eldritch_gambit import checks, rolls
-from rules.engine.eldritch_gambit.scenes import action
+from rules.engine.eldritch_gambit import rolls
 
 from . import roll_services
 from .models import Campaign
-from .roll_forms import DEFAULT_DF
+from .roll_forms import DEFAULT_DF, CheckForm
 from .rolls import Roll
 
 KEY = "demo-rolls-{}"
@@ -29,14 +28,15 @@ def seed_demo_rolls(campaign: Campaign) -> list[Roll]:
         return []
     by = asphodel.owner
     sheet = sheet_for(asphodel)
-    attack = action("attack-melee")
-    # Basics > Checks: an adventurer Attacks with a d20 (Scenes > Actions > Attack), DEX.
-    spec = checks.CheckSpec(checks.check_die(has_ocs=True), checks.modifier(sheet.value("dex")),
-                            DEFAULT_DF)
+    # As her player fills in the Checks and Rolls page: a melee Attack (Scenes > Actions >
+    # Attack) with DEX, on a d20 as every adventurer's Attack, against the default DF.
+    form = CheckForm({"action": "attack-melee", "attribute": "dex", "ocs": "on", "bonus": "0",
+                      "penalty": "0", "difficulty": str(DEFAULT_DF)}, sheet=sheet)
+    if not form.is_valid():
+        raise ValueError(f"The demo Check does not validate: {form.errors.as_text()}")
     check = roll_services.make_check(
-        character=asphodel, by=by, spec=spec, label=f"{attack.name}: DEX", action=attack,
-        detail={"attribute": "DEX", "attribute_value": sheet.value("dex"), "ocs": True,
-                "bonus": 0, "penalty": 0, "df_name": checks.difficulty_name(spec.df)},
+        character=asphodel, by=by, spec=form.spec(), label=form.label(),
+        action=form.chosen_action, detail=form.detail(),
         rng=random.Random(SEEDS["check"]), request_key=KEY.format("check"))
     gambit = roll_services.call_gambit(check=check, by=by, rng=random.Random(SEEDS["gambit"]),
                                        request_key=KEY.format("gambit"))

@@ -1,6 +1,8 @@
 from django.urls import path
 
-from . import views
+from characters import print_views, stash_views
+
+from . import initiative_views, roll_views, views
 
 app_name = "campaigns"
 
@@ -15,10 +17,8 @@ urlpatterns = [
     path("<int:pk>/bring/", views.character_bring, name="bring"),
     path("<int:pk>/sessions/", views.session_list, name="sessions"),
     path("<int:pk>/sessions/<int:number>/", views.session_detail, name="session_detail"),
-]
 
-# The ritual at the start of a session (Characters > Advancement).
-urlpatterns += [
+    # The ritual at the start of a session (Characters > Advancement).
     path("<int:pk>/sessions/<int:number>/turn/", views.highlight_turn, name="turn"),
     path("<int:pk>/sessions/<int:number>/absence/", views.absence_set, name="absence"),
     path("<int:pk>/sessions/<int:number>/invest/", views.quest_invest, name="invest"),
@@ -26,20 +26,16 @@ urlpatterns += [
          views.quest_complete, name="quest_complete"),
     path("<int:pk>/sessions/<int:number>/xp/<int:entry_pk>/reverse/", views.xp_entry_reverse,
          name="xp_reverse"),
-]
 
-# The table: members, co-Imps, handing over, leaving.
-urlpatterns += [
+    # The table: members, co-Imps, handing over, leaving.
     path("<int:pk>/members/", views.campaign_members, name="members"),
     path("<int:pk>/members/<int:user_pk>/co-imp/", views.co_imp_add, name="co_imp_add"),
     path("<int:pk>/members/<int:user_pk>/player/", views.co_imp_remove, name="co_imp_remove"),
     path("<int:pk>/members/<int:user_pk>/leave/", views.membership_leave,
          name="membership_leave"),
     path("<int:pk>/handover/", views.imp_handover, name="handover"),
-]
 
-# One character at the table: its Quests, Highlights and XP ledger; the Highlights log.
-urlpatterns += [
+    # One character at the table: its Quests, Highlights and XP ledger; the Highlights log.
     path("<int:pk>/characters/<int:character_pk>/", views.character_detail, name="character"),
     path("<int:pk>/characters/<int:character_pk>/quest/", views.quest_change,
          name="quest_change"),
@@ -51,20 +47,12 @@ urlpatterns += [
     path("<int:pk>/characters/<int:character_pk>/leave/", views.character_leave,
          name="character_leave"),
     path("<int:pk>/highlights/", views.highlight_log, name="highlights"),
-]
 
-# The party stash (characters/stash_views.py): gear the party keeps in common.
-from characters import stash_views  # noqa: E402
-
-urlpatterns += [
+    # The party stash (characters/stash_views.py): gear the party keeps in common.
     path("<int:pk>/stash/", stash_views.stash_detail, name="stash"),
     path("<int:pk>/stash/<int:item_pk>/take/", stash_views.stash_take, name="stash_take"),
-]
 
-# Volleyball Initiative (campaigns/initiative_views.py): the Imp's tracker, the live view.
-from . import initiative_views  # noqa: E402
-
-urlpatterns += [
+    # Volleyball Initiative (campaigns/initiative_views.py): the Imp's tracker, the live view.
     path("<int:pk>/initiative/", initiative_views.encounter_list, name="initiative_list"),
     path("<int:pk>/initiative/<int:encounter_pk>/", initiative_views.encounter_detail,
          name="initiative"),
@@ -82,18 +70,10 @@ urlpatterns += [
          name="initiative_step"),
     path("<int:pk>/initiative/<int:encounter_pk>/undo/", initiative_views.undo,
          name="initiative_undo"),
-]
 
-# The party pack: every character's printed sheet in one PDF (characters/print_views.py).
-from characters import print_views  # noqa: E402
-
-urlpatterns += [
+    # The party pack: every character's printed sheet in one PDF (characters/print_views.py).
     path("<int:pk>/party.pdf", print_views.party_pdf, name="party_pdf"),
-]
 
-# The session's roll log (campaigns/roll_views.py), polled live by the table.
-from . import roll_views  # noqa: E402
-
-urlpatterns += [
+    # The session's roll log (campaigns/roll_views.py), polled live by the table.
     path("<int:pk>/sessions/<int:number>/log/", roll_views.session_log, name="session_log"),
 ]

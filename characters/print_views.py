@@ -71,6 +71,12 @@ def _with_items(queryset):
         Prefetch("items", queryset=InventoryItem.objects.select_related("catalog_item")))
 
 
+def _printable_character(request: HttpRequest, pk: int) -> Character:
+    """The character to print, if the user may see it, with its items and ledger sums."""
+    return get_object_or_404(
+        _with_items(Character.objects.visible_to(request.user).with_progress()), pk=pk)
+
+
 def _filename(name: str, suffix: str) -> str:
     return f"{slugify(name) or 'character'}-{suffix}.pdf"
 
@@ -79,8 +85,7 @@ def _filename(name: str, suffix: str) -> str:
 @require_GET
 def character_print(request: HttpRequest, pk: int) -> HttpResponse:
     """The sheet as a page to print from the browser (one landscape page)."""
-    character = get_object_or_404(
-        _with_items(Character.objects.visible_to(request.user).with_progress()), pk=pk)
+    character = _printable_character(request, pk)
     sheets, _ = printed_sheets([character])
     paper = printing.paper_for(request)
     html = printing.render_html(sheets, paper=paper, request=request,
@@ -99,8 +104,7 @@ def character_print(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def character_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     """The same page as a PDF, rendered by WeasyPrint."""
-    character = get_object_or_404(
-        _with_items(Character.objects.visible_to(request.user).with_progress()), pk=pk)
+    character = _printable_character(request, pk)
     sheets, portraits = printed_sheets([character])
     paper = printing.paper_for(request)
     html = printing.render_html(sheets, paper=paper, request=request,

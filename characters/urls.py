@@ -1,5 +1,7 @@
 from django.urls import path
 
+from campaigns import roll_views
+
 from . import inventory_views, print_views, template_views, views
 
 app_name = "characters"
@@ -19,10 +21,8 @@ urlpatterns = [
     path("<int:pk>/template/", template_views.character_template, name="template"),
     path("<int:pk>/template/preview/", template_views.character_template_preview,
          name="template_preview"),
-]
 
-# The inventory (characters/inventory_views.py).
-urlpatterns += [
+    # The inventory (characters/inventory_views.py).
     path("<int:pk>/inventory/", inventory_views.inventory_detail, name="inventory"),
     path("<int:pk>/inventory/catalog/", inventory_views.inventory_catalog,
          name="inventory_catalog"),
@@ -51,26 +51,18 @@ urlpatterns += [
          name="item_charges"),
     path("<int:pk>/inventory/<int:item_pk>/attune/", inventory_views.item_attune,
          name="item_attune"),
-]
 
-# Handing gear to the party (characters/transfers.py).
-urlpatterns += [
+    # Handing gear to the party (characters/transfers.py).
     path("<int:pk>/inventory/<int:item_pk>/give/", inventory_views.item_give, name="item_give"),
-]
 
-# The printed sheet and the portrait (characters/print_views.py).
-urlpatterns += [
+    # The printed sheet and the portrait (characters/print_views.py).
     path("blank-sheet.pdf", print_views.blank_sheet_pdf, name="blank_sheet_pdf"),
     path("<int:pk>/print/", print_views.character_print, name="print"),
     path("<int:pk>/sheet.pdf", print_views.character_sheet_pdf, name="sheet_pdf"),
     path("<int:pk>/portrait/", print_views.character_portrait, name="portrait"),
     path("<int:pk>/portrait/image/", print_views.portrait_image, name="portrait_image"),
-]
 
-# Checks and Rolls from the sheet (campaigns/roll_views.py): odds, Gambits, Rerolls, the log.
-from campaigns import roll_views  # noqa: E402
-
-urlpatterns += [
+    # Checks and Rolls from the sheet (campaigns/roll_views.py): odds, Gambits, Rerolls, the log.
     path("<int:pk>/play/", roll_views.play, name="play"),
     path("<int:pk>/play/odds/", roll_views.check_odds_view, name="check_odds"),
     path("<int:pk>/play/action/", roll_views.check_action, name="check_action"),
