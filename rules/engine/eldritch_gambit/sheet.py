@@ -460,8 +460,11 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
         af += shield.shield.af
         af_terms.append(Term("shield", shield.shield.af))
     af_notes = []
-    if "fallen" in statuses or "incapacitated" in statuses:
-        cause = "Fallen" if "fallen" in statuses else "Incapacitated"
+    # Dead counts as Fallen here, as in Initiative: death follows a Fallen character's
+    # failed Recovery Check (Characters > Defenses > HP Status Effects).
+    downed = [key for key in ("fallen", "dead", "incapacitated") if key in statuses]
+    if downed:
+        cause = STATUS_BY_KEY[downed[0]].name
         af_notes.append(f"{cause}: AF drops to 0, from {af}")
         af = 0
     elif "surprised" in statuses:

@@ -250,6 +250,17 @@ def test_fallen_and_surprised_is_still_zero():
     assert sheet.value("af") == 0
 
 
+@pytest.mark.parametrize("hp_current", [None, 5, 0, -7])
+def test_dead_drops_af_to_zero_like_fallen(hp_current):
+    # "Fallen combatants ... get no Action, and their AF drops to zero." Dead follows a
+    # Fallen character's failed Recovery Check: it is never better than Fallen (the
+    # Initiative tracker already treats Dead as Fallen).
+    sheet = sheet_for(ASPHODEL, gear=(HEATER,), statuses=frozenset({"Dead"}),
+                      hp_current=hp_current)
+    assert sheet.value("af") == 0
+    assert "Dead: AF drops to 0" in sheet["af"].explanation
+
+
 @pytest.mark.parametrize("hp_current", [0, -1, -20])
 def test_zero_hp_or_below_is_fallen(hp_current):
     # "At zero or below, they are Fallen."
