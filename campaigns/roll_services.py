@@ -176,14 +176,14 @@ def _spec_detail(spec: RollSpec, result: RollResult) -> dict:
     return {
         "count": spec.count, "sides": spec.sides, "modifier": spec.modifier,
         "bonus": spec.bonus, "multiplier": spec.multiplier, "rerollable": spec.rerollable,
-        "note": spec.note, "dice_total": result.dice_total,
+        "note": spec.note, "dice_total": result.dice_total, "halved": spec.halved,
     }
 
 
 def _spec_from(roll: Roll) -> RollSpec:
     d = roll.detail
     return RollSpec(roll.label, d["count"], d["sides"], d["modifier"], d["bonus"],
-                    d["multiplier"], d["rerollable"], d.get("note", ""))
+                    d["multiplier"], d["rerollable"], d.get("note", ""), d.get("halved", False))
 
 
 @transaction.atomic
