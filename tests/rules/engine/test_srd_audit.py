@@ -4,7 +4,6 @@ Each test cites the sentence it checks. Edge cases the text implies (zero, negat
 Level 1, Size and quality together) are tested where the worked examples stop.
 """
 
-
 from rules.engine.dice import Dice
 from rules.engine.eldritch_gambit import (
     ArmorStats,
