@@ -124,7 +124,7 @@ def make_check(*, character: Character, by, spec: CheckSpec, label: str, action=
     return _record(
         character, by, request_key=request_key, kind=Roll.Kind.CHECK, label=label,
         expression=f"d{spec.die}{spec.modifier:+d} vs DF {spec.df}", dice=[natural],
-        total=natural + spec.modifier, die=spec.die, modifier=spec.modifier, df=spec.df,
+        total=spec.total(natural), die=spec.die, modifier=spec.modifier, df=spec.df,
         outcome=spec.outcome(natural), chances=chances_of(spec),
         action=action.slug if action else "",
         detail={**(detail or {}), **_defaults(action), "confused": spec.confused},
@@ -162,7 +162,7 @@ def call_gambit(*, check: Roll, by, rng: random.Random | None = None,
             return Roll.objects.create(
                 character=check.character, rolled_by=by, session=check.session,
                 kind=Roll.Kind.GAMBIT, label=check.label,
-                expression=check.expression, dice=[natural], total=natural + spec.modifier,
+                expression=check.expression, dice=[natural], total=spec.total(natural),
                 die=spec.die, modifier=spec.modifier, df=spec.df, outcome=outcome,
                 chances=check.chances, action=check.action,
                 detail={**check.detail, "first_outcome": check.outcome}, gambit_of=check,
@@ -176,14 +176,14 @@ def _spec_detail(spec: RollSpec, result: RollResult) -> dict:
     return {
         "count": spec.count, "sides": spec.sides, "modifier": spec.modifier,
         "bonus": spec.bonus, "multiplier": spec.multiplier, "rerollable": spec.rerollable,
-        "note": spec.note, "dice_total": result.dice_total,
+        "note": spec.note, "dice_total": result.dice_total, "halved": spec.halved,
     }
 
 
 def _spec_from(roll: Roll) -> RollSpec:
     d = roll.detail
     return RollSpec(roll.label, d["count"], d["sides"], d["modifier"], d["bonus"],
-                    d["multiplier"], d["rerollable"], d.get("note", ""))
+                    d["multiplier"], d["rerollable"], d.get("note", ""), d.get("halved", False))
 
 
 @transaction.atomic

@@ -22,6 +22,7 @@ from characters.builds import sheet_for
 from characters.models import Character
 from rules.engine.eldritch_gambit import rolls
 from rules.engine.eldritch_gambit.checks import check_odds, percent
+from rules.engine.eldritch_gambit.templates import has_trait
 from rules.engine.rolling import RollError
 
 from . import roll_services
@@ -303,7 +304,8 @@ def roll_view(request: HttpRequest, pk: int) -> HttpResponse:
         form = bound["fall_form"] = FallForm(request.POST, prefix="fall")
         if form.is_valid():
             spec = rolls.fall(form.cleaned_data["zones"], sheet.size,
-                              plummet=form.cleaned_data["plummet"])
+                              plummet=form.cleaned_data["plummet"],
+                              jump=has_trait(sheet.build.traits, "Jump"))
             kind = Roll.Kind.FALL
     elif what == "fire":
         form = bound["fire_form"] = FireForm(request.POST, prefix="fire")

@@ -200,3 +200,20 @@ def test_weapon_damage_from_the_sheet_with_critical():
                                      kind=Roll.Kind.DAMAGE, rng=random.Random(3))
     assert len(result.dice) == 2
     assert result.total == sum(result.dice) + 3 + 8
+
+
+def test_a_check_total_is_recorded_at_zero_not_below():
+    # Basics > Rolls > Modifiers: "This can reduce the result to zero but not into the
+    # negatives"; Basics > Checks: "Modifiers apply to Checks just as they do for Rolls."
+    hero = CharacterFactory()
+
+    class Face(random.Random):
+        def randrange(self, *args, **kwargs):
+            return 3 - 1  # a natural 3
+
+    rng = Face(0)
+    check = roll_services.make_check(character=hero, by=hero.owner, spec=CheckSpec(20, -6, 0),
+                                     label="Attack a Fallen foe", rng=rng)
+    assert (check.dice, check.total, check.outcome) == ([3], 0, "success")
+    gambit = roll_services.call_gambit(check=check, by=hero.owner, rng=rng)
+    assert (gambit.total, gambit.outcome) == (0, "critical")

@@ -162,6 +162,18 @@ def test_damage_rally_fall_fire_buildup(client, table):
     assert Roll.objects.filter(session=table["session"]).count() == Roll.objects.count()
 
 
+def test_a_jumper_takes_half_fall_damage(client, table):
+    # Bestiary > Jump: "This also halves fall damage" (rounded up: Basics > Modifiers).
+    hero = table["hero"]
+    hero.template_traits = [{"name": "Jump", "value": "", "load": 1}]
+    hero.save(update_fields=["template_traits"])
+    client.force_login(table["player"])
+    client.post(reverse("characters:roll", args=[hero.pk]), {"what": "fall", "fall-zones": "3"})
+    fall = Roll.objects.get(kind="fall")
+    assert len(fall.dice) == 3 and fall.expression == "3d6 halved"
+    assert fall.total == -(-sum(fall.dice) // 2)
+
+
 @pytest.mark.parametrize(("data", "field", "message"), [
     ({"what": "fall", "fall-zones": "0"}, "fall-zones", "A fall is at least 1 Zone (5 m)."),
     ({"what": "buildup", "buildup-buildup": "lots"}, "buildup-buildup",

@@ -92,6 +92,12 @@ class CheckSpec:
         if self.die not in (CHECK_DIE_WITH_OCS, CHECK_DIE_WITHOUT_OCS):
             raise ValueError(f"a Check is made on a d20 or a d12, not a d{self.die}")
 
+    def total(self, natural: int) -> int:
+        """The natural result plus the Modifier, never below 0: a Modifier "can reduce
+        the result to zero but not into the negatives", and "Modifiers apply to Checks
+        just as they do for Rolls" (Basics > Rolls > Modifiers; Basics > Checks)."""
+        return max(natural + self.modifier, 0)
+
     def succeeds(self, natural: int) -> bool:
         """Whether a natural (raw) die result succeeds."""
         if not 1 <= natural <= self.die:
@@ -102,7 +108,7 @@ class CheckSpec:
             return False  # Confused: an odd raw number fails.
         if natural == self.die:
             return True  # a natural 20 (d20) or 12 (d12) always succeeds
-        return natural + self.modifier >= self.df
+        return self.total(natural) >= self.df
 
     @property
     def success_faces(self) -> tuple[int, ...]:

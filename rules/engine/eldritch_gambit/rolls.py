@@ -60,6 +60,7 @@ class RollSpec:
     multiplier: int = 1
     rerollable: bool = True
     note: str = ""
+    halved: bool = False  # after the multiplier, rounded up (the Jump Trait's falls)
 
     @property
     def expression(self) -> str:
@@ -70,10 +71,14 @@ class RollSpec:
             text += f"+{self.bonus}"
         if self.multiplier != 1:
             text = f"({text})x{self.multiplier}"
+        if self.halved:
+            text += " halved"
         return text
 
     def total_for(self, dice_total: int) -> int:
-        return floor_at_zero((dice_total + self.modifier + self.bonus) * self.multiplier)
+        total = floor_at_zero((dice_total + self.modifier + self.bonus) * self.multiplier)
+        # Basics > Rolls > Modifiers: "If halved, always round up."
+        return -(-total // 2) if self.halved else total
 
 
 @dataclass(frozen=True)
@@ -110,9 +115,11 @@ def rally(rally_dice: str) -> RollSpec:
     return RollSpec("HP recovered", dice.count, dice.sides, dice.modifier)
 
 
-def fall(zones: int, size: Size = Size.MEDIUM, *, plummet: bool = False) -> RollSpec:
+def fall(zones: int, size: Size = Size.MEDIUM, *, plummet: bool = False,
+         jump: bool = False) -> RollSpec:
     """1d6 per 5 m Zone fallen, at most 10d6; x the Size's HP multiple. A Plummet onto a
-    foe below subtracts a die from the faller's own damage."""
+    foe below subtracts a die from the faller's own damage. The Jump Trait "also halves
+    fall damage" (Bestiary > LIST OF TRAITS), rounded up."""
     if zones < 1:
         raise ValueError("A fall is at least one Zone.")
     count = min(zones, FALL_MAX_DICE)
@@ -126,8 +133,10 @@ def fall(zones: int, size: Size = Size.MEDIUM, *, plummet: bool = False) -> Roll
         parts.append("Plummet: one die less")
     if multiplier > 1:
         parts.append(f"x{multiplier} for {size.value} Size")
+    if jump:
+        parts.append("Jump: halved, rounded up")
     return RollSpec("Fall damage", count, FALL_DIE, multiplier=multiplier, rerollable=False,
-                    note="; ".join(parts))
+                    note="; ".join(parts), halved=jump)
 
 
 def fire(kind: str) -> RollSpec:

@@ -460,8 +460,11 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
         af += shield.shield.af
         af_terms.append(Term("shield", shield.shield.af))
     af_notes = []
-    if "fallen" in statuses or "incapacitated" in statuses:
-        cause = "Fallen" if "fallen" in statuses else "Incapacitated"
+    # Dead counts as Fallen here, as in Initiative: death follows a Fallen character's
+    # failed Recovery Check (Characters > Defenses > HP Status Effects).
+    downed = [key for key in ("fallen", "dead", "incapacitated") if key in statuses]
+    if downed:
+        cause = STATUS_BY_KEY[downed[0]].name
         af_notes.append(f"{cause}: AF drops to 0, from {af}")
         af = 0
     elif "surprised" in statuses:
@@ -486,6 +489,15 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
              (Term("half of", f"10 + WIS = {wp_full}"), Term("rounded up", "")),
              notes=("WP cannot be spent below this",), abbr="WP floor",
              source="Characters > Defenses > Willpower"))
+    if attuned and wp < wp_floor:
+        # Attuning spends a WP (Magic > Materia), and "WP can only drop to half"
+        # (Characters > Defenses > Willpower): no more than WP - floor Materia.
+        issues.append(Issue(
+            "materia_below_floor",
+            f"{attuned} attuned Materia take WP to {wp}, below the floor of {wp_floor}: "
+            f"WP can only drop to half, so at most {wp_full - wp_floor} can be attuned.",
+            "gear", severity="warning",
+        ))
     wp_current = wp if build.wp_current is None else build.wp_current
     if build.wp_current is not None:
         if build.wp_current > wp:

@@ -66,6 +66,12 @@ def size_of(traits: tuple[TraitChoice, ...]) -> Size:
     return Size.MEDIUM
 
 
+def has_trait(traits: tuple[TraitChoice, ...], name: str) -> bool:
+    """Whether a Trait of this name (any case) is among the character's."""
+    wanted = name.strip().lower()
+    return any(trait.name.strip().lower() == wanted for trait in traits)
+
+
 def armored_trait(traits: tuple[TraitChoice, ...]) -> ArmorType | None:
     best = None
     for trait in traits:

@@ -11,7 +11,12 @@ of d20."
 import pytest
 
 from rules.engine.eldritch_gambit import Attributes, CharacterBuild, compute_sheet
-from rules.engine.eldritch_gambit.checks import check_die, difficulty_name, modifier
+from rules.engine.eldritch_gambit.checks import (
+    CheckSpec,
+    check_die,
+    difficulty_name,
+    modifier,
+)
 
 ASPHODEL = Attributes(str=3, wis=1, dex=2, agi=1, cha=1, end=2)
 
@@ -102,3 +107,13 @@ def test_miscellaneous_item_quality():
 
     assert ITEM_CHECK_BY_QUALITY == {Quality.STANDARD: 0, Quality.SUPERIOR: 2,
                                      Quality.INFERIOR: -2}
+
+
+def test_a_check_total_never_goes_below_zero():
+    # Basics > Rolls > Modifiers: a Modifier "can reduce the result to zero but not into
+    # the negatives"; Basics > Checks: "Modifiers apply to Checks just as they do for Rolls."
+    spec = CheckSpec(die=20, modifier=-6, df=0)
+    assert spec.total(4) == 0
+    assert spec.total(10) == 4
+    # So against DF 0 (a Fallen foe's AF) every face succeeds but the natural 1.
+    assert spec.success_faces == tuple(range(2, 21))

@@ -250,6 +250,17 @@ def test_fallen_and_surprised_is_still_zero():
     assert sheet.value("af") == 0
 
 
+@pytest.mark.parametrize("hp_current", [None, 5, 0, -7])
+def test_dead_drops_af_to_zero_like_fallen(hp_current):
+    # "Fallen combatants ... get no Action, and their AF drops to zero." Dead follows a
+    # Fallen character's failed Recovery Check: it is never better than Fallen (the
+    # Initiative tracker already treats Dead as Fallen).
+    sheet = sheet_for(ASPHODEL, gear=(HEATER,), statuses=frozenset({"Dead"}),
+                      hp_current=hp_current)
+    assert sheet.value("af") == 0
+    assert "Dead: AF drops to 0" in sheet["af"].explanation
+
+
 @pytest.mark.parametrize("hp_current", [0, -1, -20])
 def test_zero_hp_or_below_is_fallen(hp_current):
     # "At zero or below, they are Fallen."
@@ -359,3 +370,16 @@ def test_dropped_attuned_materia_still_holds_its_wp_down():
     orb = GearPiece("Orb", kind="materia", attuned=True, dropped=True)
     sheet = compute_sheet(CharacterBuild(attributes=Attributes(wis=2), gear=(orb,)))
     assert sheet.value("wp") == 11
+
+
+@pytest.mark.parametrize(("count", "wp", "warned"), [(5, 5, False), (6, 4, True)])
+def test_attuned_materia_cannot_take_wp_below_half(count, wp, warned):
+    # Magic > Materia: "Casters must spend a single WP to attune"; Characters > Defenses >
+    # Willpower: "WP can only drop to half". WIS 0: WP 10, floor 5, so 5 Materia at most.
+    gear = tuple(materia(f"Materia {i}") for i in range(count))
+    sheet = sheet_for(Attributes(), gear=gear)
+    assert sheet.value("wp") == wp
+    assert sheet.value("wp_floor") == 5
+    codes = [issue.code for issue in sheet.warnings]
+    assert ("materia_below_floor" in codes) is warned
+    assert not sheet.errors

@@ -44,7 +44,9 @@ def naive_success(die, modifier, df, natural, confused=False):
         return True
     if die == 12 and natural == 12:
         return True
-    return natural + modifier >= df
+    # "This can reduce the result to zero but not into the negatives" (Basics > Rolls >
+    # Modifiers), and "Modifiers apply to Checks just as they do for Rolls".
+    return max(natural + modifier, 0) >= df
 
 
 def enumerate_policy(die, modifier, df, policy, confused=False):

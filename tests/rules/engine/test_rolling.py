@@ -148,3 +148,18 @@ def test_the_clash_example():
     # "two fist-fighters Roll 1 and 3 as damage. The one with 3 wins and does 2 damage"
     result = rolls.RollOff(attacker=1, defender=3)
     assert (result.winner, result.excess) == ("defender", 2)
+
+
+@pytest.mark.parametrize(("zones", "size", "dice", "total"), [
+    (3, Size.MEDIUM, (4, 4, 3), 6),  # 11 halved, rounded up
+    (2, Size.MEDIUM, (1, 1), 1),
+    (2, Size.LARGE, (3, 4), 7),  # (7 x 2) halved
+])
+def test_jump_halves_fall_damage_rounding_up(zones, size, dice, total):
+    # Bestiary > Jump: "This also halves fall damage"; Basics > Rolls > Modifiers: "If
+    # halved, always round up."
+    spec = rolls.fall(zones, size, jump=True)
+    assert spec.halved and "Jump" in spec.note
+    assert spec.expression.endswith(" halved")
+    assert spec.total_for(sum(dice)) == total
+    assert not rolls.fall(zones, size).halved
