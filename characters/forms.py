@@ -20,6 +20,7 @@ from .services import ledger_rules_progress
 MAX_LEVEL = 100
 STARTING_SKILLS = 3  # "All characters can choose up to three Skills at the start"
 MAX_SKILLS = 30
+GEAR_FIELDS = ("armor", "shield")  # GearChoiceFields: the worn armor, the carried shield
 SKILL_MAX_LENGTH = 80
 
 
@@ -83,7 +84,8 @@ class _LazyChoiceIterator(forms.models.ModelChoiceIterator):
 
 class GearChoiceField(forms.ModelChoiceField):
     """A catalog choice that the form can answer from rows it already loaded
-    (`preloaded`, keyed by pk), refusing rows of another category."""
+    (`clean_from`), refusing rows of another category. Its choices come from
+    `queryset_factory`, called when they are first listed."""
 
     iterator = _LazyChoiceIterator
 
@@ -91,7 +93,6 @@ class GearChoiceField(forms.ModelChoiceField):
         self.queryset_factory = None
         super().__init__(*args, **kwargs)
         self.category = category
-        self.preloaded = None
 
     def _get_queryset(self):
         if self._queryset is None and self.queryset_factory is not None:
@@ -113,35 +114,33 @@ class GearChoiceField(forms.ModelChoiceField):
             return f"{obj.name} (AF +{obj.shield_af}, Block +{obj.shield_block}, Load {obj.load})"
         return obj.name
 
-    def to_python(self, value):
-        if self.preloaded is None or value in self.empty_values:
-            return super().to_python(value)
-        self.validate_no_null_characters(value)
+    def clean_from(self, value, rows: dict):
+        """`clean(value)`, with the choice looked up in `rows` (pk -> GearItem: the rows
+        the form may offer, already loaded) rather than in the queryset."""
+        if value in self.empty_values:
+            return self.clean(value)
         try:
-            item = self.preloaded[int(value)]
-        except (KeyError, TypeError, ValueError):
+            item = rows.get(int(value))
+        except (TypeError, ValueError):
             item = None
         if item is None or item.category != self.category:
             raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice",
                                   params={"value": value})
+        self.validate(item)
+        self.run_validators(item)
         return item
 
 
 class SharedFields(dict):
     """A form's `base_fields` whose deep copy (one per form instance, in
-    `BaseForm.__init__`) copies only the fields the form changes per instance and
-    shares the rest: the live preview builds a CharacterForm on every keystroke, and
-    deep-copying two dozen fields with their widgets and choices was a third of its
-    work. A shared field is never changed after the class is built (a test checks
-    that a form leaves them as it found them)."""
-
-    def __init__(self, fields, per_instance):
-        super().__init__(fields)
-        self.per_instance = frozenset(per_instance)
+    `BaseForm.__init__`) shares the fields instead: the live preview builds a
+    CharacterForm on every keystroke, and deep-copying two dozen fields with their
+    widgets and choices was a third of its work. A form copies a field itself before
+    it changes it (`CharacterForm._own`); a shared field is never changed after the
+    class is built (a test checks that a form leaves them as it found them)."""
 
     def __deepcopy__(self, memo):
-        return {name: copy.deepcopy(field, memo) if name in self.per_instance else field
-                for name, field in self.items()}
+        return dict(self)
 
 
 class CharacterForm(forms.Form):
@@ -210,19 +209,30 @@ class CharacterForm(forms.Form):
         if items is None:
             items = list(character.items.select_related("catalog_item")) if character else []
         self.items = items
-        # Built on first use: the live preview answers most keystrokes without them.
         self._user = user
-        for name in ("armor", "shield"):
-            self.fields[name].queryset_factory = (
-                lambda category=self.fields[name].category: self._gear().filter(category=category)
-            )
+        self._owned = set()
         self.sheet = None
         if character is not None and ledger_rules_progress(character):
             # In a campaign the XP ledger sets Level and XP (Highlights, Quests, Level-ups).
             for name in ("level", "xp"):
-                field = self.fields[name] = copy.deepcopy(self.fields[name])  # shared
+                field = self._own(name)
                 field.disabled = True
                 field.help_text = "In a campaign the XP ledger sets it."
+
+    def _own(self, name: str) -> forms.Field:
+        """This form's own copy of a field (they are shared until changed)."""
+        if name not in self._owned:
+            self.fields[name] = copy.deepcopy(self.fields[name])
+            self._owned.add(name)
+        return self.fields[name]
+
+    def __getitem__(self, name: str) -> forms.BoundField:
+        if name in GEAR_FIELDS and name not in self._owned:
+            # The catalog's armors and shields as this user sees them (their homebrew
+            # too), listed on first use: the form renders them, the preview never does.
+            field = self._own(name)
+            field.queryset_factory = lambda: self._gear().filter(category=field.category)
+        return super().__getitem__(name)
 
     @property
     def is_new(self) -> bool:
@@ -309,14 +319,15 @@ class CharacterForm(forms.Form):
         cleans the form on every keystroke and never renders a field, and making the
         two dozen BoundFields was a fifth of the cleaning."""
         found = self._full_clean_worn() if self.is_bound else {}
-        self.fields["armor"].preloaded = found
-        self.fields["shield"].preloaded = found
         for name, field in self.fields.items():
             try:
                 if type(field)._clean_bound_field is not forms.Field._clean_bound_field:
                     value = field._clean_bound_field(self[name])  # a FileField, say
                 elif field.disabled:
                     value = field.clean(self.get_initial_for_field(field, name))
+                elif name in GEAR_FIELDS:
+                    value = field.clean_from(self._widget_data_value(
+                        field.widget, self.add_prefix(name)), found)
                 else:
                     value = field.clean(self._widget_data_value(field.widget,
                                                                 self.add_prefix(name)))
@@ -360,10 +371,7 @@ class CharacterForm(forms.Form):
         return compute_sheet(build_from_form(data, self.items))
 
 
-# Changed per instance in __init__ and _clean_fields: armor and shield (their queryset
-# and preloaded rows). Level and XP, read-only in a campaign, are copied when they are.
-CharacterForm.base_fields = SharedFields(CharacterForm.base_fields,
-                                         per_instance=("armor", "shield"))
+CharacterForm.base_fields = SharedFields(CharacterForm.base_fields)
 
 
 def initial_from_character(character: Character, items) -> dict:

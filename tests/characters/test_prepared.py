@@ -97,7 +97,10 @@ def test_forms_share_the_fields_they_never_change():
     first, second = CharacterForm(), CharacterForm()
 
     assert first.fields["name"] is second.fields["name"]
+    assert first.fields["armor"] is second.fields["armor"]  # until the form renders it
+    str(first["armor"])
     assert first.fields["armor"] is not second.fields["armor"]
+    assert first.fields["armor"].queryset is not None and second.fields["armor"].queryset is None
     assert first.fields["level"] is CharacterForm.base_fields["level"]  # copied if disabled
 
 
