@@ -48,7 +48,7 @@ from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import include, path, reverse
 
 from campaigns import bench as campaign_bench
-from characters import bench_views, print_bench, services
+from characters import bench_views, prepared, print_bench, services
 from characters.forms import initial_from_character
 from characters.models import Character, InventoryItem
 from rules.models import GearItem
@@ -117,7 +117,7 @@ class QueryOrigins:
         self.root = str(settings.BASE_DIR) + os.sep
         self.not_ours = (os.sep + ".venv" + os.sep, os.sep + "site-packages" + os.sep,
                          self.root + "manage.py", self.root + "tests" + os.sep, __file__,
-                         campaign_bench.__file__)
+                         campaign_bench.__file__, prepared.__file__)
 
     def __call__(self, execute, sql, params, many, context):
         self.origins.append(self.origin(sql))
