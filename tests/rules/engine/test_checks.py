@@ -17,8 +17,7 @@ from rules.engine.eldritch_gambit.checks import (
     difficulty_name,
     modifier,
 )
-
-ASPHODEL = Attributes(str=3, wis=1, dex=2, agi=1, cha=1, end=2)
+from tests.rules.engine.srd_examples import ASPHODEL
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from rules.engine.eldritch_gambit import (
     compute_sheet,
 )
 from rules.engine.eldritch_gambit.gear import price_cp
+from tests.rules.engine.srd_examples import ASPHODEL
 
 
 def armor(name, ap, rally, load, rank, cp, **kwargs):
@@ -48,7 +49,6 @@ BUCKLER = shield("Buckler", 1, 3, 0)
 TARGET = shield("Target", 2, 2, 1)
 HEATER = shield("Heater", 3, 1, 2)
 
-ASPHODEL = Attributes(str=3, wis=1, dex=2, agi=1, cha=1, end=2)
 EXAMPLE = Attributes(str=2, end=4)  # the Hit Points example
 
 

@@ -24,8 +24,7 @@ from rules.engine.eldritch_gambit import (
     WeaponStats,
     compute_sheet,
 )
-
-ASPHODEL = Attributes(str=3, wis=1, dex=2, agi=1, cha=1, end=2)  # capacity 5
+from tests.rules.engine.srd_examples import ASPHODEL
 
 
 def bundle(load, name="Rope (10m)", **kwargs):

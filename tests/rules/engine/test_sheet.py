@@ -10,17 +10,14 @@ import pytest
 
 from rules.engine.eldritch_gambit import (
     DERIVED_NAMES,
-    ArmorStats,
     Attributes,
     CharacterBuild,
     GearPiece,
     Kind,
     compute_sheet,
 )
+from tests.rules.engine.srd_examples import ASPHODEL, CHAIN
 
-ASPHODEL = Attributes(str=3, wis=1, dex=2, agi=1, cha=1, end=2)
-CHAIN = GearPiece("Chain mail", Kind.ARMOR, load=2, armor=ArmorStats(10, 8, rank=2),
-                  equipped=True)
 MATERIA = GearPiece("Dormant Demon", Kind.MATERIA, attuned=True)
 
 EXPECTED_DERIVED = {

@@ -20,10 +20,8 @@ from rules.engine.eldritch_gambit import (
 )
 from rules.engine.eldritch_gambit.checks import CheckSpec, modifier
 from rules.engine.eldritch_gambit.rolls import weapon_damage
+from tests.rules.engine.srd_examples import ASPHODEL, CHAIN
 
-ASPHODEL = Attributes(str=3, wis=1, dex=2, agi=1, cha=1, end=2)
-CHAIN = GearPiece("Chain mail", Kind.ARMOR, load=2, armor=ArmorStats(10, 8, rank=2),
-                  equipped=True)
 HEATER = GearPiece("Shield, large", Kind.SHIELD, load=2, shield=ShieldStats(3, 1),
                    weapon=WeaponStats(0, "1d6"), equipped=True)
 GAUNTLET = GearPiece("Gauntlet", Kind.WEAPON, weapon=WeaponStats(0, "1d4+1", tags=("Stun",)))

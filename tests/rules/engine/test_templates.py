@@ -27,12 +27,11 @@ from rules.engine.eldritch_gambit import (
     compute_sheet,
 )
 from rules.engine.eldritch_gambit.templates import sized_dice
+from tests.rules.engine.srd_examples import CHAIN
 
 EXAMPLE = Attributes(str=2, end=4)  # Level 10: Base HP 16, Rally 1d4+4
 LEATHER = GearPiece("Leather", Kind.ARMOR, load=1, armor=ArmorStats(5, 6, rank=1),
                     equipped=True)
-CHAIN = GearPiece("Chain mail", Kind.ARMOR, load=2, armor=ArmorStats(10, 8, rank=2),
-                  equipped=True)
 DAGGER = GearPiece("Dagger", Kind.WEAPON, load=0, weapon=WeaponStats(1, "1d6", range=1))
 
 
