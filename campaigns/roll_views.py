@@ -111,8 +111,9 @@ def _forms(character, sheet, typed=None, request=None, **bound) -> dict:
     """Every form of the page. A Roll's request carries what is typed in the other small
     forms too (hx-include ".keep-typed"): they come back as typed, without errors."""
     forms = {"check_form": _check_form(character, sheet, request=request)}
-    defaults = {"rolloff_form": {"attacker": sheet.weapons[0].damage if sheet.weapons
-                                 else "1d4", "defender": "1d6"}}
+    armed = sheet.weapons or sheet.natural_attacks
+    defaults = {"rolloff_form": {"attacker": armed[0].damage if armed else "1d4",
+                                 "defender": "1d6"}}
     for name, form_class, prefix in ROLL_FORMS:
         initial = dict(defaults.get(name, {}))
         if typed is not None:
@@ -276,10 +277,19 @@ def gambit(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
     return _render(request, context, "check-panel")
 
 
-def _weapon(sheet, value: str):
-    if not value.isdigit() or int(value) >= len(sheet.weapons):
+def _weapon(sheet, value: str, *, critical: bool = False):
+    """A carried weapon by its index in sheet.weapons ("0"), or an Attack Trait's line by
+    its index in sheet.natural_attacks after an "n" ("n0"). An area Attack Trait has no
+    Attack Check, so no Critical (docs/RULES.md)."""
+    lines = sheet.weapons
+    if value[:1] == "n":
+        lines, value = sheet.natural_attacks, value[1:]
+    if not value.isdigit() or int(value) >= len(lines):
         raise Http404("No such weapon.")
-    return sheet.weapons[int(value)]
+    line = lines[int(value)]
+    if critical and not line.has_attack_check:
+        raise Http404("No Critical without an Attack Check.")
+    return line
 
 
 @login_required
@@ -294,7 +304,7 @@ def roll_view(request: HttpRequest, pk: int) -> HttpResponse:
     bound: dict = {}
     spec = kind = None
     if what in ("damage", "critical"):
-        line = _weapon(sheet, request.POST.get("weapon", ""))
+        line = _weapon(sheet, request.POST.get("weapon", ""), critical=what == "critical")
         spec = rolls.weapon_damage(line.name, line.damage, line.critical_bonus,
                                    critical=what == "critical")
         kind = Roll.Kind.DAMAGE

@@ -280,6 +280,9 @@ RESOURCES = Box(width=66, height=74, columns_small=2)
 LOAD_COLUMN = 7  # the Load column of each list line
 
 
+NO_LOAD = "—"  # a natural attack's Load column
+
+
 def dash(value: int) -> str:
     """A Load as the sheet writes it: "-" for nothing."""
     return str(value) if value else "-"
@@ -391,6 +394,11 @@ def printed_sheet(character: Character, items: Sequence[InventoryItem], sheet: C
                                     damage=line.damage))
         if piece.key is not None:
             listed.add(piece.key)
+    # Then the Attack Traits (Bestiary > Templates): no piece, so no Load of their own
+    # (the Trait's Load is counted with the Traits); an area kind has no Hit.
+    for line in sheet.natural_attacks:
+        weapon_entries.append(Entry(line.name, NO_LOAD, weapon_notes=_weapon_notes(line),
+                                    hit=line.hit_display, damage=line.damage_display))
     printed.weapons = fit_entries(weapon_entries, WEAPONS, notes_width=WEAPON_NOTES_WIDTH)
 
     # Armor (Resources > Armor): the suit the engine counts, and a ready shield.

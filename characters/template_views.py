@@ -474,19 +474,29 @@ def template_update(*, character: Character, name: str, traits: list[dict]) -> C
 
 
 def weapon_stats(sheet) -> list[dict]:
-    """Each carried weapon's Hit and damage as explainable stats for `{% stat %}`."""
-    rows = []
-    for index, line in enumerate(sheet.weapons, start=1):
-        rows.append({
-            "line": line,
-            "prefix": f"weapon{index}-",
-            "hit": Stat("weapon_hit", f"{line.name} Hit", f"{line.hit:+d}", line.terms_hit,
-                        abbr="Hit", source="Resources > Weapons"),
-            "damage": Stat("weapon_damage", f"{line.name} damage", line.damage,
-                           line.terms_damage, notes=(f"Critical +{line.critical_bonus}",),
-                           abbr="Damage", source="Resources > Weapons; Bestiary > Size"),
-        })
+    """Each carried weapon's Hit and damage as explainable stats for `{% stat %}`, then
+    each Attack Trait's (Bestiary > Templates), which the Traits being chosen change."""
+    rows = [_weapon_row(line, f"weapon{index}-", "Resources > Weapons")
+            for index, line in enumerate(sheet.weapons, start=1)]
+    rows += [_weapon_row(line, f"attack{index}-", "Bestiary > Templates")
+             for index, line in enumerate(sheet.natural_attacks, start=1)]
     return rows
+
+
+def _weapon_row(line, prefix: str, source: str) -> dict:
+    hit_notes = () if line.has_attack_check else ("no Attack Check: all in the Zone are hit",)
+    damage_notes = (f"Critical +{line.critical_bonus}",) if line.has_attack_check else ()
+    if line.element:
+        damage_notes += (line.element,)
+    return {
+        "line": line,
+        "prefix": prefix,
+        "hit": Stat("weapon_hit", f"{line.name} Hit", line.hit_display, line.terms_hit,
+                    hit_notes, abbr="Hit", source=source),
+        "damage": Stat("weapon_damage", f"{line.name} damage", line.damage,
+                       line.terms_damage, notes=damage_notes, abbr="Damage",
+                       source=f"{source}; Bestiary > Size"),
+    }
 
 
 def _sheet(character: Character, items: list, traits: list[dict]):

@@ -26,7 +26,17 @@ from .gear import (
     unit_load,
 )
 from .statuses import BLINDED_PENALTY, STATUS_BY_KEY, normalize_status
-from .templates import SIZES, Size, TraitChoice, armored_trait, scale_load, size_of, sized_dice
+from .templates import (
+    SIZES,
+    NaturalAttack,
+    Size,
+    TraitChoice,
+    armored_trait,
+    attack_traits,
+    scale_load,
+    size_of,
+    sized_dice,
+)
 
 AF_BASE = 10  # DEFENSES table: AF = 10 + AGI
 WP_BASE = 10  # DEFENSES table: WP = 10 + WIS
@@ -103,7 +113,7 @@ class Issue:
 @dataclass(frozen=True)
 class WeaponLine:
     name: str
-    hit: int
+    hit: int | None  # None: no Attack Check (an area Attack Trait hits all in the Zone)
     damage: str
     critical_bonus: int
     range: int | None
@@ -112,17 +122,37 @@ class WeaponLine:
     quality: str
     terms_hit: tuple[Term, ...]
     terms_damage: tuple[Term, ...]
+    element: str = ""  # an Attack Trait's Element ("Fire"), shown with the damage
+    natural: bool = False  # from an Attack Trait, not a carried weapon
+
+    @property
+    def has_attack_check(self) -> bool:
+        """Area Attack Traits strike all in the Zone without an Attack Check, so no
+        Hit, no Critical and no longer Range on a d12 (docs/RULES.md)."""
+        return self.hit is not None
+
+    @property
+    def hit_display(self) -> str:
+        return f"{self.hit:+d}" if self.hit is not None else "—"
+
+    @property
+    def damage_display(self) -> str:
+        return f"{self.damage} {self.element}" if self.element else self.damage
 
     @property
     def long_range(self) -> int | None:
         """Range doubles when the Attack Check drops to a d12 (Resources > Weapons)."""
-        return self.range * 2 if self.range else None
+        return self.range * 2 if self.range and self.has_attack_check else None
 
     @property
     def attack_line(self) -> str:
-        parts = [f"Hit {self.hit:+d}", f"{self.damage} damage", f"Critical +{self.critical_bonus}"]
-        if self.range:
+        parts = [f"{self.damage_display} damage"]
+        if self.has_attack_check:
+            parts = [f"Hit {self.hit:+d}", *parts, f"Critical +{self.critical_bonus}"]
+        if self.range and self.long_range:
             parts.append(f"Range {self.range} (d12 to {self.long_range})")
+        elif self.range:
+            parts.append(f"Range {self.range}")
         if self.reload:
             parts.append(f"Reload {self.reload}")
         parts.extend(self.tags)
@@ -161,6 +191,14 @@ class CharacterSheet:
         Made when first asked for: the live preview does not show them."""
         return tuple(weapon_line(piece, self.build.attributes, self.size)
                      for piece in carried_pieces(self.build.gear) if piece.weapon is not None)
+
+    @cached_property
+    def natural_attacks(self) -> tuple[WeaponLine, ...]:
+        """A line per Attack Trait (Bestiary > Templates: "Attack: claws, teeth, horns,
+        breath weapons ... Size applies to the damage dice used"), apart from
+        `weapons`, which pairs with carried pieces. Made when first asked for."""
+        return tuple(natural_attack_line(attack, self.build.attributes, self.size)
+                     for attack in attack_traits(self.build.traits))
 
     def __getitem__(self, name: str) -> Stat:
         return self.stats[name]
@@ -582,6 +620,34 @@ def weapon_line(piece: GearPiece, attrs: Attributes, size: Size) -> WeaponLine:
         range=weapon.range, reload=weapon.reload, tags=tuple(weapon.tags),
         quality=Quality(piece.quality).value, terms_hit=tuple(terms_hit),
         terms_damage=tuple(terms_damage),
+    )
+
+
+def natural_attack_line(attack: NaturalAttack, attrs: Attributes, size: Size) -> WeaponLine:
+    """An Attack Trait as a weapon line (Bestiary > Templates, TEMPLATES table).
+
+    Hit = the Trait's +1 + DEX, as a weapon's bonus + DEX; Damage = the Trait's die
+    (Size-adjusted) + STR; a Critical adds the max of the largest die. The Bestiary's
+    creatures use their Base for every Attribute: the Babblin (Base +1, Medium, Attack
+    (close)) has "Claws & Teeth: (Hit +2, 1d6+1 dmg)", the Grue (Base +3, Large,
+    Attack(close)) "Maul: (Hit +4, dmg 2d6+3)". The area kinds print no "to hit": they
+    strike all in the Zone, like the Burst Spell that "automatically hits everyone in
+    the Zone" (Magic > Spells), so the line has no Hit (docs/RULES.md).
+    """
+    rule = attack.rule
+    dice = sized_dice(Dice(1, rule.die), size)
+    label = "Attack Trait"
+    terms_hit: tuple[Term, ...] = ()
+    hit = None
+    if rule.hit is not None:
+        hit = rule.hit + attrs.dex
+        terms_hit = (Term(label, rule.hit), Term("DEX", attrs.dex))
+    terms_damage = (Term(f"{label} die", str(dice)), Term("STR", attrs.str))
+    return WeaponLine(
+        name=f"Attack ({rule.kind})", hit=hit, damage=str(dice.plus(attrs.str)),
+        critical_bonus=dice.sides, range=rule.range, reload=None, tags=rule.tags,
+        quality=Quality.STANDARD.value, terms_hit=terms_hit, terms_damage=terms_damage,
+        element=attack.element, natural=True,
     )
 
 

@@ -95,3 +95,80 @@ def scale_load(load: int, size: Size) -> int:
     divide and round down ("may not even count for a giant"), smaller multiply."""
     numerator, denominator = SIZES[size].load_factor
     return (load * numerator) // denominator
+
+
+# ---------------------------------------------------------------------------
+# Attack Traits (Bestiary > Templates > LIST OF TRAITS, "Attack: claws, teeth, horns,
+# breath weapons ... Size applies to the damage dice used, and Elements can be chosen
+# just as with Spells"; the TEMPLATES table gives each kind its numbers).
+
+
+@dataclass(frozen=True)
+class AttackRule:
+    kind: str  # "melee", "ranged area" ...
+    hit: int | None  # "+1 to hit"; None: the area kinds list none (no Attack Check)
+    die: int  # "d8 +STR dmg", before Size
+    range: int | None  # "Range 2"
+    tags: tuple[str, ...]  # "Grapple", "Reach", whom an area attack strikes
+
+
+# TEMPLATES table: Attack (area) "d6 +STR dmg to all in current Zone"; (close) "+1 to
+# hit, d6 +STR dmg, Grapple"; (melee) "+1 to hit, d8 +STR dmg"; (ranged area) "d6 +STR
+# dmg to all in target Zone, Range 2"; (ranged) "+1 to hit, d8 +STR dmg, Range 2";
+# (reach) "+1 to hit, d6 +STR dmg, Reach".
+ATTACKS = {
+    rule.kind: rule for rule in (
+        AttackRule("area", None, 6, None, ("Area: all in current Zone",)),
+        AttackRule("close", 1, 6, None, ("Grapple",)),
+        AttackRule("melee", 1, 8, None, ()),
+        AttackRule("ranged area", None, 6, 2, ("Area: all in target Zone",)),
+        AttackRule("ranged", 1, 8, 2, ()),
+        AttackRule("reach", 1, 6, None, ("Reach",)),
+    )
+}
+# Longest first, so "ranged area" is not read as "ranged" with an Element "area".
+_ATTACK_KINDS = sorted(ATTACKS, key=lambda kind: -len(kind.split()))
+
+
+@dataclass(frozen=True)
+class NaturalAttack:
+    rule: AttackRule
+    element: str = ""  # "Fire", as written for the Trait
+
+
+def attack_of(trait: TraitChoice) -> NaturalAttack | None:
+    """The Attack a Trait gives, if it is one, any case: as the Template page stores it
+    (name "Attack", value "melee"), as the SRD writes it ("Attack (melee)", the young
+    Dragon's "Attack (ranged area, Fire)") or a custom "Attack (close)" whose value is
+    an Element. Whatever is written besides the kind is the Element. None when the
+    name is not Attack or no kind is given (nothing to compute from)."""
+    name = " ".join(trait.name.split())
+    if name[:6].casefold() != "attack" or name[6:7].isalnum():
+        return None
+    text = f"{name[6:]},{trait.value}"
+    for mark in "():;":
+        text = text.replace(mark, ",")
+    kind = None
+    extras = []
+    for part in text.split(","):
+        words = part.replace("-", " ").split()
+        if not words:
+            continue
+        if kind is None:
+            folded = [word.casefold() for word in words]
+            for candidate in _ATTACK_KINDS:
+                length = len(candidate.split())
+                if folded[:length] == candidate.split():
+                    kind, words = candidate, words[length:]
+                    break
+        if words:
+            extra = " ".join(words)
+            extras.append(extra[:1].upper() + extra[1:])
+    if kind is None:
+        return None
+    return NaturalAttack(ATTACKS[kind], ", ".join(extras))
+
+
+def attack_traits(traits: tuple[TraitChoice, ...]) -> tuple[NaturalAttack, ...]:
+    """The character's Attack Traits, in the order chosen."""
+    return tuple(attack for attack in map(attack_of, traits) if attack is not None)
