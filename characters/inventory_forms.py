@@ -186,13 +186,24 @@ class ChargesForm(forms.Form):
     charges = whole_number("Charges", low=0, high=inventory.MAX_CHARGES)
 
 
+def how_many(verb: str) -> forms.IntegerField:
+    """Part of a stack to hand over; empty: the whole line (the service checks it
+    against what the line holds, under its locks)."""
+    return forms.IntegerField(
+        label="How many", required=False,
+        error_messages={"invalid": f"Say how many to {verb} as a whole number."},
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+
 class GiveForm(forms.Form):
     """Who receives a line: a character of the campaign (its id) or "stash" (the
-    service checks the character is in the same campaign)."""
+    service checks the character is in the same campaign), and how many of it."""
 
     STASH = "stash"
 
     to = forms.CharField(label="Give to", error_messages={"required": "Choose who receives it."})
+    quantity = how_many("give")
     request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
     def clean_to(self):
@@ -207,10 +218,11 @@ class GiveForm(forms.Form):
 
 class TakeForm(forms.Form):
     """The character a line of the party stash goes to (its id; the service checks it
-    is in the campaign and the user may take into it)."""
+    is in the campaign and the user may take into it), and how many of it."""
 
     to = forms.CharField(label="Take into", error_messages={
         "required": "Choose the character who takes it."})
+    quantity = how_many("take")
     request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
     def clean_to(self):

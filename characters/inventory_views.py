@@ -540,8 +540,11 @@ def inventory_coin_reverse(request: HttpRequest, pk: int, entry_pk: int) -> Http
 
 def _item_action(request: HttpRequest, pk: int, item_pk: int, form_class,
                  act: Callable[[Character, dict], str], *,
-                 oob: Iterable[str] = ("inventory-stats",)) -> HttpResponse:
-    """Run a per-item service with the form's values; answer with the inventory."""
+                 oob: Iterable[str] = ("inventory-stats",),
+                 names: dict[str, str] | None = None) -> HttpResponse:
+    """Run a per-item service with the form's values; answer with the inventory.
+    `names` renames fields in what the row gets back on a refusal, where two forms of
+    a line share a field name (Give's "quantity" is not the Qty form's)."""
     character = _character(request, pk)
     form = form_class(request.POST) if form_class is not None else None
     if form is None or form.is_valid():
@@ -558,9 +561,11 @@ def _item_action(request: HttpRequest, pk: int, item_pk: int, form_class,
         else:
             return _done(request, character, message, main="inventory", oob=oob,
                          anchor=f"item-{item_pk}")
-    typed = {name: form.data.get(name, "") for name in form.fields}
+    names = names or {}
+    typed = {names.get(name, name): form.data.get(name, "") for name in form.fields}
+    errors = {names.get(name, name): found for name, found in _errors(form).items()}
     return _refused(request, character, _first_error(form), main="inventory",
-                    failure=Failure(item_pk, _errors(form), typed))
+                    failure=Failure(item_pk, errors, typed))
 
 
 @login_required
@@ -670,8 +675,8 @@ def item_attune(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def item_give(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
-    """Hand a line (a container with everything in it) to another character of the
-    campaign or to the party stash (characters/transfers.py)."""
+    """Hand a line (a container with everything in it), or part of a stack, to another
+    character of the campaign or to the party stash (characters/transfers.py)."""
     def act(character, data):
         key = data["request_key"] or None
         if key and GearTransfer.objects.filter(request_key=key).exists():
@@ -680,7 +685,7 @@ def item_give(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
         transfer = transfers.item_give(
             item=item_pk, from_character=character, by=request.user, request_key=key,
             to_stash=character.campaign_id if to == GiveForm.STASH else None,
-            to_character=None if to == GiveForm.STASH else to,
+            to_character=None if to == GiveForm.STASH else to, quantity=data["quantity"],
         )
         what = services.describe(transfer.item_name, transfer.quantity, transfer.quality)
         if transfer.lines > 1:
@@ -689,4 +694,5 @@ def item_give(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
             return f"{what} went into the party stash."
         return f"{what} went to {transfer.to_label}."
     return _item_action(request, pk, item_pk, GiveForm, act,
-                        oob=("inventory-stats", "transfer-history"))
+                        oob=("inventory-stats", "transfer-history"),
+                        names={"quantity": "give_quantity"})

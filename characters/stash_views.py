@@ -54,6 +54,8 @@ class StashRow:
     closes: int = 0
     error: str = ""  # a refused "Take into" on this line, and what was chosen
     typed: str = ""
+    error_field: str = ""  # "quantity" when the refusal is about how many, else "to"
+    typed_quantity: str = ""
 
     @property
     def closers(self) -> range:
@@ -62,6 +64,14 @@ class StashRow:
     @property
     def over(self) -> bool:
         return self.inside is not None and self.inside > self.piece.capacity
+
+    @property
+    def to_error(self) -> str:
+        return self.error if self.error_field != "quantity" else ""
+
+    @property
+    def quantity_error(self) -> str:
+        return self.error if self.error_field == "quantity" else ""
 
 
 def _rows(items: list[InventoryItem], failure: dict | None) -> tuple[list[StashRow], int]:
@@ -86,6 +96,8 @@ def _rows(items: list[InventoryItem], failure: dict | None) -> tuple[list[StashR
                        else None)
         if failure is not None and failure["item"] == item.pk:
             row.error, row.typed = failure["message"], failure["typed"]
+            row.error_field = failure.get("field") or "to"
+            row.typed_quantity = failure.get("typed_quantity", "")
         rows.append(row)
         kids = [kid for kid in children.get(item.pk, ()) if kid.pk not in visited]
         if kids:
@@ -157,7 +169,8 @@ def stash_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def stash_take(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
-    """Take a line (a container with everything in it) into a character."""
+    """Take a line (a container with everything in it), or part of a stack, into a
+    character."""
     membership = _membership(request, pk)
     campaign = membership.campaign
     form = TakeForm(request.POST)
@@ -168,7 +181,7 @@ def stash_take(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
         try:
             transfer = transfers.item_take_from_stash(
                 item=item_pk, to_character=form.cleaned_data["to"], by=request.user,
-                campaign=campaign, request_key=key)
+                campaign=campaign, request_key=key, quantity=form.cleaned_data["quantity"])
         except InventoryError as refusal:
             error = refusal
         else:
@@ -181,12 +194,18 @@ def stash_take(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
                 messages.success(request, message)
                 return redirect(reverse("campaigns:stash", args=[campaign.pk]))
             return _regions(request, membership, status=message)
-    message = error.message if error is not None else next(iter(form.errors.values()))[0]
+    if error is not None:
+        message, field = error.message, error.field
+    else:
+        field, found = next(iter(form.errors.items()))
+        message = found[0]
     if error is not None and error.code == "no_such_item":
         extra = {"stash_error": message}
     else:
         extra = {"failure": {"item": item_pk, "message": message,
-                             "typed": form.data.get("to", "")}}
+                             "field": "quantity" if field == "quantity" else "to",
+                             "typed": form.data.get("to", ""),
+                             "typed_quantity": form.data.get("quantity", "")}}
     if not request.htmx:
         messages.error(request, f"Nothing was changed: {message}")
         return render(request, TEMPLATE, _context(request, membership, **extra))

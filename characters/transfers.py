@@ -11,6 +11,14 @@ records the hand-over and shows on both sides. A refusal raises InventoryError w
 stable code and the form field it belongs to ("to": the receiver); nothing is written
 then. A `request_key` makes a call idempotent: the same submission twice moves the gear
 once and returns the first transfer.
+
+Part of a stack: with a `quantity` below the line's, a line that is not a container
+holding things is split. The giver's row keeps the rest; a new row with the part goes to
+the receiver (same catalog item, name, kind, quality, Load, coverage, notes and charges;
+neither worn, attuned, dropped nor packed; last in the receiver's order). An Ephemera's
+charges count the uses of one item (a stack of potions added at 1 charge is potions of
+1 charge each), so the part keeps the line's charges. The quantity is read again under
+the locks: two hand-overs at once never give more than the line holds.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ from django.db.models import Max, Q
 
 from campaigns.models import IMP_ROLES, Campaign, Membership
 
-from .inventory import InventoryError, _pk, describe
+from .inventory import MAX_QUANTITY, MIN_QUANTITY, InventoryError, _pk, describe
 from .models import Character, GearTransfer, InventoryItem
 
 STASH_LABEL = "The party stash"
@@ -148,6 +156,55 @@ def _receiver(to_character: Character | None, campaign: Campaign) -> Character:
     return to_character
 
 
+def _check_part(quantity, verb: str) -> int | None:
+    """How many of the line to hand over, as asked (None: the whole line); the line's
+    own quantity is checked under the locks (_part)."""
+    if quantity is None:
+        return None
+    if isinstance(quantity, bool) or not isinstance(quantity, int):
+        raise InventoryError(f"Say how many to {verb} as a whole number.", "quantity_invalid",
+                             field="quantity")
+    if quantity < MIN_QUANTITY:
+        raise InventoryError(f"{verb.capitalize()} at least 1 (leave it empty to {verb} the "
+                             "whole line).", "quantity_too_small", field="quantity")
+    if quantity > MAX_QUANTITY:
+        raise InventoryError(f"No line holds more than {MAX_QUANTITY}: {verb} at most what "
+                             "the line holds.", "quantity_too_large", field="quantity")
+    return quantity
+
+
+def _part(lot: _Lot, quantity: int | None, *, holder: str, verb: str) -> int | None:
+    """The part of the line to split off (None: the whole line moves), checked against
+    the line as read under the locks."""
+    line = lot.item
+    if quantity is None or quantity == line.quantity:
+        return None
+    what = describe(line.name, 1, line.quality)
+    if quantity > line.quantity:
+        raise InventoryError(f"{holder} holds only {line.quantity} of {what}: {verb} at most "
+                             f"{line.quantity}.", "quantity_more_than_held", field="quantity")
+    if lot.inside:
+        raise InventoryError(f"{what} has things in it: a container goes whole, with "
+                             f"everything in it ({verb} all {line.quantity}, or empty it "
+                             "first).", "container_not_split", field="quantity")
+    return quantity
+
+
+def _split(lot: _Lot, quantity: int) -> _Lot:
+    """The part to hand over as a new row of the same holder (_move then hands it over);
+    the line keeps the rest, where it is and as it is."""
+    line = lot.item
+    part = InventoryItem.objects.create(
+        character=line.character, stash=line.stash, catalog_item=line.catalog_item,
+        name=line.name, kind=line.kind, quantity=quantity, quality=line.quality,
+        coverage=line.coverage, load=line.load, charges=line.charges, notes=line.notes,
+        position=line.position,
+    )
+    line.quantity -= quantity
+    line.save(update_fields=["quantity"])
+    return _Lot(part, [])
+
+
 def _move(lot: _Lot, *, to_character: Character | None, to_stash: Campaign | None) -> None:
     """The lot changes hands: the line leaves any container it was in and lands loose,
     neither worn nor dropped; what is inside keeps its place in it. Nothing stays
@@ -212,9 +269,11 @@ def item_give(
     from_character: Character | int | None = None,
     note: str = "",
     request_key: str | None = None,
+    quantity: int | None = None,
 ) -> GearTransfer:
     """Give a line of a character's gear (a container with everything in it) to another
-    character of the same campaign, or put it into the campaign's stash.
+    character of the same campaign, or put it into the campaign's stash; `quantity`
+    below the line's gives part of a stack (None: the whole line).
 
     Only the giver's player, or the Imp or a co-Imp of the campaign, may give.
     `from_character` is the character the caller saw it with (a stale page is refused
@@ -222,7 +281,8 @@ def item_give(
     """
     try:
         return _give(item=item, by=by, to_character=to_character, to_stash=to_stash,
-                     from_character=from_character, note=note, request_key=request_key)
+                     from_character=from_character, note=note, request_key=request_key,
+                     quantity=quantity)
     except _AlreadyDone as done:
         return done.transfer
     except InventoryError:
@@ -235,11 +295,12 @@ def item_give(
 
 
 @transaction.atomic
-def _give(*, item, by, to_character, to_stash, from_character, note, request_key):
+def _give(*, item, by, to_character, to_stash, from_character, note, request_key, quantity):
     earlier = _earlier(request_key)
     if earlier is not None:
         return earlier
     note = _check_note(note)
+    quantity = _check_part(quantity, "give")
     if (to_character is None) == (to_stash is None):
         raise InventoryError("Choose who receives it: a character or the party stash.",
                              "no_receiver", field="to")
@@ -298,6 +359,9 @@ def _give(*, item, by, to_character, to_stash, from_character, note, request_key
                                  "same_character", field="to")
         receiver = _receiver(receiver, campaign)
     lot = _lot(held, line)
+    part = _part(lot, quantity, holder=giver.display_name, verb="give")
+    if part is not None:
+        lot = _split(lot, part)
     kind = GearTransfer.Kind.GIVE if receiver is not None else GearTransfer.Kind.TO_STASH
     transfer = _record(lot, kind=kind, campaign=campaign, by=by, note=note,
                        request_key=request_key, from_character=giver, to_character=receiver)
@@ -316,13 +380,15 @@ def item_take_from_stash(
     campaign: Campaign | int | None = None,
     note: str = "",
     request_key: str | None = None,
+    quantity: int | None = None,
 ) -> GearTransfer:
     """Take a line out of the campaign's stash (a container with everything in it) into
     a character of the campaign: any member into their own character, the Imp or a
-    co-Imp into anyone's. `campaign` is the stash the caller saw it in."""
+    co-Imp into anyone's. `campaign` is the stash the caller saw it in; `quantity`
+    below the line's takes part of a stack (None: the whole line)."""
     try:
         return _take(item=item, to_character=to_character, by=by, campaign=campaign,
-                     note=note, request_key=request_key)
+                     note=note, request_key=request_key, quantity=quantity)
     except _AlreadyDone as done:
         return done.transfer
     except InventoryError:
@@ -335,11 +401,12 @@ def item_take_from_stash(
 
 
 @transaction.atomic
-def _take(*, item, to_character, by, campaign, note, request_key):
+def _take(*, item, to_character, by, campaign, note, request_key, quantity):
     earlier = _earlier(request_key)
     if earlier is not None:
         return earlier
     note = _check_note(note)
+    quantity = _check_part(quantity, "take")
     missing = InventoryError(
         "That item is not in this stash (it may have been taken already).", "no_such_item")
     found = InventoryItem.objects.filter(pk=_pk(item)).values("stash_id").first()
@@ -372,6 +439,9 @@ def _take(*, item, to_character, by, campaign, note, request_key):
             "to someone else's.", "not_your_character", field="to",
         )
     lot = _lot(held, line)
+    part = _part(lot, quantity, holder=STASH_LABEL, verb="take")
+    if part is not None:
+        lot = _split(lot, part)
     transfer = _record(lot, kind=GearTransfer.Kind.FROM_STASH, campaign=campaign, by=by,
                        note=note, request_key=request_key, to_character=receiver)
     _move(lot, to_character=receiver, to_stash=None)

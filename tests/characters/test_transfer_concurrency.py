@@ -1,6 +1,7 @@
 """Gear changing hands under concurrency (PostgreSQL only): hand-overs in opposite
-directions at once never deadlock, one item given twice at once moves once, and one
-request from many threads is recorded once."""
+directions at once never deadlock, one item given twice at once moves once, one
+request from many threads is recorded once, and two parts of one stack at once never
+give more than the stack holds."""
 
 import pytest
 
@@ -82,3 +83,40 @@ def test_the_same_request_from_ten_threads_is_recorded_once(party):
     assert len({r.pk for r in results}) == 1
     assert GearTransfer.objects.count() == 1
     assert list(brom.items.values_list("pk", flat=True)) == [pack.pk]
+
+
+def test_two_parts_of_one_stack_at_once_never_give_more_than_there_is(party):
+    campaign, (alba, brom, cade) = party
+    arrows = InventoryItem.objects.create(character=alba, name="Arrows", load=0, quantity=10)
+    receivers = [brom, cade]
+
+    results = run_at_once(2, lambda i: transfers.item_give(
+        item=arrows, to_character=receivers[i], from_character=alba, by=alba.owner,
+        quantity=7))
+
+    done = [r for r in results if isinstance(r, GearTransfer)]
+    refused = [r for r in results if isinstance(r, InventoryError)]
+    assert len(done) == 1 and len(refused) == 1, results
+    assert refused[0].code == "quantity_more_than_held" and refused[0].field == "quantity"
+    arrows.refresh_from_db()
+    assert arrows.quantity == 3 and arrows.character_id == alba.pk
+    given = InventoryItem.objects.exclude(pk=arrows.pk).get()
+    assert given.quantity == 7 and given.character_id == done[0].to_character_id
+    assert GearTransfer.objects.get().quantity == 7
+
+
+def test_a_part_taken_from_the_stash_twice_at_once_is_taken_once(party):
+    campaign, (alba, brom, _cade) = party
+    rations = InventoryItem.objects.create(stash=campaign, name="Ration", load=0, quantity=4)
+    takers = [alba, brom]
+
+    results = run_at_once(2, lambda i: transfers.item_take_from_stash(
+        item=rations, to_character=takers[i], by=takers[i].owner, campaign=campaign,
+        quantity=3))
+
+    assert len([r for r in results if isinstance(r, GearTransfer)]) == 1, results
+    assert [r.code for r in results if isinstance(r, InventoryError)] == [
+        "quantity_more_than_held"]
+    rations.refresh_from_db()
+    assert rations.quantity == 1 and rations.stash_id == campaign.pk
+    assert sum(InventoryItem.objects.values_list("quantity", flat=True)) == 4

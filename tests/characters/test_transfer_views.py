@@ -368,3 +368,177 @@ def test_the_campaign_page_links_to_the_stash(client, campaign, brom):
     logged_in(client, brom.owner)
     body = client.get(reverse("campaigns:detail", args=[campaign.pk])).content.decode()
     assert f'href="{stash_url(campaign)}">Party stash</a>' in body
+
+
+# -- part of a stack ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def spikes(asphodel):
+    """Asphodel's 10 iron spikes, Load 1 each."""
+    return inventory.item_add(character=asphodel, by=asphodel.owner, name="Iron spikes",
+                              load=1, quantity=10)
+
+
+def quantity_of(item):
+    return InventoryItem.objects.get(pk=item.pk).quantity
+
+
+def test_how_many_is_offered_beside_give_for_a_stack_only(client, asphodel, pack, spikes):
+    logged_in(client, asphodel.owner)
+    body = client.get(reverse("characters:inventory", args=[asphodel.pk])).content.decode()
+    give = re.search(rf'<form[^>]*action="{give_url(asphodel, spikes.pk)}".*?</form>', body,
+                     re.S).group(0)
+    assert f'<label class="small" for="give-qty-{spikes.pk}">How many' in give
+    assert re.search(rf'<input[^>]*max="10" name="quantity" id="give-qty-{spikes.pk}" '
+                     r'value=""', give)
+    assert f'id="give-qty-{spikes.pk}-max">of 10</span>' in give
+    # A single item, or a container with things in it, goes whole: no number to type.
+    assert f'id="give-qty-{pack.pk}"' not in body
+    rope = InventoryItem.objects.get(name="Rope (10m)")  # x2 inside the sack
+    assert f'id="give-qty-{rope.pk}"' in body
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["plain", "htmx"])
+def test_the_owner_gives_part_of_a_stack(client, asphodel, brom, spikes, headers):
+    logged_in(client, asphodel.owner)
+    response = client.post(give_url(asphodel, spikes.pk),
+                           {"to": str(brom.pk), "quantity": "4"}, **headers)
+    if headers:
+        body = response.content.decode()
+        assert stats(response)["load"] == "6"
+    else:
+        assert response.status_code == 302
+        body = client.get(response["Location"]).content.decode()
+    assert "Iron spikes x4 went to Brom." in body
+    assert "Gave Iron spikes x4 to Brom" in body
+    assert quantity_of(spikes) == 6
+    assert brom.items.get().quantity == 4
+    logged_in(client, brom.owner)
+    theirs = client.get(reverse("characters:inventory", args=[brom.pk]))
+    assert stats(theirs)["load"] == "4"
+    assert f"Received Iron spikes x4 from {asphodel.name}" in theirs.content.decode()
+
+
+def test_an_empty_how_many_gives_the_whole_line(client, asphodel, campaign, spikes):
+    logged_in(client, asphodel.owner)
+    response = client.post(give_url(asphodel, spikes.pk), {"to": "stash", "quantity": ""},
+                           **HTMX)
+    assert "Iron spikes x10 went into the party stash." in response.content.decode()
+    assert InventoryItem.objects.get(pk=spikes.pk).stash_id == campaign.pk
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["plain", "htmx"])
+@pytest.mark.parametrize(("typed", "message"), [
+    ("0", "Give at least 1 (leave it empty to give the whole line)."),
+    ("-2", "Give at least 1 (leave it empty to give the whole line)."),
+    ("11", "holds only 10 of Iron spikes: give at most 10."),
+    ("99999999999999999999999", "No line holds more than 10000"),
+    ("abc", "Say how many to give as a whole number."),
+    ("2.5", "Say how many to give as a whole number."),
+])
+def test_how_many_refused_beside_the_field(client, asphodel, brom, spikes, headers, typed,
+                                           message):
+    logged_in(client, asphodel.owner)
+    response = client.post(give_url(asphodel, spikes.pk),
+                           {"to": str(brom.pk), "quantity": typed}, **headers)
+    assert response.status_code == 200
+    body = response.content.decode()
+    error = re.search(rf'id="give-qty-{spikes.pk}-error">([^<]*)<', body).group(1)
+    assert message in error
+    field = re.search(rf'<input[^>]*id="give-qty-{spikes.pk}"[^>]*>', body).group(0)
+    assert f'value="{typed}"' in field and 'aria-invalid="true"' in field
+    # The receiver chosen stays chosen; the Qty form of the line is not the one refused.
+    assert f'<option value="{brom.pk}" selected>Brom</option>' in body
+    assert f'id="qty-{spikes.pk}-error"' not in body
+    assert f'id="give-{spikes.pk}-error"' not in body
+    assert quantity_of(spikes) == 10 and not GearTransfer.objects.exists()
+
+
+def test_a_bad_receiver_keeps_how_many(client, asphodel, spikes):
+    logged_in(client, asphodel.owner)
+    body = client.post(give_url(asphodel, spikes.pk), {"to": "", "quantity": "3"},
+                       **HTMX).content.decode()
+    assert f'id="give-{spikes.pk}-error">Choose who receives it.' in body
+    field = re.search(rf'<input[^>]*id="give-qty-{spikes.pk}"[^>]*>', body).group(0)
+    assert 'value="3"' in field and "aria-invalid" not in field
+
+
+@pytest.mark.parametrize("who", ["anonymous", "stranger", "fellow member", "imp"])
+def test_only_the_owner_gives_part_of_a_stack(client, campaign, asphodel, brom, spikes, who):
+    if who != "anonymous":
+        logged_in(client, {"stranger": UserFactory, "fellow member": lambda: brom.owner,
+                           "imp": lambda: campaign.owner}[who]())
+    response = client.post(give_url(asphodel, spikes.pk), {"to": str(brom.pk), "quantity": "3"})
+    assert response.status_code == (302 if who == "anonymous" else 404)
+    assert quantity_of(spikes) == 10 and not brom.items.exists()
+
+
+@pytest.fixture
+def stashed_spikes(campaign, asphodel, spikes):
+    transfers.item_give(item=spikes, to_stash=campaign, by=asphodel.owner)
+    return spikes
+
+
+def test_how_many_is_offered_beside_take(client, campaign, brom, stashed_spikes):
+    logged_in(client, brom.owner)
+    body = client.get(stash_url(campaign)).content.decode()
+    assert f'<label class="small" for="take-qty-{stashed_spikes.pk}">How many' in body
+    assert re.search(rf'<input[^>]*max="10" name="quantity" id="take-qty-{stashed_spikes.pk}"',
+                     body)
+    assert f'id="take-qty-{stashed_spikes.pk}-max">of 10</span>' in body
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["plain", "htmx"])
+def test_a_member_takes_part_of_a_stack(client, campaign, brom, stashed_spikes, headers):
+    logged_in(client, brom.owner)
+    response = client.post(take_url(campaign, stashed_spikes.pk),
+                           {"to": str(brom.pk), "quantity": "3"}, **headers)
+    if headers:
+        body = response.content.decode()
+        assert stats(response)["stash_load"] == "7"
+    else:
+        assert response.status_code == 302
+        body = client.get(stash_url(campaign)).content.decode()
+    assert "Iron spikes x3 went to Brom." in body
+    assert "Brom took Iron spikes x3" in body
+    assert quantity_of(stashed_spikes) == 7 and brom.items.get().quantity == 3
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["plain", "htmx"])
+@pytest.mark.parametrize(("typed", "message"), [
+    ("0", "Take at least 1"),
+    ("12", "The party stash holds only 10 of Iron spikes: take at most 10."),
+    ("x", "Say how many to take as a whole number."),
+])
+def test_take_how_many_refused_beside_the_field(client, campaign, brom, stashed_spikes,
+                                                headers, typed, message):
+    logged_in(client, brom.owner)
+    pk = stashed_spikes.pk
+    response = client.post(take_url(campaign, pk), {"to": str(brom.pk), "quantity": typed},
+                           **headers)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert message in re.search(rf'id="take-qty-{pk}-error">([^<]*)<', body).group(1)
+    assert f'id="take-{pk}-error"' not in body
+    field = re.search(rf'<input[^>]*id="take-qty-{pk}"[^>]*>', body).group(0)
+    assert f'value="{typed}"' in field and 'aria-invalid="true"' in field
+    assert f'<option value="{brom.pk}" selected>Brom</option>' in body
+    assert quantity_of(stashed_spikes) == 10 and not brom.items.exists()
+
+
+def test_take_part_permissions(client, campaign, asphodel, brom, stashed_spikes):
+    data = {"to": str(brom.pk), "quantity": "2"}
+    url = take_url(campaign, stashed_spikes.pk)
+    assert client.post(url, data).status_code == 302  # anonymous: to log in
+    logged_in(client, UserFactory())
+    assert client.post(url, data).status_code == 404
+    logged_in(client, asphodel.owner)  # another player, into Brom: refused beside the select
+    body = client.post(url, data, **HTMX).content.decode()
+    assert f'id="take-{stashed_spikes.pk}-error">Take it into your own character' in body
+    field = re.search(rf'<input[^>]*id="take-qty-{stashed_spikes.pk}"[^>]*>', body).group(0)
+    assert 'value="2"' in field and "aria-invalid" not in field  # kept, not the culprit
+    assert quantity_of(stashed_spikes) == 10 and not brom.items.exists()
+    logged_in(client, campaign.owner)  # the Imp, into anyone's
+    client.post(url, data)
+    assert quantity_of(stashed_spikes) == 8 and brom.items.get().quantity == 2

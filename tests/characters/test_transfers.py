@@ -414,3 +414,203 @@ def test_the_history_outlives_a_deleted_character(asphodel, brom, pack):
     assert transfers.describe_transfer(transfer, character=brom) == (
         f"Received Backpack with 3 lines inside from {name}")
     assert load(brom) == 3  # what was given is Brom's, not deleted with the giver
+
+
+# -- part of a stack ------------------------------------------------------------------------
+
+
+def stack(character, name="Iron spikes", quantity=10, **kwargs):
+    """A free-form line of `quantity`, Load 1 each."""
+    kwargs.setdefault("load", 1)
+    return inventory.item_add(character=character, by=character.owner, name=name,
+                              quantity=quantity, **kwargs)
+
+
+def test_giving_part_of_a_stack_splits_it(asphodel, brom, pack):
+    own = add(brom, "Spear")
+    spikes = stack(asphodel, notes="Forged in Ambrose")
+    mine, theirs = load(asphodel), load(brom)
+
+    transfer = transfers.item_give(item=spikes, to_character=brom, by=asphodel.owner,
+                                   quantity=4)
+
+    spikes.refresh_from_db()
+    assert (spikes.character_id, spikes.quantity) == (asphodel.pk, 6)
+    part = brom.items.get(name="Iron spikes")
+    assert part.pk != spikes.pk and part.quantity == 4
+    assert (part.load, part.kind, part.quality, part.notes) == (1, "item", "standard",
+                                                                "Forged in Ambrose")
+    assert part.container_id is None and not part.equipped and not part.dropped
+    assert own.position < part.position  # last in Brom's order
+    assert load(asphodel) == mine - 4 and load(brom) == theirs + 4
+    assert (transfer.item_id, transfer.item_name, transfer.quantity, transfer.lines) == (
+        part.pk, "Iron spikes", 4, 1)
+    assert transfer.contents == []
+    assert transfers.describe_transfer(transfer, character=asphodel) == (
+        "Gave Iron spikes x4 to Brom")
+    assert transfers.describe_transfer(transfer, character=brom) == (
+        f"Received Iron spikes x4 from {asphodel.name}")
+    assert list(transfers.transfers_of(asphodel)) == [transfer]
+    assert list(transfers.transfers_of(brom)) == [transfer]
+
+
+def test_the_rest_of_a_packed_stack_stays_packed(asphodel, brom, pack):
+    backpack, sack, rope, lantern = pack
+    mine = load(asphodel)
+    transfers.item_give(item=rope, to_character=brom, by=asphodel.owner, quantity=1)
+    rope.refresh_from_db()
+    assert (rope.quantity, rope.container_id, rope.character_id) == (1, sack.pk, asphodel.pk)
+    part = brom.items.get()
+    assert (part.name, part.quantity, part.container_id) == ("Rope (10m)", 1, None)
+    assert load(asphodel) == mine - 1 == 2 and load(brom) == 1
+
+
+def test_a_catalog_stack_keeps_its_catalog_item_and_quality(asphodel, brom):
+    rope = add(asphodel, "Rope (10m)", quantity=3, quality="superior")
+    transfers.item_give(item=rope, to_character=brom, by=asphodel.owner, quantity=1)
+    part = brom.items.get()
+    assert (part.catalog_item_id, part.name, part.quality, part.quantity) == (
+        rope.catalog_item_id, "Rope (10m)", "superior", 1)
+    rope.refresh_from_db()
+    assert rope.quantity == 2
+
+
+def test_all_of_the_stack_moves_the_line_itself(asphodel, brom):
+    spikes = stack(asphodel, quantity=5)
+    for quantity in (5, None):
+        holder = brom if quantity else asphodel
+        giver = asphodel if quantity else brom
+        transfer = transfers.item_give(item=spikes, to_character=holder, by=giver.owner,
+                                       quantity=quantity)
+        spikes.refresh_from_db()
+        assert spikes.character_id == holder.pk and spikes.quantity == 5
+        assert transfer.item_id == spikes.pk and transfer.quantity == 5
+    assert InventoryItem.objects.count() == 1
+
+
+def test_an_ephemera_part_keeps_the_charges_of_one_item(asphodel, brom):
+    potions = stack(asphodel, "Potion of Light", quantity=3, kind="ephemera", load=0)
+    inventory.charges_set(character=asphodel, item=potions, charges=2)
+    transfers.item_give(item=potions, to_character=brom, by=asphodel.owner, quantity=1)
+    part = brom.items.get()
+    potions.refresh_from_db()
+    assert (part.kind, part.quantity, part.charges) == ("ephemera", 1, 2)
+    assert (potions.quantity, potions.charges) == (2, 2)
+
+
+def test_attuned_materia_part_goes_unattuned_and_the_rest_stays_attuned(asphodel, brom):
+    stones = stack(asphodel, "Ember stone", quantity=2, kind="materia", load=0)
+    inventory.materia_attune(character=asphodel, item=stones, attuned=True)
+    transfers.item_give(item=stones, to_character=brom, by=asphodel.owner, quantity=1)
+    stones.refresh_from_db()
+    assert stones.attuned and stones.quantity == 1
+    assert not brom.items.get().attuned
+
+
+def test_part_of_a_stack_into_the_stash_and_part_of_it_back(asphodel, brom, campaign):
+    torches = stack(asphodel, "Torch", quantity=3)
+    put = transfers.item_give(item=torches, to_stash=campaign, by=asphodel.owner, quantity=2)
+    torches.refresh_from_db()
+    assert torches.quantity == 1 and load(asphodel) == 1
+    stashed = campaign.stash_items.get()
+    assert stashed.quantity == 2 and put.item_id == stashed.pk and put.quantity == 2
+
+    took = transfers.item_take_from_stash(item=stashed, to_character=brom, by=brom.owner,
+                                          campaign=campaign, quantity=1)
+    stashed.refresh_from_db()
+    assert stashed.quantity == 1 and stashed.stash_id == campaign.pk
+    part = brom.items.get()
+    assert part.quantity == 1 and took.item_id == part.pk and took.quantity == 1
+    assert load(brom) == 1
+    assert transfers.describe_transfer(took) == "Brom took Torch"
+    assert transfers.describe_transfer(put) == f"{asphodel.name} stashed Torch x2"
+
+    # The last one: the line itself leaves the stash.
+    last = transfers.item_take_from_stash(item=stashed, to_character=brom, by=brom.owner,
+                                          quantity=1)
+    assert last.item_id == stashed.pk and not campaign.stash_items.exists()
+    assert load(brom) == 2
+
+
+def test_part_of_a_stack_once_per_request_key(asphodel, brom, campaign):
+    spikes = stack(asphodel)
+    first = transfers.item_give(item=spikes, to_character=brom, by=asphodel.owner,
+                                quantity=3, request_key="part-1")
+    again = transfers.item_give(item=spikes, to_character=brom, by=asphodel.owner,
+                                from_character=asphodel, quantity=3, request_key="part-1")
+    assert again.pk == first.pk
+    spikes.refresh_from_db()
+    assert spikes.quantity == 7 and brom.items.get().quantity == 3
+    assert GearTransfer.objects.count() == 1
+
+    transfers.item_give(item=spikes, to_stash=campaign, by=asphodel.owner)
+    took = transfers.item_take_from_stash(item=spikes, to_character=brom, by=brom.owner,
+                                          quantity=2, request_key="take-part")
+    assert transfers.item_take_from_stash(item=spikes, to_character=brom, by=brom.owner,
+                                          quantity=2, request_key="take-part").pk == took.pk
+    spikes.refresh_from_db()
+    assert spikes.quantity == 5 and campaign.stash_items.count() == 1
+    assert brom.items.count() == 2
+
+
+@pytest.mark.parametrize(("quantity", "code"), [
+    (0, "quantity_too_small"),
+    (-3, "quantity_too_small"),
+    (11, "quantity_more_than_held"),
+    (10_001, "quantity_too_large"),
+    (10**30, "quantity_too_large"),
+    ("3", "quantity_invalid"),
+    (2.5, "quantity_invalid"),
+    (True, "quantity_invalid"),
+])
+def test_how_many_is_refused_beside_the_field(asphodel, brom, campaign, quantity, code):
+    spikes = stack(asphodel)
+    with refused(code) as info:
+        transfers.item_give(item=spikes, to_character=brom, by=asphodel.owner,
+                            quantity=quantity)
+    assert info.value.field == "quantity"
+    other = stack(brom, "Chalk")
+    transfers.item_give(item=other, to_stash=campaign, by=brom.owner)
+    with refused(code) as info:
+        transfers.item_take_from_stash(item=other, to_character=brom, by=brom.owner,
+                                       quantity=quantity)
+    assert info.value.field == "quantity"
+
+
+def test_the_refusal_says_how_many_there_are(asphodel, brom, campaign):
+    spikes = stack(asphodel)
+    with refused("quantity_more_than_held") as info:
+        transfers.item_give(item=spikes, to_character=brom, by=asphodel.owner, quantity=12)
+    assert info.value.message == (
+        f"{asphodel.display_name} holds only 10 of Iron spikes: give at most 10.")
+    transfers.item_give(item=spikes, to_stash=campaign, by=asphodel.owner)
+    with refused("quantity_more_than_held") as info:
+        transfers.item_take_from_stash(item=spikes, to_character=brom, by=brom.owner,
+                                       quantity=12)
+    assert info.value.message == "The party stash holds only 10 of Iron spikes: take at most 10."
+
+
+def test_a_container_holding_things_goes_whole(asphodel, brom, campaign):
+    sacks = add(asphodel, "Sack, small", quantity=2)
+    add(asphodel, "Lantern", container=sacks)
+    with refused("container_not_split") as info:
+        transfers.item_give(item=sacks, to_character=brom, by=asphodel.owner, quantity=1)
+    assert info.value.field == "quantity"
+    assert "a container goes whole" in info.value.message
+    transfers.item_give(item=sacks, to_stash=campaign, by=asphodel.owner, quantity=2)
+    with refused("container_not_split"):
+        transfers.item_take_from_stash(item=sacks, to_character=brom, by=brom.owner,
+                                       quantity=1)
+    # Empty, a stack of containers splits like any other.
+    empty = add(asphodel, "Sack, small", quantity=2)
+    transfers.item_give(item=empty, to_character=brom, by=asphodel.owner, quantity=1)
+    empty.refresh_from_db()
+    assert empty.quantity == 1
+
+
+def test_a_quantity_refusal_after_the_item_is_gone_keeps_its_code(asphodel, brom):
+    spikes = stack(asphodel)
+    transfers.item_give(item=spikes, to_character=brom, by=asphodel.owner)
+    with refused("no_such_item"):
+        transfers.item_give(item=spikes, from_character=asphodel, to_character=brom,
+                            by=asphodel.owner, quantity=3)
