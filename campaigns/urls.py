@@ -71,7 +71,8 @@ urlpatterns = [
     path("<int:pk>/initiative/<int:encounter_pk>/undo/", initiative_views.undo,
          name="initiative_undo"),
 
-    # The party pack: every character's printed sheet in one PDF (characters/print_views.py).
+    # The party's printed sheets, to print or as one PDF (characters/print_views.py).
+    path("<int:pk>/party/print/", print_views.party_print, name="party_print"),
     path("<int:pk>/party.pdf", print_views.party_pdf, name="party_pdf"),
 
     # The session's roll log (campaigns/roll_views.py), polled live by the table.

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
-from campaigns.models import IMP_ROLES, Membership, Quest
+from campaigns.models import IMP_ROLES, Campaign, Membership, Quest
 
 from . import printing
 from .builds import sheet_for
@@ -168,11 +168,9 @@ def portrait_image(request: HttpRequest, pk: int) -> FileResponse:
     return response
 
 
-@login_required
-@require_GET
-def party_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    """Every character of the campaign, one page each, in one PDF: for the Imp and the
-    co-Imps (404 for non-members, 403 for players, as the campaign's pages do)."""
+def _party(request: HttpRequest, pk: int) -> tuple[Campaign, list[Character]]:
+    """The campaign and its characters, for the Imp and the co-Imps (404 for
+    non-members, 403 for players, as the campaign's pages do)."""
     membership = (Membership.objects.select_related("campaign")
                   .filter(campaign_id=pk, user=request.user).first())
     if membership is None:
@@ -180,10 +178,41 @@ def party_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     if membership.role not in IMP_ROLES:
         raise PermissionDenied("Only the Imp or a co-Imp may print the party.")
     campaign = membership.campaign
-    characters = list(_with_items(Character.objects.filter(campaign=campaign).with_progress()))
+    return campaign, list(_with_items(
+        Character.objects.filter(campaign=campaign).with_progress()))
+
+
+def _nothing_to_print(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    messages.info(request, "No character plays in this campaign yet: nothing to print.")
+    return redirect(campaign)
+
+
+@login_required
+@require_GET
+def party_print(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every character of the campaign, one page each, to print from the browser."""
+    campaign, characters = _party(request, pk)
     if not characters:
-        messages.info(request, "No character plays in this campaign yet: nothing to print.")
-        return redirect(campaign)
+        return _nothing_to_print(request, campaign)
+    sheets, _ = printed_sheets(characters)
+    html = printing.render_html(sheets, paper=printing.paper_for(request), request=request,
+                                title=f"{campaign.name}: the party", controls={
+                                    "heading": f"Print the party of {campaign.name}",
+                                    "pdf_url": reverse("campaigns:party_pdf", args=[pk]),
+                                    "back_url": campaign.get_absolute_url(),
+                                    "back_label": "Back to the campaign",
+                                    "portrait_url": "",
+                                })
+    return HttpResponse(html)
+
+
+@login_required
+@require_GET
+def party_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """The same pages in one PDF, rendered by WeasyPrint."""
+    campaign, characters = _party(request, pk)
+    if not characters:
+        return _nothing_to_print(request, campaign)
     sheets, portraits = printed_sheets(characters)
     html = printing.render_html(sheets, paper=printing.paper_for(request), request=request,
                                 title=f"{campaign.name}: the party")

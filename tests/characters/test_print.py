@@ -232,14 +232,37 @@ def test_the_party_pack_prints_every_character_on_its_own_page(client):
     assert "Not at this table" not in pdf_tools.flat(pdf)
 
 
-def test_an_empty_party_is_not_printed(client):
+def test_the_party_print_view_shows_every_character_a_page_each(client):
+    campaign = CampaignFactory()
+    names = ["Ash", "Bram", "Corvina"]
+    for name in names:
+        member = MembershipFactory(campaign=campaign)
+        CharacterFactory(owner=member.user, campaign=campaign, name=name)
+    CharacterFactory(name="Not at this table")
+    client.force_login(campaign.owner)
+
+    page = client.get(reverse("campaigns:party_print", args=[campaign.pk]) + "?paper=a4")
+
+    text = page.content.decode()
+    assert page.status_code == 200 and page["Content-Type"].startswith("text/html")
+    assert text.count('<article class="sheet-page"') == 3
+    for name in names:
+        assert f'aria-label="Character sheet of {name}"' in text
+    assert "Not at this table" not in text
+    assert f"Print the party of {campaign.name}" in text
+    assert reverse("campaigns:party_pdf", args=[campaign.pk]) + "?paper=a4" in text
+    assert f'href="{campaign.get_absolute_url()}">Back to the campaign' in text
+
+
+@pytest.mark.parametrize("name", ["campaigns:party_pdf", "campaigns:party_print"])
+def test_an_empty_party_is_not_printed(client, name):
     campaign = CampaignFactory()
     client.force_login(campaign.owner)
 
-    response = client.get(reverse("campaigns:party_pdf", args=[campaign.pk]))
+    response = client.get(reverse(name, args=[campaign.pk]), follow=True)
 
-    assert response.status_code == 302
-    assert response.url == campaign.get_absolute_url()
+    assert response.redirect_chain == [(campaign.get_absolute_url(), 302)]
+    assert "nothing to print" in response.content.decode()
 
 
 def test_the_quest_box_shows_the_xp_invested(client):
@@ -306,6 +329,24 @@ def test_who_may_print_a_character(client, who):
 
 @pytest.mark.parametrize(("who", "status"), [
     ("anonymous", 302), ("stranger", 404), ("player", 403), ("co_imp", 200), ("imp", 200)])
+def test_who_may_open_the_party_print_view(client, who, status):
+    campaign = CampaignFactory()
+    member = MembershipFactory(campaign=campaign)
+    CharacterFactory(owner=member.user, campaign=campaign)
+    users = {"stranger": UserFactory(), "player": member.user, "imp": campaign.owner,
+             "co_imp": CoImpMembershipFactory(campaign=campaign).user}
+    if who != "anonymous":
+        client.force_login(users[who])
+
+    response = client.get(reverse("campaigns:party_print", args=[campaign.pk]))
+
+    assert response.status_code == status
+    if who == "anonymous":
+        assert response.url.startswith(reverse("login"))
+
+
+@pytest.mark.parametrize(("who", "status"), [
+    ("anonymous", 302), ("stranger", 404), ("player", 403), ("co_imp", 200), ("imp", 200)])
 def test_who_may_download_the_party_pack(client, who, status):
     campaign = CampaignFactory()
     member = MembershipFactory(campaign=campaign)
@@ -361,4 +402,5 @@ def test_the_character_and_campaign_pages_link_to_the_printed_sheet(client):
     client.force_login(campaign.owner)
     dashboard = client.get(campaign.get_absolute_url()).content.decode()
     assert reverse("campaigns:party_pdf", args=[campaign.pk]) in dashboard
+    assert reverse("campaigns:party_print", args=[campaign.pk]) in dashboard
     assert reverse("characters:blank_sheet_pdf") in dashboard
