@@ -294,3 +294,26 @@ def test_session_log_on_a_phone(page, live_server, password, table):
     screenshot(page, "checks-session-log-phone")
     violations = axe_check(page)
     assert not violations, describe(violations)
+
+
+def test_a_natural_attack_from_the_template_rolls_its_damage(page, live_server, password,
+                                                             table):
+    """Bestiary > Templates: an Attack (melee) Trait is "+1 to hit, d8 +STR dmg": Hit
+    +1 + DEX 2 = +3 and 1d8+3 for Asphodel (STR 3), shown and rolled like a weapon."""
+    hero = table["hero"]
+    Character.objects.filter(pk=hero.pk).update(
+        template_name="Wyrmkin", template_traits=[{"name": "Attack", "value": "melee", "load": 1}])
+    login(page, live_server, table["player"], password)
+    page.goto(f"/characters/{hero.pk}/")
+    expect(page.locator("[data-natural-attack]")).to_contain_text(
+        "Attack (melee) (Template): Hit +3, 1d8+3 damage, Critical +8")
+
+    page.goto(f"/characters/{hero.pk}/play/")
+    line = page.locator("#rolls-panel [data-natural-attack]")
+    expect(line).to_contain_text("Attack (melee) 1d8+3")
+    line.get_by_role("button", name="Roll damage with Attack (melee)").click()
+    htmx_settled(page)
+
+    expect(page.locator("#roll-result")).to_contain_text("Attack (melee)")
+    roll = Roll.objects.get(character=hero, kind="damage")
+    assert roll.label.startswith("Attack (melee)") and 4 <= roll.total <= 11

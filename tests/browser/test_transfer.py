@@ -167,3 +167,36 @@ def test_give_and_take_fit_a_phone(page, live_server, password, campaign, asphod
         width = page.evaluate("document.documentElement.scrollWidth")
         screenshot(page, name)
         assert width <= PHONE["width"], f"{address} scrolls sideways"
+
+
+def test_giving_part_of_a_stack(page, live_server, password, asphodel, brom):
+    login(page, live_server, asphodel.owner, password)
+    page.goto(f"/characters/{asphodel.pk}/inventory/")
+    page.evaluate("window.__marker = 1")
+    expect(stat(page, "load")).to_have_text("4")
+    how_many = page.get_by_label("How many of Rope (10m) to give")
+    expect(page.get_by_label("How many of Lantern to give")).to_have_count(0)  # one lantern
+
+    page.get_by_label("Give to (for Rope (10m))").select_option(label="Brom the Bold")
+    how_many.fill("3")
+    page.get_by_role("button", name="Give Rope (10m)", exact=True).click()
+
+    refused = page.get_by_label("How many of Rope (10m) to give")
+    expect(refused).to_have_attribute("aria-invalid", "true")
+    expect(refused).to_have_value("3")  # what was typed is kept
+    expect(item(page, "Rope (10m)")).to_contain_text(
+        f"{asphodel.name} holds only 2 of Rope (10m): give at most 2.")
+    expect(page.get_by_label("Give to (for Rope (10m))")).to_have_value(str(brom.pk))
+    expect(stat(page, "load")).to_have_text("4")
+
+    refused.fill("1")
+    page.get_by_role("button", name="Give Rope (10m)", exact=True).click()
+
+    expect(stat(page, "load")).to_have_text("3")
+    expect(page.locator("#inventory-status")).to_have_text("Rope (10m) went to Brom the Bold.")
+    expect(item(page, "Rope (10m)")).not_to_contain_text("x2")
+    expect(page.get_by_label("How many of Rope (10m) to give")).to_have_count(0)  # one left
+    assert page.evaluate("window.__marker") == 1, "the page reloaded"
+    violations = axe_check(page)
+    assert not violations, describe(violations)
+    assert list(brom.items.values_list("name", "quantity")) == [("Rope (10m)", 1)]
