@@ -44,6 +44,24 @@ VALUE_REQUIRED = {
     "vulnerability": "an Element or weapon quality (Fire, Cold, Stun…)",
     "drain": "the Template it drains (Human, Elf…)",
 }
+# Bestiary > Templates, Attack: "Elements can be chosen just as with Spells" (Magic >
+# Elements, COMMON ELEMENTS: Bolt, Cold, Fire, Void). A catalog Attack row's value is its
+# kind ("melee"); an Element typed in its Value field is stored after it ("melee, Fire").
+ELEMENT_GROUPS = {"attack"}
+COMMON_ELEMENTS = "Bolt, Cold, Fire, Void"
+
+
+def takes_element(trait: Trait) -> bool:
+    return trait.group.strip().casefold() in ELEMENT_GROUPS and bool(trait.value.strip())
+
+
+def split_element(trait: Trait, stored: str) -> str | None:
+    """The Element in a stored value of this catalog row ("" for none), or None when
+    the value is not this row's ("melee, Fire" -> "Fire" for Attack (melee))."""
+    kind, _, element = stored.partition(",")
+    if kind.strip().casefold() != trait.value.strip().casefold():
+        return None
+    return element.strip()
 
 
 # ---------------------------------------------------------------------------
@@ -107,14 +125,16 @@ class TraitCatalog:
             if trait.group.strip().casefold() != name:
                 continue
             fixed_value = trait.value.strip()
-            if fixed_value and fixed_value.casefold() != value:
+            element = split_element(trait, choice.value) if takes_element(trait) else None
+            if fixed_value and fixed_value.casefold() != value and not element:
                 continue
             if trait.has_variable_load:
                 if not load_fits(trait, choice.load):
                     continue
             elif trait.load != choice.load:
                 continue
-            row = {"trait": str(trait.pk), "value": "" if fixed_value else choice.value}
+            row = {"trait": str(trait.pk),
+                   "value": element or ("" if fixed_value else choice.value)}
             if trait.has_variable_load:
                 row["load"] = choice.load
             return trait, row
@@ -269,7 +289,10 @@ class TraitRowForm(forms.Form):
         else:
             parts.append(f"Load {trait.load}.")
         needs = VALUE_REQUIRED.get(trait.group.strip().casefold())
-        if trait.value.strip():
+        if takes_element(trait):
+            parts.append(f"Value: {trait.value.strip()}; type an Element ({COMMON_ELEMENTS}) "
+                         "to make it elemental.")
+        elif trait.value.strip():
             parts.append(f"Value: {trait.value.strip()}.")
         elif needs:
             parts.append(f"Write {needs} as its Value.")
@@ -324,7 +347,16 @@ class TraitRowForm(forms.Form):
 
     def _clean_catalog(self, trait: Trait, value: str, load: int | None):
         fixed_value = trait.value.strip()
-        if fixed_value and value and value.casefold() != fixed_value.casefold():
+        if takes_element(trait):
+            if value.casefold() == fixed_value.casefold():
+                value = ""  # the kind typed again: no Element
+            elif "," in value:
+                self.add_error("value", ValidationError(
+                    "One Element for %(trait)s (%(elements)s…), without commas.",
+                    code="element_one", params={"trait": trait.name,
+                                                "elements": COMMON_ELEMENTS},
+                ))
+        elif fixed_value and value and value.casefold() != fixed_value.casefold():
             self.add_error("value", ValidationError(
                 "%(trait)s has its value already: clear this field.", code="value_fixed",
                 params={"trait": trait.name},
@@ -348,7 +380,13 @@ class TraitRowForm(forms.Form):
                     params={"trait": trait.name, "range": load_text(trait)},
                 ))
                 load = None
-        self.preview_entry = catalog_entry(trait, "" if fixed_value else value, load)
+        if takes_element(trait):
+            stored = catalog_entry(trait, load=load)
+            if value and "value" not in self.errors:
+                stored["value"] = f"{stored['value']}, {value[:1].upper()}{value[1:]}"
+            self.preview_entry = stored
+        else:
+            self.preview_entry = catalog_entry(trait, "" if fixed_value else value, load)
         if not self.errors:
             self.entry = self.preview_entry
 

@@ -228,6 +228,35 @@ def test_opening_and_saving_changes_nothing(player, character, page_url):
     assert character.template_traits == stored
 
 
+def test_an_attack_trait_takes_an_element(player, character, page_url):
+    """Bestiary > Templates, Attack: "Elements can be chosen just as with Spells"."""
+    response = player.post(page_url, template_data(name="Salamander", rows=[
+        {"trait": trait("attack-melee"), "value": " fire "},
+        {"trait": trait("attack-reach"), "value": "reach"},  # the kind again: no Element
+    ]))
+
+    assert response.status_code == 302
+    character.refresh_from_db()
+    assert character.template_traits == [
+        {"name": "Attack", "value": "melee, Fire", "load": 1},
+        {"name": "Attack", "value": "reach", "load": 1},
+    ]
+    page = player.get(character.get_absolute_url()).content.decode()
+    assert "(Template)</span>: Hit +3, 1d8+3 Fire damage, Critical +8" in page
+    rows = player.get(page_url).context["traits"].forms
+    assert [row.initial for row in rows[:2]] == [
+        {"trait": str(trait("attack-melee").pk), "value": "Fire"},
+        {"trait": str(trait("attack-reach").pk), "value": ""},
+    ]
+
+
+def test_the_attack_hint_names_the_common_elements(player, page_url):
+    body = preview(player, reverse("characters:template_preview",
+                                   args=[player.get(page_url).context["character"].pk]),
+                   rows=[{"trait": trait("attack-close")}]).content.decode()
+    assert "type an Element (Bolt, Cold, Fire, Void) to make it elemental" in body
+
+
 # -- bad input: refused beside the field, nothing typed lost, no server error ----------
 
 
@@ -251,7 +280,7 @@ BAD_ROWS = [
     ({"trait": "fast", "load": "1000"}, "load", "max_value"),
     ({"trait": "resistance-element", "value": ""}, "value", "value_required"),
     ({"trait": "vulnerability"}, "value", "value_required"),
-    ({"trait": "attack-melee", "value": "Fire"}, "value", "value_fixed"),
+    ({"trait": "attack-melee", "value": "Fire, Cold"}, "value", "element_one"),
     ({"trait": "custom", "name": "", "load": "1"}, "name", "name_required"),
     ({"trait": "custom", "name": "size", "value": "Large"}, "name", "reserved_name"),
     ({"trait": "custom", "name": "Armored", "value": "ultra"}, "name", "reserved_name"),
@@ -300,6 +329,20 @@ def test_my_homebrew_trait_is_offered_and_saved(player, owner, character, page_u
     assert f'<option value="{gills.pk}">Gills (homebrew), Load 1</option>' in body
     character.refresh_from_db()
     assert character.template_traits == [{"name": "Gills", "value": "", "load": 1}]
+
+
+def test_a_homebrew_trait_with_its_own_value_refuses_another(player, owner, character,
+                                                             page_url):
+    frost = Trait.objects.create(owner=owner, name="Breath (frost)", slug="breath-frost",
+                                 group="Breath", value="frost", load=1)
+
+    response = player.post(page_url, template_data(name="Yeti", rows=[
+        {"trait": frost, "value": "Fire"}]))
+
+    assert codes(response.context["traits"].forms[0].errors) == {"value": ["value_fixed"]}
+    assert 'value="Fire"' in response.content.decode()
+    character.refresh_from_db()
+    assert character.template_traits == []
 
 
 def test_a_homebrew_size_counts_as_that_size(player, owner, character, page_url):
