@@ -305,7 +305,7 @@ def roll_view(request: HttpRequest, pk: int) -> HttpResponse:
     spec = kind = None
     if what in ("damage", "critical"):
         line = _weapon(sheet, request.POST.get("weapon", ""), critical=what == "critical")
-        spec = rolls.weapon_damage(line.name, line.damage, line.critical_bonus,
+        spec = rolls.weapon_damage(line.title, line.damage, line.critical_bonus,
                                    critical=what == "critical")
         kind = Roll.Kind.DAMAGE
     elif what == "rally":

@@ -110,3 +110,17 @@ def test_the_roll_off_starts_from_the_natural_attack_without_a_weapon(client, ta
     client.force_login(table["player"])
     body = client.get(reverse("characters:play", args=[table["hero"].pk])).content.decode()
     assert 'name="rolloff-attacker" value="2d6+3"' in body
+
+
+def test_an_elemental_attack_is_logged_with_its_element(client, table):
+    """Magic > Elements: an Element is a prefix ("a Fire Blast")."""
+    hero = table["hero"]
+    hero.template_traits = [{"name": "Attack", "value": "ranged area, Fire", "load": 2}]
+    hero.save()
+    client.force_login(table["player"])
+
+    client.post(roll_url(hero), {"what": "damage", "weapon": "n0"})
+
+    roll = Roll.objects.get(character=hero, kind="damage")
+    assert roll.label == "Fire Attack (ranged area) damage"
+    assert roll.expression.startswith("1d6+3")

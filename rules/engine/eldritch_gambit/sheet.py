@@ -140,6 +140,12 @@ class WeaponLine:
         return f"{self.damage} {self.element}" if self.element else self.damage
 
     @property
+    def title(self) -> str:
+        """The name with its Element as a prefix, as Spells take one (Magic > Elements:
+        "a Fire Blast"): "Fire Attack (ranged area)"."""
+        return f"{self.element} {self.name}" if self.element else self.name
+
+    @property
     def long_range(self) -> int | None:
         """Range doubles when the Attack Check drops to a d12 (Resources > Weapons)."""
         return self.range * 2 if self.range and self.has_attack_check else None
