@@ -141,6 +141,7 @@ def _context(request, character, sheet, **extra) -> dict:
         "session": roll_services.current_session(character),
         "recent": _recent(character),
         "request_key": _key(),
+        "damage_lines": _damage_lines(sheet),
     }
     bound = {k: v for k, v in extra.items() if k.endswith("_form")}
     typed = extra.pop("typed", None)
@@ -275,6 +276,13 @@ def gambit(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
     context = _context(request, character, sheet, check=check, gambit_error=error,
                        logged=error is None, **extra)
     return _render(request, context, "check-panel")
+
+
+def _damage_lines(sheet) -> list[tuple[str, object]]:
+    """Each line a damage Roll can name, with the value `_weapon` reads back: carried
+    weapons by index ("0"), then the Attack Traits' lines after an "n" ("n0")."""
+    return ([(str(index), line) for index, line in enumerate(sheet.weapons)]
+            + [(f"n{index}", line) for index, line in enumerate(sheet.natural_attacks)])
 
 
 def _weapon(sheet, value: str, *, critical: bool = False):
