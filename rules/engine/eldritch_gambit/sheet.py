@@ -155,7 +155,7 @@ class WeaponLine:
         parts = [f"{self.damage_display} damage"]
         if self.has_attack_check:
             parts = [f"Hit {self.hit:+d}", *parts, f"Critical +{self.critical_bonus}"]
-        if self.range and self.long_range:
+        if self.long_range:
             parts.append(f"Range {self.range} (d12 to {self.long_range})")
         elif self.range:
             parts.append(f"Range {self.range}")
