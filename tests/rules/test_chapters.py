@@ -287,3 +287,12 @@ def test_every_entry_is_searchable_under_its_chapter_label():
 def test_every_entry_page_renders(client):
     for section in chapters.SECTIONS:
         assert client.get(reference.section_url(section)).status_code == 200
+
+
+@pytest.mark.django_db
+def test_the_standard_tables_have_anchors_the_checks_page_links_to(client):
+    body = client.get("/rules/basics/gambits/").content.decode()
+    assert 'id="standard-criticals"' in body and 'id="standard-botches"' in body
+    template = (ROOT / "templates" / "campaigns" / "play.html").read_text()
+    assert "{% url 'rules:section' 'basics' 'gambits' %}#standard-criticals" in template
+    assert "{% url 'rules:section' 'basics' 'gambits' %}#standard-botches" in template
