@@ -296,3 +296,31 @@ def test_the_standard_tables_have_anchors_the_checks_page_links_to(client):
     template = (ROOT / "templates" / "campaigns" / "play.html").read_text()
     assert "{% url 'rules:section' 'basics' 'gambits' %}#standard-criticals" in template
     assert "{% url 'rules:section' 'basics' 'gambits' %}#standard-botches" in template
+
+
+@pytest.mark.django_db
+def test_the_citations_on_the_reference_pages_link_to_their_entries(client):
+    body = client.get(reverse("rules:index")).content.decode()
+    for chapter, slug, text in (
+        ("characters", "status", "Characters &gt; Defenses &gt; Status"),
+        ("basics", "gambits", "Basics &gt; Checks &gt; Gambits"),
+        ("basics", "checks", "Basics &gt; Checks"),
+        ("characters", "level", "Characters &gt; Level"),
+        ("resources", "shields", "Resources &gt; Weapons &gt; Shields"),
+        ("characters", "encumbrance", "Characters &gt; Gear &gt; Encumbrance"),
+        ("bestiary", "templates", "Bestiary &gt; Templates"),
+    ):
+        assert f'<a href="/rules/{chapter}/{slug}/">{text}</a>' in body
+    # A Status's page cites (and links) the heading its words come from.
+    body = client.get(reverse("rules:status", args=["blinded"])).content.decode()
+    assert '<a href="/rules/characters/status/">Characters &gt; Defenses &gt; Status</a>' in body
+    # An entry's own citation is plain text, not a link to itself.
+    body = client.get("/rules/characters/status/").content.decode()
+    assert "Eldritch Gambit SRD, Characters &gt; Defenses &gt; Status</p>" in body
+
+
+def test_cite_escapes_what_it_cannot_link():
+    html = Template('{% load reference_tags %}{{ c|cite }}').render(
+        Context({"c": "Basics > Rerolls; <script>x</script>"}))
+    assert html == ('<a href="/rules/basics/rerolls/">Basics &gt; Rerolls</a>; '
+                    "&lt;script&gt;x&lt;/script&gt;")
