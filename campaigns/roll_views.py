@@ -238,7 +238,7 @@ def check_action(request: HttpRequest, pk: int) -> HttpResponse:
     sheet = sheet_for(character)
     data = request.POST.copy()
     chose_weapon = ("use_weapon" in data
-                    or request.headers.get("HX-Trigger-Name") == "weapon")
+                    or request.htmx.trigger_name == "weapon")
     weapon = dict(_damage_lines(sheet)).get(data.get("weapon", "")) if chose_weapon else None
     if weapon is not None and weapon.has_attack_check:
         for name, value in weapon_fill(sheet, weapon, data.get("action", "")).items():
