@@ -294,6 +294,8 @@ def test_the_panel_says_it_cannot_compute_an_unreadable_level_and_recovers(build
     expect(errors(page, "level")).to_have_text("Level must be a whole number from 1 to 100.")
     expect(field(page, "Level")).to_have_value("99999")
     screenshot(page, "builder-cannot-compute")
+    violations = axe_check(page)
+    assert not violations, describe(violations)
 
     field(page, "Level").fill("12")
 
