@@ -29,6 +29,8 @@ from . import roll_services
 from .models import Membership, Session
 from .roll_forms import (
     ACTION_BY_SLUG,
+    ATTACK_MELEE,
+    ATTACK_RANGED,
     BuildupForm,
     CheckForm,
     FallForm,
@@ -249,6 +251,8 @@ def check_action(request: HttpRequest, pk: int) -> HttpResponse:
         data["attribute"] = defaults["attribute"]
         if defaults["ocs"]:
             data["ocs"] = "on"
+        if data.get("action") not in (ATTACK_MELEE, ATTACK_RANGED):
+            data["weapon"] = ""  # no weapon to name in an Insight or a Sneak
     form = _check_form(character, sheet, data)
     _keep_typed(request, character, form)
     context = _context(request, character, sheet, check_form=form)

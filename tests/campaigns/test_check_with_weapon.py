@@ -118,6 +118,18 @@ def test_choosing_a_weapon_fills_the_bonus_from_its_hit(client, table):
     assert selected(html, "weapon") == "0"
 
 
+def test_another_action_than_an_attack_puts_the_weapon_down(client, table):
+    hero = table["hero"]
+    client.force_login(table["player"])
+    data = {**CHECK, "weapon": "0", "action": "attack-ranged", "attribute": "dex"}
+    html = client.post(url(hero, "check_action"), data, HTTP_HX_REQUEST="true",
+                       HTTP_HX_TRIGGER_NAME="action").content.decode()
+    assert selected(html, "weapon") == "0"  # still an Attack
+    html = client.post(url(hero, "check_action"), {**data, "action": "insight"},
+                       HTTP_HX_REQUEST="true", HTTP_HX_TRIGGER_NAME="action").content.decode()
+    assert selected(html, "weapon") == "" and selected(html, "attribute") == "wis"
+
+
 def test_a_roll_with_a_weapon_names_it_and_offers_its_damage(client, table, monkeypatch):
     from campaigns import roll_services
 
