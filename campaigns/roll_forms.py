@@ -102,7 +102,7 @@ class CheckForm(BootstrapForm):
             self.data["difficulty"] = OTHER_DF
         # Only lines with an Attack Check: an area Attack Trait hits all in the Zone.
         self.weapons = {value: line for value, line in weapons if line.has_attack_check}
-        self.fields["weapon"].choices = [("", "No weapon (type any Bonus yourself)")] + [
+        self.fields["weapon"].choices = [("", "No weapon")] + [
             (value, f"{line.title} (Hit {line.hit_display}, {line.damage_display})")
             for value, line in self.weapons.items()]
         if action_url:
