@@ -17,11 +17,10 @@ from .rolls import Roll
 
 OTHER_DF = "other"
 DEFAULT_DF = 10  # Basics > Checks: "Difficulty Factor (DF, usually 10)"
-# Actions with a Check line; Rally's line is a Roll ("recover 1d4* + END HP"), not a Check.
 # The log keeps a Roll-off as "<attacker> vs <defender>" in Roll.expression: each side
 # gets half of that column (48 characters, under the 60 any typed Roll may have).
 ROLLOFF_SIDE_LENGTH = (Roll._meta.get_field("expression").max_length - len(" vs ")) // 2
-
+# Actions with a Check line; Rally's line is a Roll ("recover 1d4* + END HP"), not a Check.
 CHECK_ACTIONS = tuple(action for action in ACTIONS
                       if action.has_check and action.check_label == "Check")
 ACTION_BY_SLUG = {action.slug: action for action in CHECK_ACTIONS}
