@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
 from characters.models import Character
-from config.parsing import RequestKeyField
+from config.parsing import IdField, RequestKeyField
 
 from .models import MAX_HIGHLIGHT_ROUNDS, MAX_LEVEL, MIN_HIGHLIGHT_ROUNDS, MIN_LEVEL
 from .services import CampaignError
@@ -86,7 +86,7 @@ class BringCharacterForm(BootstrapForm):
 class TurnForm(forms.Form):
     """One character's turn in the Highlights: an award (with what they told) or a pass."""
 
-    character = forms.IntegerField(widget=forms.HiddenInput)
+    character = IdField(widget=forms.HiddenInput)
     action = forms.ChoiceField(choices=[("award", "Award 1 XP"), ("pass", "Pass")])
     text = forms.CharField(max_length=2000, required=False, label="Highlight")
     about_other = forms.BooleanField(required=False, label="About another character")
@@ -96,7 +96,7 @@ class TurnForm(forms.Form):
 class CharacterActionForm(forms.Form):
     """A POST about one character of the session (invest, absent, back)."""
 
-    character = forms.IntegerField(widget=forms.HiddenInput)
+    character = IdField(widget=forms.HiddenInput)
     request_key = RequestKeyField()
 
 

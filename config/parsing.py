@@ -9,7 +9,7 @@ simply not found, the same on both databases.
 """
 
 from django import forms
-from django.core.exceptions import BadRequest
+from django.core.exceptions import BadRequest, ValidationError
 
 # The largest value of a 64-bit signed integer column (SQLite's INTEGER, PostgreSQL's
 # bigint): an id beyond it names nothing.
@@ -71,6 +71,22 @@ class RequestKeyField(forms.CharField):
 
     def clean(self, value):
         return super().clean(_checked_key(value, "request_key"))
+
+
+class IdField(forms.CharField):
+    """A form's id (hidden or chosen from a list), read by `parse_id`: what is not an id
+    is the field's "invalid" error, never an int() exception or an overflowing query."""
+
+    default_error_messages = {"invalid": "Choose one from the list."}
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if value in self.empty_values:
+            return None
+        number = parse_id(value)
+        if number is None:
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return number
 
 
 class IdConverter:

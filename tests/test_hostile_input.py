@@ -4,13 +4,14 @@ nothing is written. tests/test_fuzz.py throws the same kinds of value at every e
 these pin what each answer is. Ids are read by config.parsing (tested first)."""
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from campaigns import initiative, services
 from campaigns.models import Campaign, Combatant, Session
 from campaigns.rolls import Roll
 from characters.models import CoinEntry, GearTransfer, InventoryItem, XpEntry
-from config.parsing import MAX_ID, IdConverter, parse_id
+from config.parsing import MAX_ID, IdConverter, IdField, parse_id
 from rules.models import GearItem
 from tests.factories import (
     AsphodelFactory,
@@ -47,6 +48,20 @@ def test_parse_id_reads_ascii_digits_up_to_the_64_bit_range(value, number):
 def test_parse_id_has_an_upper_bound_for_small_numbers():
     assert parse_id("50", high=49) is None and parse_id("49", high=49) == 49
     assert parse_id(2**63) is None and parse_id(-1) is None and parse_id(True) is None
+
+
+@pytest.mark.parametrize("value", [v for v in NOT_IDS if v.strip() not in ("", "1")])
+def test_an_id_field_names_what_is_not_an_id(value):
+    field = IdField()
+    with pytest.raises(ValidationError) as error:
+        field.clean(value)
+    assert error.value.code == "invalid"
+    assert error.value.messages == ["Choose one from the list."]
+
+
+def test_an_id_field_reads_an_id():
+    assert IdField().clean("42") == 42
+    assert IdField(required=False).clean("") is None
 
 
 def test_the_url_converter_matches_only_ids_the_database_can_hold():
@@ -238,6 +253,11 @@ def test_not_an_id_in_query_and_form_values(client, table, value):
     client.force_login(table["imp"])
     client.post(reverse("campaigns:initiative_party", args=[campaign.pk, encounter.pk]),
                 {"character": [value]})
+    for ritual in ("turn", "absence", "invest"):  # a ritual form's hidden character
+        response = client.post(reverse(f"campaigns:{ritual}",
+                                       args=[campaign.pk, session.number]),
+                               {"character": value, "action": "pass", "absent": "1"})
+        assert response.status_code == 400
     assert ledgers() == before
     assert not Combatant.objects.exists()  # a character list of only non-ids adds nobody
 
