@@ -140,6 +140,15 @@ def test_a_forged_request_key_is_a_400_and_writes_nothing(client, table, where, 
     assert ledgers() == before
 
 
+def test_the_400_page_says_nothing_was_saved(client, table):
+    client.force_login(table["player"])
+    response = client.post(reverse("characters:roll", args=[table["hero"].pk]),
+                           {"what": "rally", "request_key": OVERLONG_KEY})
+    assert response.status_code == 400
+    text = response.content.decode()
+    assert "Bad request (400)" in text and "nothing was saved" in text
+
+
 def test_a_key_of_64_characters_is_still_a_key(client, table):
     client.force_login(table["player"])
     url = reverse("characters:roll", args=[table["hero"].pk])
