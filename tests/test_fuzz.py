@@ -2,7 +2,7 @@
 
 The endpoints come from walking the URLconfs, so a new page is fuzzed without a change
 here; a new kind of URL parameter (a new `<id:...>` name) fails
-`test_every_url_parameter_has_a_value` until ID_OF says which object it names. The form
+`test_every_url_parameter_has_a_value` until World.ids says which object it names. The form
 field names come from the pages themselves: every page is fetched once as the Imp and as
 a player, and every `name="..."` in it is a key to fuzz (plus the query parameters the
 views read, in QUERY_KEYS).
@@ -13,8 +13,8 @@ twice), with hostile values in the URL now and then. It must not answer 500 (the
 client raises the view's exception), and where it is refused (4xx) the ledgers (XP,
 coins, gear and its transfers, Rolls) must be as they were.
 
-Bounded for CI: `manage.py`-wide, a sweep of every endpoint plus a few hundred Hypothesis
-examples, a minute or less per database. Run it on PostgreSQL with
+Bounded for CI: one sweep of every endpoint (five requests each) plus 300 Hypothesis
+examples, about 25 s of CPU per database (more wall time on a busy machine). Run it on PostgreSQL with
 DATABASE_URL=postgres://postgres@127.0.0.1:5432/<name> pytest tests/test_fuzz.py.
 """
 
