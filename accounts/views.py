@@ -9,9 +9,10 @@ from .forms import SignupForm
 
 
 def _safe_next(request) -> str:
-    """The ?next= address when it points into this site, else ""."""
+    """The ?next= address when it is a path on this site, else "" (redirect() would
+    take "²" or "home" for a view name and fail)."""
     candidate = request.POST.get("next") or request.GET.get("next", "")
-    if url_has_allowed_host_and_scheme(
+    if candidate.startswith("/") and url_has_allowed_host_and_scheme(
         candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return candidate

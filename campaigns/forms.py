@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
 from characters.models import Character
+from config.parsing import IdField, RequestKeyField
 
 from .models import MAX_HIGHLIGHT_ROUNDS, MAX_LEVEL, MIN_HIGHLIGHT_ROUNDS, MIN_LEVEL
 from .services import CampaignError
@@ -48,7 +49,7 @@ class CampaignForm(BootstrapForm):
     default_highlight_rounds = forms.TypedChoiceField(
         choices=ROUNDS, coerce=int, initial=3, label="Highlight rounds per session",
         help_text="Three as a rule; two for short sessions, four for long ones.")
-    request_key = forms.CharField(required=False, widget=forms.HiddenInput)
+    request_key = RequestKeyField()
 
 
 class SessionForm(BootstrapForm):
@@ -59,7 +60,7 @@ class SessionForm(BootstrapForm):
         required=False, label="The final round is about another character")
     notes = forms.CharField(max_length=10_000, required=False, label="Notes (Imps only)",
                             widget=forms.Textarea(attrs={"rows": 3}))
-    request_key = forms.CharField(required=False, widget=forms.HiddenInput)
+    request_key = RequestKeyField()
 
 
 class SessionNotesForm(BootstrapForm):
@@ -85,18 +86,18 @@ class BringCharacterForm(BootstrapForm):
 class TurnForm(forms.Form):
     """One character's turn in the Highlights: an award (with what they told) or a pass."""
 
-    character = forms.IntegerField(widget=forms.HiddenInput)
+    character = IdField(widget=forms.HiddenInput)
     action = forms.ChoiceField(choices=[("award", "Award 1 XP"), ("pass", "Pass")])
     text = forms.CharField(max_length=2000, required=False, label="Highlight")
     about_other = forms.BooleanField(required=False, label="About another character")
-    request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+    request_key = RequestKeyField()
 
 
 class CharacterActionForm(forms.Form):
     """A POST about one character of the session (invest, absent, back)."""
 
-    character = forms.IntegerField(widget=forms.HiddenInput)
-    request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+    character = IdField(widget=forms.HiddenInput)
+    request_key = RequestKeyField()
 
 
 class QuestChangeForm(BootstrapForm):
@@ -113,7 +114,7 @@ class XpAdjustForm(BootstrapForm):
                                    help_text="Positive gives XP, negative takes it.")
     note = forms.CharField(max_length=300, label="Why",
                            help_text="Kept in the character's XP ledger.")
-    request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+    request_key = RequestKeyField()
 
 
 class HandoverForm(BootstrapForm):

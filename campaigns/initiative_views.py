@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from characters.models import Character
+from config.parsing import parse_id
 from rules.engine.eldritch_gambit import initiative as engine
 
 from . import initiative as tracker_service
@@ -37,7 +38,7 @@ def _encounter(membership, encounter_pk: int) -> Encounter:
 def _version(request: HttpRequest) -> int | None:
     try:
         return int(request.POST.get("version", ""))
-    except ValueError:
+    except ValueError:  # also a digit string too long for int()
         return None
 
 
@@ -156,7 +157,8 @@ def party_add(request: HttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     characters = Character.objects.filter(campaign=membership.campaign)
     chosen = request.POST.getlist("character")
     if chosen:
-        characters = characters.filter(pk__in=[c for c in chosen if c.isdigit()])
+        characters = characters.filter(pk__in=[pk for c in chosen
+                                               if (pk := parse_id(c)) is not None])
     try:
         added = tracker_service.add_characters(encounter_id=encounter.pk,
                                                version=_version(request),
@@ -207,7 +209,7 @@ def combatant_remove(request: HttpRequest, pk: int, encounter_pk: int,
 
 
 def _keys(values) -> list[str]:
-    return [v for v in values if v and v.isdigit()]
+    return [v for v in values if parse_id(v) is not None]
 
 
 @login_required

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django import forms
 
+from config.parsing import RequestKeyField
 from rules.engine.dice import Dice
 from rules.engine.eldritch_gambit import checks, rolls
 from rules.engine.eldritch_gambit.checks import BONUS_MAX, DF_MAX, DF_MIN, DIFFICULTIES
@@ -12,9 +13,13 @@ from rules.engine.eldritch_gambit.scenes import ACTIONS
 from rules.engine.rolling import RollError, validate
 
 from .forms import BootstrapForm
+from .rolls import Roll
 
 OTHER_DF = "other"
 DEFAULT_DF = 10  # Basics > Checks: "Difficulty Factor (DF, usually 10)"
+# The log keeps a Roll-off as "<attacker> vs <defender>" in Roll.expression: each side
+# gets half of that column (48 characters, under the 60 any typed Roll may have).
+ROLLOFF_SIDE_LENGTH = (Roll._meta.get_field("expression").max_length - len(" vs ")) // 2
 # Actions with a Check line; Rally's line is a Roll ("recover 1d4* + END HP"), not a Check.
 CHECK_ACTIONS = tuple(action for action in ACTIONS
                       if action.has_check and action.check_label == "Check")
@@ -90,7 +95,7 @@ class CheckForm(BootstrapForm):
                   "already in the Hit: the Attribute stays DEX).",
         error_messages={"invalid_choice": "Choose one of this character's weapons or "
                                           "natural attacks from the list, or none."})
-    request_key = forms.CharField(required=False, widget=forms.HiddenInput)
+    request_key = RequestKeyField()
 
     def __init__(self, *args, sheet, action_url: str = "", weapons=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -229,10 +234,10 @@ class RollOffForm(KeepTyped):
     ])
     side = forms.ChoiceField(label="This character is", choices=[
         (rolls.ATTACKER, "The attacker"), (rolls.DEFENDER, "The defender")])
-    attacker = forms.CharField(label="Attacker's Roll", max_length=60,
+    attacker = forms.CharField(label="Attacker's Roll", max_length=ROLLOFF_SIDE_LENGTH,
                                error_messages={"required": "Type the attacker's dice, "
                                                            "like 1d8+3."})
-    defender = forms.CharField(label="Defender's Roll", max_length=60,
+    defender = forms.CharField(label="Defender's Roll", max_length=ROLLOFF_SIDE_LENGTH,
                                error_messages={"required": "Type the defender's dice, "
                                                            "like 1d6+2."})
 

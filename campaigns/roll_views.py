@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from characters.builds import sheet_for
 from characters.models import Character
+from config.parsing import parse_id, request_key
 from rules.engine.eldritch_gambit import rolls
 from rules.engine.eldritch_gambit.checks import check_odds, percent
 from rules.engine.eldritch_gambit.templates import has_trait
@@ -297,7 +298,7 @@ def gambit(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
     error = None
     try:
         roll_services.call_gambit(check=check, by=request.user,
-                                  request_key=request.POST.get("gambit_key") or None)
+                                  request_key=request_key(request.POST, "gambit_key"))
     except RollRefused as refused:
         error = refused.message
     check.refresh_from_db()
@@ -328,9 +329,10 @@ def _weapon(sheet, value: str, *, critical: bool = False):
     lines = sheet.weapons
     if value[:1] == "n":
         lines, value = sheet.natural_attacks, value[1:]
-    if not value.isdigit() or int(value) >= len(lines):
+    index = parse_id(value)
+    if index is None or index >= len(lines):
         raise Http404("No such weapon.")
-    line = lines[int(value)]
+    line = lines[index]
     if critical and not line.has_attack_check:
         raise Http404("No Critical without an Attack Check.")
     return line
@@ -344,7 +346,7 @@ def roll_view(request: HttpRequest, pk: int) -> HttpResponse:
     character = _character(request, pk)
     sheet = sheet_for(character)
     what = request.POST.get("what", "")
-    key = request.POST.get("request_key") or None
+    key = request_key(request.POST)
     bound: dict = {}
     spec = kind = None
     if what in ("damage", "critical"):
@@ -405,7 +407,7 @@ def reroll_view(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
     result = None
     try:
         result = roll_services.reroll(roll=original, by=request.user,
-                                      request_key=request.POST.get("request_key") or None)
+                                      request_key=request_key(request.POST))
     except RollRefused as refused:
         error = refused.message
     character.refresh_from_db()

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from characters.builds import sheet_for
 from characters.models import Character, InventoryItem, XpEntry
+from config.parsing import parse_id, request_key
 from rules.engine.eldritch_gambit.statuses import STATUS_BY_KEY
 
 from . import services
@@ -363,11 +364,10 @@ def session_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             else:
                 messages.success(request, "The session was saved.")
                 return redirect(session)
-    confirm = request.GET.get("confirm", "")
     return render(request, "campaigns/session_detail.html", {
         "campaign": campaign, "session": session, "runs": runs, "form": form,
         "ritual": _ritual(session, request.user, runs=runs),
-        "confirm": int(confirm) if confirm.isdigit() else None,
+        "confirm": parse_id(request.GET.get("confirm", "")),
     })
 
 
@@ -479,7 +479,7 @@ def quest_complete(request: HttpRequest, pk: int, number: int, quest_pk: int) ->
 
     def act():
         done = services.quest_complete(quest=quest, by=request.user, session=session,
-                                       request_key=request.POST.get("request_key") or None)
+                                       request_key=request_key(request.POST))
         paid = done.payout_entry.xp_change if done.payout_entry else 0
         return f"Quest achieved: {done.text} (+{paid} XP)."
 
@@ -651,7 +651,6 @@ def _character_page(request: HttpRequest, membership: Membership, character: Cha
     session = _latest_session(campaign)
     mine = _my_characters([{"character": character, "quest": character.quest}],
                           character.owner, session)[0]
-    confirm = request.GET.get("confirm", "")
     return render(request, "campaigns/character_detail.html", {
         "campaign": campaign, "membership": membership, "runs": runs,
         "character": character, "sheet": sheet_for(character, items),
@@ -663,7 +662,7 @@ def _character_page(request: HttpRequest, membership: Membership, character: Cha
         "mine": mine, "session": session,
         "quest_form": quest_form or QuestChangeForm(),
         "xp_form": xp_form or XpAdjustForm(initial={"request_key": uuid.uuid4().hex}),
-        "confirm": int(confirm) if confirm.isdigit() else None,
+        "confirm": parse_id(request.GET.get("confirm", "")),
     }, status=status)
 
 

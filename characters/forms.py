@@ -8,6 +8,7 @@ import copy
 from django import forms
 from django.core.exceptions import ValidationError
 
+from config.parsing import parse_id
 from rules.engine.eldritch_gambit import ATTRIBUTES, compute_sheet
 from rules.engine.eldritch_gambit.attributes import ABBREVIATIONS, NAMES
 from rules.engine.eldritch_gambit.statuses import CHOOSABLE_STATUSES
@@ -286,6 +287,9 @@ class CharacterForm(forms.Form):
             raise ValidationError("At most %(limit)s Skills.", code="too_many_skills",
                                   params={"limit": limit})
         for skill in skills:
+            if "\x00" in skill:
+                raise ValidationError("A Skill cannot contain a NUL character.",
+                                      code="null_characters_not_allowed")
             if len(skill) > SKILL_MAX_LENGTH:
                 raise ValidationError(
                     "Skill %(skill)s… is longer than %(max)s characters.", code="skill_too_long",
@@ -301,9 +305,9 @@ class CharacterForm(forms.Form):
         on every keystroke); each is still refused unless visible and of its kind."""
         wanted = {}
         for name in ("armor", "shield"):
-            raw = self.data.get(self.add_prefix(name), "")
-            if raw not in ("", None) and str(raw).isdigit():
-                wanted[name] = int(raw)
+            pk = parse_id(self.data.get(self.add_prefix(name), ""))
+            if pk is not None:
+                wanted[name] = pk
         # While the player types, the posted armor and shield are usually the ones
         # already worn: answer from the loaded inventory without a query.
         found = {

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django import forms
 from django.core.exceptions import ValidationError
 
+from config.parsing import RequestKeyField, parse_id
 from rules.models import GearItem
 
 from . import inventory
@@ -33,9 +34,10 @@ class ContainerField(forms.CharField):
         value = super().to_python(value).strip()
         if not value:
             return None
-        if not value.isdigit():
+        number = parse_id(value)
+        if number is None:
             raise ValidationError("Choose a container from the list.", code="invalid")
-        return int(value)
+        return number
 
 
 def quality_field() -> forms.ChoiceField:
@@ -52,7 +54,7 @@ class CatalogAddForm(forms.Form):
     quantity = whole_number("Quantity", low=inventory.MIN_QUANTITY,
                             high=inventory.MAX_QUANTITY)
     container = ContainerField(label="Put it in", required=False)
-    request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+    request_key = RequestKeyField()
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -69,8 +71,8 @@ class CatalogAddForm(forms.Form):
                                                  code="no_item_chosen"))
             return data
         item = None
-        if str(raw).isdigit():
-            item = GearItem.objects.visible_to(self.user).filter(pk=int(raw)).first()
+        if (pk := parse_id(raw)) is not None:
+            item = GearItem.objects.visible_to(self.user).filter(pk=pk).first()
         if item is None:
             self.add_error(None, ValidationError("Choose an item from the catalog you can use.",
                                                  code="no_such_gear"))
@@ -144,7 +146,7 @@ class CoinsForm(forms.Form):
     direction = forms.ChoiceField(choices=[("in", "Add"), ("out", "Remove")],
                                   error_messages={"invalid_choice": "Choose Add or Remove.",
                                                   "required": "Choose Add or Remove."})
-    request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+    request_key = RequestKeyField()
 
     def clean_amount_cp(self):
         amount = self.cleaned_data["amount_cp"]
@@ -179,7 +181,7 @@ class SwitchForm(forms.Form):
 
 class SellForm(forms.Form):
     price_cp = whole_number("Price", low=0, high=inventory.MAX_COINS_CP, unit=" cp")
-    request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+    request_key = RequestKeyField()
 
 
 class ChargesForm(forms.Form):
@@ -204,16 +206,17 @@ class GiveForm(forms.Form):
 
     to = forms.CharField(label="Give to", error_messages={"required": "Choose who receives it."})
     quantity = how_many("give")
-    request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+    request_key = RequestKeyField()
 
     def clean_to(self):
         value = self.cleaned_data["to"].strip()
         if value == self.STASH:
             return value
-        if not value.isdigit() or len(value) > 18:  # an id, not a number to overflow
+        number = parse_id(value)
+        if number is None:
             raise ValidationError("Choose a character of the party or the party stash.",
                                   code="invalid")
-        return int(value)
+        return number
 
 
 class TakeForm(forms.Form):
@@ -223,10 +226,11 @@ class TakeForm(forms.Form):
     to = forms.CharField(label="Take into", error_messages={
         "required": "Choose the character who takes it."})
     quantity = how_many("take")
-    request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+    request_key = RequestKeyField()
 
     def clean_to(self):
         value = self.cleaned_data["to"].strip()
-        if not value.isdigit() or len(value) > 18:  # an id, not a number to overflow
+        number = parse_id(value)
+        if number is None:
             raise ValidationError("Choose a character of the party.", code="invalid")
-        return int(value)
+        return number

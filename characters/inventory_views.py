@@ -27,6 +27,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
+from config.parsing import search_text
 from rules.engine.eldritch_gambit.gear import GearPiece, price_cp, unit_load
 from rules.engine.eldritch_gambit.sheet import (
     CharacterSheet,
@@ -215,6 +216,7 @@ def _catalog(user, q: str, category: str) -> list[dict]:
     if not q and not category:
         return []
     rows = GearItem.objects.visible_to(user)
+    q = search_text(q)
     if q:
         rows = rows.filter(Q(name__icontains=q) | Q(notes__icontains=q))
     if category in GearItem.Category.values:

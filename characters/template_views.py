@@ -24,6 +24,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from config.parsing import parse_id
 from rules.engine.eldritch_gambit import Stat, compute_sheet
 from rules.engine.eldritch_gambit.templates import ARMORED_LEVELS, Size
 from rules.models import Trait
@@ -265,7 +266,7 @@ class TraitRowForm(forms.Form):
         """The catalog Trait this row is set to, valid or not (for the hints)."""
         raw = self.data.get(self.add_prefix("trait")) if self.is_bound else self.initial.get(
             "trait")
-        return self.catalog.by_pk.get(int(raw)) if str(raw or "").isdigit() else None
+        return self.catalog.by_pk.get(parse_id(raw))
 
     @property
     def is_custom(self) -> bool:
@@ -595,9 +596,9 @@ def character_template(request: HttpRequest, pk: int) -> HttpResponse:
     if request.POST.get("action") == "add_trait":
         # One more row to fill in; nothing is saved.
         key = f"{TRAITS_PREFIX}-TOTAL_FORMS"
-        total = data.get(key, "")
-        if total.isdigit() and int(total) < MAX_TRAITS:
-            data[key] = str(int(total) + 1)
+        total = parse_id(data.get(key, ""))
+        if total is not None and total < MAX_TRAITS:
+            data[key] = str(total + 1)
         return _render(request, character, _editor(request, character, data), items,
                        preview=False)
 

@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from config.parsing import parse_id
 from rules.engine.eldritch_gambit import ATTRIBUTE_KEYS, compute_sheet
 from rules.engine.eldritch_gambit.attributes import ABBREVIATIONS, roll_attributes
 from rules.engine.eldritch_gambit.seeds import roll_name_initial, roll_quirk, roll_starting_coins
@@ -41,9 +42,9 @@ def _character_for(request: HttpRequest, pk: int, *, edit: bool = False) -> Char
 
 def _rng(request: HttpRequest) -> random.Random:
     """A proper random source; a test may seed it with a `seed` field."""
-    seed = request.POST.get("seed") or request.GET.get("seed")
-    if seed and seed.isdigit():
-        return random.Random(int(seed))
+    seed = parse_id(request.POST.get("seed") or request.GET.get("seed"))
+    if seed is not None:
+        return random.Random(seed)
     return random.Random()
 
 
@@ -257,9 +258,9 @@ def character_compare(request: HttpRequest) -> HttpResponse:
     for key in ("a", "b"):
         value = request.GET.get(key, "")
         if value:
-            if not value.isdigit():
+            if (character_pk := parse_id(value)) is None:
                 raise Http404("No such character.")
-            chosen.append(get_object_or_404(visible, pk=int(value)))
+            chosen.append(get_object_or_404(visible, pk=character_pk))
     columns = []
     for character in chosen:
         items = list(character.items.select_related("catalog_item"))

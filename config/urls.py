@@ -1,7 +1,12 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
 
 from . import views
+from .parsing import IdConverter
+
+# `<id:pk>` for every id in the apps' URLconfs (registered before they are included):
+# an id beyond the 64-bit range is a 404 on SQLite as on PostgreSQL.
+register_converter(IdConverter, "id")
 
 urlpatterns = [
     path("", views.home, name="home"),

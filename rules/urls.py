@@ -21,11 +21,11 @@ urlpatterns = [
     path("statuses/<slug:key>/", views.status_detail, name="status"),
     path("homebrew/", views.homebrew_list, name="homebrew"),
     path("homebrew/gear/new/", views.gear_create, name="gear_create"),
-    path("homebrew/gear/<int:pk>/edit/", views.gear_edit, name="gear_edit"),
-    path("homebrew/gear/<int:pk>/delete/", views.gear_delete, name="gear_delete"),
+    path("homebrew/gear/<id:pk>/edit/", views.gear_edit, name="gear_edit"),
+    path("homebrew/gear/<id:pk>/delete/", views.gear_delete, name="gear_delete"),
     path("homebrew/traits/new/", views.trait_create, name="trait_create"),
-    path("homebrew/traits/<int:pk>/edit/", views.trait_edit, name="trait_edit"),
-    path("homebrew/traits/<int:pk>/delete/", views.trait_delete, name="trait_delete"),
+    path("homebrew/traits/<id:pk>/edit/", views.trait_edit, name="trait_edit"),
+    path("homebrew/traits/<id:pk>/delete/", views.trait_delete, name="trait_delete"),
     # The chapters (Basics, Characters, Resources, Bestiary, Magic): /rules/basics/ and
     # one address per heading, /rules/basics/rerolls/. Last: the paths above win.
     path("<slug:chapter>/", views.chapter_detail, name="chapter"),

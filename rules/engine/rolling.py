@@ -19,6 +19,9 @@ import d20
 # An expression typed at the table stays short and rolls a sane number of dice.
 MAX_EXPRESSION_LENGTH = 60
 MAX_DICE = 100
+# No Roll at the table comes near a billion; a total beyond a 32-bit integer (what the
+# roll log stores) is refused, like too many dice.
+MAX_TOTAL = 2**31 - 1
 
 
 class RollError(ValueError):
@@ -114,6 +117,8 @@ def roll(expression: str, rng: random.Random | None = None) -> Rolled:
     except (d20.RollError, ZeroDivisionError, ValueError) as error:
         reason = str(error).rstrip(".").lower()
         raise RollError(f"{text!r} cannot be rolled: {reason}.") from error
+    if not -MAX_TOTAL <= total <= MAX_TOTAL:
+        raise RollError(f"{text!r} totals more than {MAX_TOTAL:,}: roll smaller numbers.")
     if total != int(total):
         raise RollError(f"{text!r} gives a fraction; dice totals are whole numbers.")
     return Rolled(text, int(total), tuple(_kept_dice(result.expr)), shown)

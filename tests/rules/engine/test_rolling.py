@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from rules.engine.eldritch_gambit import rolls
 from rules.engine.eldritch_gambit.templates import Size
-from rules.engine.rolling import DiceRoller, RollError, roll, validate
+from rules.engine.rolling import MAX_TOTAL, DiceRoller, RollError, roll, validate
 
 
 def test_a_seeded_source_gives_the_same_dice():
@@ -53,11 +53,18 @@ def test_kept_dice_only():
     ("1d0", "cannot roll a 0-sided die"),
     ("1d6/0", "cannot divide by zero"),
     ("1d6+" + "1" * 60, "at most 60 characters"),
+    ("1d1+2147483647", "totals more than 2,147,483,647"),
+    ("-2147483648", "totals more than 2,147,483,647"),
+    ("1d1*99999999999.0", "totals more than 2,147,483,647"),
 ])
 def test_bad_notation_has_a_readable_message(text, message):
     with pytest.raises(RollError) as error:
         roll(text)
     assert message in str(error.value)
+
+
+def test_the_largest_total_still_rolls():
+    assert roll("2147483646+1d1").total == MAX_TOTAL == 2**31 - 1
 
 
 def test_validate_parses_without_rolling():
