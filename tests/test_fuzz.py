@@ -63,7 +63,7 @@ HOSTILE = [
 ]
 
 # URL parameters that are not ids.
-TEXT_PARAMS = ("code", "slug", "key", "uidb64", "token")
+TEXT_PARAMS = ("code", "chapter", "slug", "key", "uidb64", "token")
 
 # Values for a URL path: a real one or a hostile one.
 HOSTILE_IDS = [0, MAX_ID, 2**63, 2**64, 10**30]
@@ -142,6 +142,7 @@ class World:
             "encounter_pk": self.encounter.pk,
             "combatant_pk": Combatant.objects.filter(encounter=self.encounter).first().pk,
             "code": self.invitation.code,
+            "chapter": "basics",
             "slug": "initiative",
             "key": "prone",
             # Django's password reset link (a made-up user and token: refused, not a 500).
