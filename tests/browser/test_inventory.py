@@ -45,6 +45,14 @@ def item(page, name):
     return page.locator(f'li.inv-item[data-item="{name}"]').first
 
 
+def more(page, name):
+    """Open the line's "More" fold (its secondary actions), unless it is open already."""
+    fold = item(page, name).locator("details.inv-more").first
+    if fold.get_attribute("open") is None:
+        fold.locator("summary").click()
+    expect(fold).to_have_attribute("open", "")
+
+
 def mark_page(page):
     page.evaluate("window.__marker = 1")
 
@@ -103,6 +111,7 @@ def test_adding_and_wearing_changes_the_numbers_without_a_reload(inventory_page)
     expect(stat(page, "load")).to_have_text("6")
     expect(stat(page, "encumbrance")).to_have_text("encumbered")
 
+    more(page, "Chain mail")
     page.get_by_label("Worn as", exact=False).first.select_option("partial")
     page.get_by_role("button", name="Set how Chain mail is worn").click()
     expect(stat(page, "hp_armored")).to_have_text("20")
@@ -124,6 +133,7 @@ def test_dropping_and_picking_up_the_backpack(inventory_page, asphodel):
     add_from_catalog(page, "Backpack")
     for name in ("Rope (10m)", "Bedroll"):
         add_from_catalog(page, name)
+        more(page, name)
         page.get_by_label(f"Move to (for {name})").select_option(label="Backpack (0 / 4)"
                                                                   if name == "Rope (10m)"
                                                                   else "Backpack (1 / 4)")
@@ -133,6 +143,7 @@ def test_dropping_and_picking_up_the_backpack(inventory_page, asphodel):
     expect(stat(page, "load")).to_have_text("6")
     expect(stat(page, "encumbrance")).to_have_text("encumbered")
 
+    more(page, "Backpack")
     page.get_by_role("button", name="Drop Backpack", exact=True).click()
     expect(stat(page, "load")).to_have_text("4")
     # Focus stays on the same control, now "Pick up", wherever the line moved to.
@@ -157,6 +168,7 @@ def test_a_full_container_is_refused_beside_the_select(inventory_page, asphodel)
     inventory.item_add(character=asphodel, by=asphodel.owner, catalog_item=gear("Lantern"))
     page.reload()
     mark_page(page)
+    more(page, "Lantern")
     page.get_by_label("Move to (for Lantern)").select_option(label="Backpack (4 / 4)")
     page.get_by_role("button", name="Move Lantern", exact=True).click()
     error = item(page, "Lantern").locator(".invalid-feedback")
@@ -222,6 +234,7 @@ def test_without_javascript_every_action_still_works(browser, live_server, aspho
     expect(page.locator("#messages")).to_contain_text("Bought Chain mail for 300 cp.")
     page.get_by_role("button", name="Wear Chain mail").click()
     expect(stat(page, "hp_armored")).to_have_text("25")
+    more(page, "Chain mail")  # a <details>: it opens without JavaScript
     page.get_by_label("Qty of Chain mail").fill("-1")
     page.get_by_role("button", name="Set quantity of Chain mail").click()
     expect(item(page, "Chain mail")).to_contain_text(
@@ -269,6 +282,7 @@ def test_the_inventory_has_no_serious_accessibility_violations(inventory_page, a
                                armor=gear("Chain mail"))
     page.goto(f"/characters/{asphodel.pk}/inventory/?q=mail")
     expect(stat(page, "load")).to_have_text("4")
+    more(page, "Spear")
     clean = axe_check(page)
     # With errors shown beside the fields.
     page.get_by_label("Qty of Spear").fill("0")
