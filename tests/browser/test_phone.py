@@ -91,7 +91,6 @@ def player_pages(demo) -> dict[str, str]:
         "template": f"/characters/{a.pk}/template/",
         "compare": f"/characters/compare/?a={a.pk}&b={a.pk}",
         "checks-and-rolls": f"/characters/{a.pk}/play/",
-        "roll-log": f"/characters/{a.pk}/play/log/",
         "import": "/characters/import/",
         "campaign-list": "/campaigns/",
         "campaign": f"/campaigns/{c.pk}/",
