@@ -257,8 +257,9 @@ def test_the_inventory_fits_the_screen(inventory_page, asphodel, name, viewport)
                        container=sack)
     inventory.item_add(character=asphodel, by=asphodel.owner, catalog_item=gear("Lantern"),
                        container=backpack)
-    inventory.item_add(character=asphodel, by=asphodel.owner, name="Healing draught", load=0,
-                       kind="ephemera")
+    draught = inventory.item_add(character=asphodel, by=asphodel.owner,
+                                 name="Healing draught", load=0, kind="ephemera")
+    inventory.charges_set(character=asphodel, item=draught, charges=2)
     inventory.item_add(character=asphodel, by=asphodel.owner, name="Wolf tattoo", load=0,
                        kind="materia")
     if viewport:
@@ -267,6 +268,9 @@ def test_the_inventory_fits_the_screen(inventory_page, asphodel, name, viewport)
     expect(stat(page, "load")).to_have_text("6")
     page.get_by_role("button", name="Attune (1 WP) Wolf tattoo").click()
     expect(stat(page, "wp")).to_have_text("10")
+    page.get_by_role("button", name="Use a charge of Healing draught").click()
+    expect(item(page, "Healing draught")).to_contain_text("Ephemera, 1 charge")
+    more(page, "Rope (10m)")  # the deepest line, two containers in
     page.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
 
     width = page.evaluate("document.documentElement.scrollWidth")
