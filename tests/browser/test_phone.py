@@ -108,6 +108,9 @@ def player_pages(demo) -> dict[str, str]:
 def imp_pages(demo) -> dict[str, str]:
     a, c = demo["asphodel"], demo["campaign"]
     return {
+        "character-list": "/characters/",
+        "character": f"/characters/{a.pk}/",  # a party member's sheet, read-only
+        "checks-and-rolls": f"/characters/{a.pk}/play/",
         "campaign": f"/campaigns/{c.pk}/",
         "sessions": f"/campaigns/{c.pk}/sessions/",
         "session-ritual": f"/campaigns/{c.pk}/sessions/{demo['session'].number}/",
