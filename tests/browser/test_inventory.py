@@ -115,6 +115,10 @@ def test_adding_and_wearing_changes_the_numbers_without_a_reload(inventory_page)
     page.get_by_label("Worn as", exact=False).first.select_option("partial")
     page.get_by_role("button", name="Set how Chain mail is worn").click()
     expect(stat(page, "hp_armored")).to_have_text("20")
+    # The fold stays open after the swap, and the button used keeps the focus.
+    expect(item(page, "Chain mail").locator("details.inv-more").first).to_have_attribute(
+        "open", "")
+    expect(page.get_by_role("button", name="Set how Chain mail is worn")).to_be_focused()
     expect(stat(page, "rally")).to_have_text("1d6+2")
     expect(stat(page, "load")).to_have_text("5")
     expect(stat(page, "encumbrance")).to_have_text("none")
