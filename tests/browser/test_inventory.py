@@ -45,6 +45,14 @@ def item(page, name):
     return page.locator(f'li.inv-item[data-item="{name}"]').first
 
 
+def more(page, name):
+    """Open the line's "More" fold (its secondary actions), unless it is open already."""
+    fold = item(page, name).locator("details.inv-more").first
+    if fold.get_attribute("open") is None:
+        fold.locator("summary").click()
+    expect(fold).to_have_attribute("open", "")
+
+
 def mark_page(page):
     page.evaluate("window.__marker = 1")
 
@@ -103,9 +111,14 @@ def test_adding_and_wearing_changes_the_numbers_without_a_reload(inventory_page)
     expect(stat(page, "load")).to_have_text("6")
     expect(stat(page, "encumbrance")).to_have_text("encumbered")
 
+    more(page, "Chain mail")
     page.get_by_label("Worn as", exact=False).first.select_option("partial")
     page.get_by_role("button", name="Set how Chain mail is worn").click()
     expect(stat(page, "hp_armored")).to_have_text("20")
+    # The fold stays open after the swap, and the button used keeps the focus.
+    expect(item(page, "Chain mail").locator("details.inv-more").first).to_have_attribute(
+        "open", "")
+    expect(page.get_by_role("button", name="Set how Chain mail is worn")).to_be_focused()
     expect(stat(page, "rally")).to_have_text("1d6+2")
     expect(stat(page, "load")).to_have_text("5")
     expect(stat(page, "encumbrance")).to_have_text("none")
@@ -124,6 +137,7 @@ def test_dropping_and_picking_up_the_backpack(inventory_page, asphodel):
     add_from_catalog(page, "Backpack")
     for name in ("Rope (10m)", "Bedroll"):
         add_from_catalog(page, name)
+        more(page, name)
         page.get_by_label(f"Move to (for {name})").select_option(label="Backpack (0 / 4)"
                                                                   if name == "Rope (10m)"
                                                                   else "Backpack (1 / 4)")
@@ -133,6 +147,7 @@ def test_dropping_and_picking_up_the_backpack(inventory_page, asphodel):
     expect(stat(page, "load")).to_have_text("6")
     expect(stat(page, "encumbrance")).to_have_text("encumbered")
 
+    more(page, "Backpack")
     page.get_by_role("button", name="Drop Backpack", exact=True).click()
     expect(stat(page, "load")).to_have_text("4")
     # Focus stays on the same control, now "Pick up", wherever the line moved to.
@@ -157,6 +172,7 @@ def test_a_full_container_is_refused_beside_the_select(inventory_page, asphodel)
     inventory.item_add(character=asphodel, by=asphodel.owner, catalog_item=gear("Lantern"))
     page.reload()
     mark_page(page)
+    more(page, "Lantern")
     page.get_by_label("Move to (for Lantern)").select_option(label="Backpack (4 / 4)")
     page.get_by_role("button", name="Move Lantern", exact=True).click()
     error = item(page, "Lantern").locator(".invalid-feedback")
@@ -222,6 +238,7 @@ def test_without_javascript_every_action_still_works(browser, live_server, aspho
     expect(page.locator("#messages")).to_contain_text("Bought Chain mail for 300 cp.")
     page.get_by_role("button", name="Wear Chain mail").click()
     expect(stat(page, "hp_armored")).to_have_text("25")
+    more(page, "Chain mail")  # a <details>: it opens without JavaScript
     page.get_by_label("Qty of Chain mail").fill("-1")
     page.get_by_role("button", name="Set quantity of Chain mail").click()
     expect(item(page, "Chain mail")).to_contain_text(
@@ -244,8 +261,9 @@ def test_the_inventory_fits_the_screen(inventory_page, asphodel, name, viewport)
                        container=sack)
     inventory.item_add(character=asphodel, by=asphodel.owner, catalog_item=gear("Lantern"),
                        container=backpack)
-    inventory.item_add(character=asphodel, by=asphodel.owner, name="Healing draught", load=0,
-                       kind="ephemera")
+    draught = inventory.item_add(character=asphodel, by=asphodel.owner,
+                                 name="Healing draught", load=0, kind="ephemera")
+    inventory.charges_set(character=asphodel, item=draught, charges=2)
     inventory.item_add(character=asphodel, by=asphodel.owner, name="Wolf tattoo", load=0,
                        kind="materia")
     if viewport:
@@ -254,6 +272,9 @@ def test_the_inventory_fits_the_screen(inventory_page, asphodel, name, viewport)
     expect(stat(page, "load")).to_have_text("6")
     page.get_by_role("button", name="Attune (1 WP) Wolf tattoo").click()
     expect(stat(page, "wp")).to_have_text("10")
+    page.get_by_role("button", name="Use a charge of Healing draught").click()
+    expect(item(page, "Healing draught")).to_contain_text("Ephemera, 1 charge")
+    more(page, "Rope (10m)")  # the deepest line, two containers in
     page.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
 
     width = page.evaluate("document.documentElement.scrollWidth")
@@ -269,6 +290,7 @@ def test_the_inventory_has_no_serious_accessibility_violations(inventory_page, a
                                armor=gear("Chain mail"))
     page.goto(f"/characters/{asphodel.pk}/inventory/?q=mail")
     expect(stat(page, "load")).to_have_text("4")
+    more(page, "Spear")
     clean = axe_check(page)
     # With errors shown beside the fields.
     page.get_by_label("Qty of Spear").fill("0")

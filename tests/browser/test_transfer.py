@@ -71,6 +71,14 @@ def item(page, name):
     return page.locator(f'li.inv-item[data-item="{name}"]').first
 
 
+def more(page, name):
+    """Open the line's "More" fold (its secondary actions), unless it is open already."""
+    fold = item(page, name).locator("details.inv-more").first
+    if fold.get_attribute("open") is None:
+        fold.locator("summary").click()
+    expect(fold).to_have_attribute("open", "")
+
+
 def test_handing_the_backpack_to_a_party_member(page, live_server, password, asphodel, brom):
     login(page, live_server, asphodel.owner, password)
     page.goto(f"/characters/{asphodel.pk}/inventory/")
@@ -78,6 +86,7 @@ def test_handing_the_backpack_to_a_party_member(page, live_server, password, asp
     # Spear 1 + the lot: lantern 1 + two ropes 2 (the pack and the sack weigh nothing).
     expect(stat(page, "load")).to_have_text("4")
 
+    more(page, "Backpack")
     page.get_by_label("Give to (for Backpack, with everything in it)").select_option(
         label="Brom the Bold")
     page.get_by_role("button", name="Give Backpack", exact=True).click()
@@ -146,10 +155,12 @@ def test_without_javascript_the_give_still_works(browser, live_server, password,
     page = context.new_page()
     login(page, live_server, asphodel.owner, password)
     page.goto(f"/characters/{asphodel.pk}/inventory/")
+    more(page, "Lantern")  # a <details>: it opens without JavaScript
     page.get_by_label("Give to (for Lantern)").select_option(label="The party stash")
     page.get_by_role("button", name="Give Lantern", exact=True).click()
     expect(page.locator("#messages")).to_contain_text("Lantern went into the party stash.")
     expect(stat(page, "load")).to_have_text("3")
+    more(page, "Spear")
     page.get_by_role("button", name="Give Spear", exact=True).click()  # nobody chosen
     expect(item(page, "Spear")).to_contain_text("Choose who receives it.")
     context.close()
@@ -174,6 +185,7 @@ def test_giving_part_of_a_stack(page, live_server, password, asphodel, brom):
     page.goto(f"/characters/{asphodel.pk}/inventory/")
     page.evaluate("window.__marker = 1")
     expect(stat(page, "load")).to_have_text("4")
+    more(page, "Rope (10m)")
     how_many = page.get_by_label("How many of Rope (10m) to give")
     expect(page.get_by_label("How many of Lantern to give")).to_have_count(0)  # one lantern
 

@@ -398,18 +398,56 @@ def test_bad_coins(client_owner, character):
     assert inventory.purse_cp(character) == 500
 
 
+def test_each_line_shows_its_main_action_and_folds_the_rest(client_owner, character):
+    """Wear for armor, Attune for a Materia, Use a charge for an Ephemera with charges,
+    Pick up for a dropped line; the rest folds behind "More", closed until needed."""
+    armor = add(character, "Chain mail")
+    tattoo = inventory.item_add(character=character, by=character.owner, name="Wolf tattoo",
+                                load=0, kind="materia")
+    potion = inventory.item_add(character=character, by=character.owner, name="Potion",
+                                load=0, kind="ephemera")
+    inventory.charges_set(character=character, item=potion, charges=3)
+    empty = inventory.item_add(character=character, by=character.owner, name="Empty vial",
+                               load=0, kind="ephemera")
+    inventory.charges_set(character=character, item=empty, charges=0)
+    rope = add(character, "Rope (10m)")
+    inventory.item_drop(character=character, item=rope)
+    body = client_owner.get(url("inventory", character)).content.decode()
+
+    def actions(item):
+        """The main actions of a line: its markup from the line up to its fold."""
+        start = body.index(f'id="item-{item.pk}"')
+        return body[start:body.index(f'id="more-{item.pk}"', start)]
+
+    assert f'id="equip-{armor.pk}" type="submit">Wear<' in actions(armor)
+    assert f'id="qty-{armor.pk}"' not in actions(armor)
+    assert f'id="attune-{tattoo.pk}"' in actions(tattoo)
+    assert 'name="charges" value="2"' in actions(potion)
+    assert "Use a charge" in actions(potion)
+    assert "Use a charge" not in actions(empty)  # no charge left to use
+    assert f'id="drop-{rope.pk}" type="submit">Pick up<' in actions(rope)
+    for item in (armor, tattoo, potion, empty, rope):
+        assert f'<details class="inv-more" id="more-{item.pk}">' in body  # closed
+    response = client_owner.post(url("item_charges", character, potion.pk), {"charges": "2"},
+                                 **HTMX)
+    assert "Potion: 2 charges left." in response.content.decode()
+    potion.refresh_from_db()
+    assert potion.charges == 2
+
+
 def test_bad_sale_price_and_charges(client_owner, character):
     rope = add(character, "Rope (10m)")
     body = client_owner.post(url("item_sell", character, rope.pk), {"price_cp": "-1"},
                              **HTMX).content.decode()
     assert f'id="price-{rope.pk}-error">The price must be a whole number of cp' in body
-    assert "<details class=\"inv-more\" open>" in body
+    assert f'<details class="inv-more" id="more-{rope.pk}" open>' in body
     assert character.items.filter(pk=rope.pk).exists()
     potion = inventory.item_add(character=character, by=character.owner, name="Potion",
                                 load=0, kind="ephemera")
     body = client_owner.post(url("item_charges", character, potion.pk), {"charges": "x"},
                              **HTMX).content.decode()
     assert "Charges must be a whole number from 0 to 99." in body
+    assert f'<details class="inv-more" id="more-{potion.pk}" open>' in body
     body = client_owner.post(url("item_equip", character, rope.pk), {"on": "1"},
                              **HTMX).content.decode()
     assert "Rope (10m) is not armor or a shield: it cannot be worn." in body

@@ -93,10 +93,11 @@ def test_asphodel_prints_every_number_in_its_box(client, asphodel):
     assert " ".join(pdf_tools.line_of(found, "Max", *RESOURCES[:2])) == \
         "Load Max 5 (STR + END) Total 4"
     # The Defenses on the right edge (Characters > Defenses): WP 11 (floor 6),
-    # AF 11 with no shield, Base HP 15, Armored HP 25, Current 25, Rally 1d8+2.
-    assert defense(found, "WP", "AF") == ["11", "11", "6"]
+    # AF 11 with no shield, Base HP 15, Armored HP 25, Rally 1d8+2. Current WP and
+    # Current HP are left blank for pencil: they change all session.
+    assert defense(found, "WP", "AF") == ["11", "6"]
     assert defense(found, "AF", "HP") == ["11", "n/a"]
-    assert defense(found, "HP", "Status") == ["15", "25", "25", "1d8+2"]
+    assert defense(found, "HP", "Status") == ["15", "25", "1d8+2"]
     # The CC BY credit in the footer.
     assert "licensed for our use under the Creative Commons Attribution 4.0" in \
         pdf_tools.flat(pdf)
@@ -118,6 +119,23 @@ def test_the_pdf_and_the_print_view_show_the_same_content(client, asphodel):
                    "Adventurer's pack", "500 cp", "Eldritch Table"):
         assert phrase in pdf_text
         assert phrase.replace("'", "&#x27;") in page
+
+
+def test_current_hp_and_wp_are_left_blank_for_pencil(client, asphodel):
+    """Current HP and WP change all session: the sheet leaves them for pencil, even
+    for a wounded character, while the maxima stay printed."""
+    Character.objects.filter(pk=asphodel.pk).update(hp_current=9, wp_current=7)
+    client.force_login(asphodel.owner)
+    page = client.get(reverse("characters:print", args=[asphodel.pk])).content.decode()
+    found = pdf_tools.words(get_pdf(client, reverse("characters:sheet_pdf",
+                                                    args=[asphodel.pk])))
+
+    assert 'data-field="hp-current"></div>' in page
+    assert 'data-field="wp-current"></div>' in page
+    assert 'data-field="hp-armored">25<' in page
+    assert 'data-field="wp">11<' in page
+    assert defense(found, "WP", "AF") == ["11", "6"]
+    assert defense(found, "HP", "Status") == ["15", "25", "1d8+2"]
 
 
 @pytest.mark.parametrize(("paper", "size"), [("letter", "792 x 612"),
