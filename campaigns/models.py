@@ -157,6 +157,14 @@ class Session(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     request_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    # The ritual's end (the XP diagram's "Level Up?"): the Imp closes it, or the next
+    # session's start does. Until then a present character's Level-ups wait for its
+    # Highlights and its Quest step (campaigns/services.py, ritual_close).
+    ritual_closed_at = models.DateTimeField(null=True, blank=True)
+    ritual_closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
 
     class Meta:
         ordering = ["campaign", "number"]
@@ -180,6 +188,10 @@ class Session(models.Model):
     def has_ritual(self) -> bool:
         """Highlights XP: "At the start of every game after the first"."""
         return self.number > 1
+
+    @property
+    def ritual_open(self) -> bool:
+        return self.ritual_closed_at is None
 
 
 class Absence(models.Model):

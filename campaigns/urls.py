@@ -22,6 +22,7 @@ urlpatterns = [
     path("<int:pk>/sessions/<int:number>/turn/", views.highlight_turn, name="turn"),
     path("<int:pk>/sessions/<int:number>/absence/", views.absence_set, name="absence"),
     path("<int:pk>/sessions/<int:number>/invest/", views.quest_invest, name="invest"),
+    path("<int:pk>/sessions/<int:number>/close/", views.ritual_close, name="ritual_close"),
     path("<int:pk>/sessions/<int:number>/quests/<int:quest_pk>/complete/",
          views.quest_complete, name="quest_complete"),
     path("<int:pk>/sessions/<int:number>/xp/<int:entry_pk>/reverse/", views.xp_entry_reverse,

@@ -18,6 +18,7 @@ from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -181,6 +182,7 @@ def _my_characters(party: list[dict], user, session: Session | None) -> list[dic
         row["session"] = session
         row["absent"] = character.pk in absent
         row["invested_now"] = character.pk in invested
+        row["closed"] = not session.ritual_open
         row["turns_left"] = max(session.highlight_rounds - taken, 0) if session.has_ritual \
             else 0
         row["has_quest"] = bool(row["quest"])
@@ -282,7 +284,8 @@ def session_list(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _ritual(session: Session, user, *, runs: bool) -> dict:
     """The session's ritual: a row per character now in the campaign (turns, absence,
-    investment, Quest) and the session's XP entries. A fixed number of queries."""
+    investment, Quest, Level-ups) and the session's XP entries. A fixed number of
+    queries."""
     characters = list(Character.objects.filter(campaign_id=session.campaign_id)
                       .with_progress().select_related("owner"))
     highlights = list(session.highlights.select_related("character", "xp_entry__reversed_by"))
@@ -292,11 +295,16 @@ def _ritual(session: Session, user, *, runs: bool) -> dict:
     quests = _active_quests(session.campaign_id)
     achieved = list(Quest.objects.filter(ended_in=session, status=Quest.Status.ACHIEVED)
                     .select_related("character", "payout_entry__reversed_by"))
+    levelled = _levelled(session, [c.pk for c in characters])
+    waiting = services.highlight_turns(session)
+    open_round = {character.pk: round_number for character, round_number in waiting}
+    current = waiting[0][0].pk if waiting else None
     rows = []
     for character in characters:
         turns = [h for h in highlights if h.character_id == character.pk]
         quest = quests.get(character.pk)
-        next_round = len(turns) + 1
+        next_round = open_round.get(character.pk)
+        spends = levelled.get(character.pk, [])
         rows.append({
             "character": character,
             "turns": turns,
@@ -311,23 +319,39 @@ def _ritual(session: Session, user, *, runs: bool) -> dict:
             "invested": -(quest.invested_sum or 0) if quest else 0,
             "can_invest": runs or character.owner_id == user.pk,
             "key": uuid.uuid4().hex,
-            "current": False,
+            "current": character.pk == current,
+            # "Level Up?": the Levels bought during this session, and those the XP
+            # already pays for while the ritual holds them.
+            "levels_up": len(spends),
+            "new_level": max((1 - spend.xp_change for spend in spends), default=None),
+            "levels_waiting": services.levels_affordable(character.level_total,
+                                                         character.xp_total),
         })
-    return {"rows": rows, "highlights": highlights, "achieved": achieved,
-            "turn": _whose_turn(rows)}
+    by_pk = {row["character"].pk: row for row in rows}
+    turn = None
+    if waiting:
+        turn = {"round": waiting[0][1], "row": by_pk[current],
+                "then": [by_pk[c.pk] for c, n in waiting[1:] if n == waiting[0][1]]}
+    return {"rows": rows, "highlights": highlights, "achieved": achieved, "turn": turn,
+            "waiting": bool(waiting)}
 
 
-def _whose_turn(rows: list[dict]) -> dict | None:
-    """Who speaks next: the round in play is the lowest one a present character has
-    not had yet, and its turns go around the table in order. So an interrupted ritual
-    (a closed tab) resumes where it stopped, from the database alone."""
-    waiting = [row for row in rows if row["turns_left"] and not row["absent"]]
-    if not waiting:
-        return None
-    round_number = min(len(row["turns"]) for row in waiting) + 1
-    waiting = [row for row in waiting if len(row["turns"]) < round_number]
-    waiting[0]["current"] = True
-    return {"round": round_number, "row": waiting[0], "then": waiting[1:]}
+def _levelled(session: Session, character_pks: list[int]) -> dict[int, list[XpEntry]]:
+    """The Level-ups (still standing) bought during the session: from its start to the
+    next session's start."""
+    entries = XpEntry.objects.filter(character_id__in=character_pks,
+                                     kind=XpEntry.Kind.LEVEL_SPEND,
+                                     reversed_by__isnull=True,
+                                     created_at__gte=session.created_at)
+    following = (Session.objects.filter(campaign_id=session.campaign_id,
+                                        number__gt=session.number)
+                 .order_by("number").values_list("created_at", flat=True).first())
+    if following is not None:
+        entries = entries.filter(created_at__lt=following)
+    levelled: dict[int, list[XpEntry]] = {}
+    for entry in entries:
+        levelled.setdefault(entry.character_id, []).append(entry)
+    return levelled
 
 
 @login_required
@@ -435,7 +459,8 @@ def highlight_turn(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         services.highlight_award(session=session, character=character, by=request.user,
                                  text=data["text"], about_other=data["about_other"],
                                  request_key=data["request_key"] or None)
-        return f"{character.display_name} gets 1 XP."
+        return (f"{character.display_name} gets 1 XP (Level-ups come after the Highlights "
+                "and the Quest XP).")
 
     return _done(request, session, act)
 
@@ -488,6 +513,27 @@ def quest_complete(request: HttpRequest, pk: int, number: int, quest_pk: int) ->
 
 @login_required
 @require_POST
+def ritual_close(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The Imp ends the ritual: "Level Up?" for everyone (the XP diagram)."""
+    membership = _membership(request, pk)
+    _require_runs(membership)
+    session = get_object_or_404(Session, campaign=membership.campaign, number=number)
+
+    def act():
+        bought = services.ritual_close(session=session, by=request.user)
+        if not bought:
+            return f"Session {session.number}'s ritual is closed: no one levels up."
+        ups = "; ".join(
+            f"{character.display_name} +{len(spends)} Level{pluralize(len(spends))}, "
+            f"now Level {1 - spends[-1].xp_change}"
+            for character, spends in bought.items())
+        return f"Session {session.number}'s ritual is closed. Level up: {ups}."
+
+    return _done(request, session, act)
+
+
+@login_required
+@require_POST
 def xp_entry_reverse(request: HttpRequest, pk: int, number: int, entry_pk: int) -> HttpResponse:
     """Undo an XP entry of this session. If it bought a Level, the page asks to confirm
     undoing the Level too (?confirm=<entry>)."""
@@ -503,8 +549,20 @@ def xp_entry_reverse(request: HttpRequest, pk: int, number: int, entry_pk: int) 
         if error.code == "level_undo_needed":
             return redirect(f"{session.get_absolute_url()}?confirm={entry.pk}#ritual")
     else:
-        messages.success(request, f"{entry.get_kind_display()} undone.")
+        messages.success(request, _undone_message(entry, session))
     return redirect(session.get_absolute_url() + "#ritual")
+
+
+def _undone_message(entry: XpEntry, session: Session) -> str:
+    message = f"{entry.get_kind_display()} undone."
+    if entry.kind == XpEntry.Kind.HIGHLIGHT:
+        message += (f" {entry.character.display_name}'s turn is open again: retell it or "
+                    "pass.")
+    if entry.kind in (XpEntry.Kind.HIGHLIGHT, XpEntry.Kind.QUEST_INVESTMENT):
+        session.refresh_from_db(fields=["ritual_closed_at"])
+        if session.ritual_open:
+            message += f" Session {session.number}'s ritual is open until you close it."
+    return message
 
 
 # -- the table: members, co-Imps, handing over, leaving ------------------------------------
