@@ -218,7 +218,8 @@ class Absence(models.Model):
 
 class Highlight(models.Model):
     """One turn of one character in one round of a session's ritual: an awarded
-    Highlight (1 XP, the linked ledger entry) or a pass (no XP)."""
+    Highlight (1 XP, the linked ledger entry) or a pass (no XP). An undone award stays,
+    marked undone, and its round is played again."""
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="highlights")
     character = models.ForeignKey(
@@ -228,6 +229,9 @@ class Highlight(models.Model):
     text = models.TextField(max_length=2000, blank=True)
     awarded = models.BooleanField(default=True)
     about_other = models.BooleanField(default=False)
+    # Undoing the award gives the turn back: the row stays (the Highlights log shows it
+    # undone), and the round is open to retell or pass.
+    undone_at = models.DateTimeField(null=True, blank=True)
     xp_entry = models.OneToOneField(
         "characters.XpEntry", null=True, blank=True, on_delete=models.CASCADE,
         related_name="highlight",
@@ -242,6 +246,7 @@ class Highlight(models.Model):
         ordering = ["session", "round_number", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["session", "character", "round_number"],
+                                    condition=Q(undone_at__isnull=True),
                                     name="highlight_one_turn_per_round"),
             models.CheckConstraint(
                 condition=Q(round_number__gte=1, round_number__lte=MAX_HIGHLIGHT_ROUNDS),

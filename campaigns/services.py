@@ -144,8 +144,13 @@ def _absent(session: Session, character: Character) -> bool:
     return Absence.objects.filter(session=session, character=character).exists()
 
 
+def _turns(session: Session):
+    """The session's turns still standing (an undone award gave its turn back)."""
+    return Highlight.objects.filter(session=session, undone_at__isnull=True)
+
+
 def _turns_taken(session: Session, character: Character) -> int:
-    return Highlight.objects.filter(session=session, character=character).count()
+    return _turns(session).filter(character=character).count()
 
 
 def _open_round(rounds: int, taken) -> int | None:
@@ -164,8 +169,8 @@ def highlight_turns(session: Session) -> list[tuple[Character, int]]:
         return []
     absent = set(session.absences.values_list("character_id", flat=True))
     taken: dict[int, list[int]] = {}
-    for character_id, round_number in session.highlights.values_list("character_id",
-                                                                      "round_number"):
+    for character_id, round_number in _turns(session).values_list("character_id",
+                                                                   "round_number"):
         taken.setdefault(character_id, []).append(round_number)
     waiting = []
     for character in Character.objects.filter(campaign_id=session.campaign_id):
@@ -419,7 +424,7 @@ def session_update(*, session: Session, by, notes=_UNSET, recap=_UNSET, date=_UN
         fields.append("date")
     if highlight_rounds is not _UNSET:
         _check_rounds(highlight_rounds, field="highlight_rounds")
-        used = session.highlights.aggregate(n=Max("round_number"))["n"] or 0
+        used = _turns(session).aggregate(n=Max("round_number"))["n"] or 0
         if highlight_rounds < used:
             raise CampaignError(f"Round {used} was already played.", "rounds_already_played",
                                 field="highlight_rounds")
@@ -597,8 +602,8 @@ def _highlight_turn(*, session: Session, character: Character, by, request_key: 
     if _absent(session, character):
         raise CampaignError(f"{character.display_name}'s player is marked absent.", "absent",
                             field="character")
-    taken = Highlight.objects.filter(session=session, character=character).values_list(
-        "round_number", flat=True)
+    taken = _turns(session).filter(character=character).values_list("round_number",
+                                                                    flat=True)
     round_number = _open_round(session.highlight_rounds, taken)
     if round_number is None:
         raise CampaignError(
@@ -914,7 +919,7 @@ def xp_entry_reverse(*, entry: XpEntry | int, by, confirm_level_undo: bool = Fal
         raise CampaignError("Only Highlights, Quest XP and Imp adjustments can be undone here.",
                             "not_reversible")
 
-    highlight = Highlight.objects.filter(xp_entry=entry).first()
+    highlight = Highlight.objects.filter(xp_entry=entry, undone_at__isnull=True).first()
     if highlight is not None and QuestInvestment.objects.filter(
             session_id=highlight.session_id, character=character,
             xp_entry__reversed_by__isnull=True).exists():
@@ -951,8 +956,10 @@ def xp_entry_reverse(*, entry: XpEntry | int, by, confirm_level_undo: bool = Fal
         investment.delete()
     if highlight is not None:
         # The turn is open again, to retell or pass: "the Imp asks each player in turn",
-        # and an undone answer is no answer. The ledger keeps the award and its reversal.
-        highlight.delete()
+        # and an undone answer is no answer. The row stays, marked undone, as the ledger
+        # keeps the award and its reversal.
+        highlight.undone_at = timezone.now()
+        highlight.save(update_fields=["undone_at"])
     if session is not None and not session.ritual_open:
         # A turn or an investment of a closed ritual is open again: so is the ritual,
         # until the Imp closes it again.

@@ -170,7 +170,8 @@ def _my_characters(party: list[dict], user, session: Session | None) -> list[dic
     if not mine or session is None:
         return mine
     pks = [row["character"].pk for row in mine]
-    turns = dict(session.highlights.filter(character_id__in=pks).values("character_id")
+    turns = dict(session.highlights.filter(character_id__in=pks, undone_at__isnull=True)
+                 .values("character_id")
                  .annotate(n=Count("pk")).values_list("character_id", "n"))
     absent = set(session.absences.filter(character_id__in=pks)
                  .values_list("character_id", flat=True))
@@ -302,13 +303,14 @@ def _ritual(session: Session, user, *, runs: bool) -> dict:
     rows = []
     for character in characters:
         turns = [h for h in highlights if h.character_id == character.pk]
+        taken = [h for h in turns if h.undone_at is None]
         quest = quests.get(character.pk)
         next_round = open_round.get(character.pk)
         spends = levelled.get(character.pk, [])
         rows.append({
             "character": character,
             "turns": turns,
-            "turns_left": max(session.highlight_rounds - len(turns), 0)
+            "turns_left": max(session.highlight_rounds - len(taken), 0)
             if session.has_ritual else 0,
             "next_round": next_round,
             "about_other_needed": session.final_round_about_other
@@ -866,7 +868,8 @@ def highlight_log(request: HttpRequest, pk: int) -> HttpResponse:
         )
         .order_by("name", "pk"))
     for character in by_character:
-        turns = character.told + character.passed + character.undone
+        # An undone Highlight gave its turn back (it was retold or passed).
+        turns = character.told + character.passed
         character.turns = turns
         character.per_session = (character.told / character.sessions_told
                                  if character.sessions_told else 0)

@@ -73,9 +73,11 @@ def test_the_same_award_posted_twice_is_recorded_once(client):
 
 @pytest.mark.django_db
 def test_the_same_investment_posted_twice_is_recorded_once(client):
-    campaign, imp, session, (ash, *_rest) = make_table()
-    for _ in range(3):
-        services.highlight_pass(session=session, character=ash, by=imp)
+    campaign, imp, session, party = make_table()
+    ash = party[0]
+    for _round in range(3):  # everyone passes, in turn
+        for character in party:
+            services.highlight_pass(session=session, character=character, by=imp)
     client.force_login(ash.owner)
     page = client.get(campaign.get_absolute_url()).content.decode()
     key = page.split('name="request_key" value="')[1].split('"')[0]
@@ -114,11 +116,13 @@ def test_an_interrupted_round_resumes_without_losing_or_repeating_an_award(clien
         page = fresh.get(session.get_absolute_url()).content.decode()
         fresh.post(turn_url(session), form_of(page, character))
     page = fresh.get(session.get_absolute_url()).content.decode()
-    assert whose_turn(page) == "The Highlights are all told: Quest XP next."
+    assert whose_turn(page) == "The Highlights are all told: Quest XP next, then the Level-ups."
     assert Highlight.objects.count() == 12
     assert XpEntry.objects.filter(kind="highlight").count() == 12
-    # Each got exactly 3 XP: Ash 7+3 = 10 = Level (Level 11, XP 0); Bram 0+3;
-    # Cleo 8+2 = 10 (Level 11, XP 0) + 1; Dara 3+3.
+    # Each got exactly 3 XP: Ash 7+3, Bram 0+3, Cleo 8+3, Dara 3+3; the Levels they pay
+    # for are bought when the ritual ends ("Level Up?" after the Quest XP).
+    assert [progress(c) for c in party] == [(10, 10), (10, 3), (10, 11), (10, 6)]
+    services.ritual_close(session=session, by=imp)
     assert [progress(c) for c in party] == [(11, 0), (10, 3), (11, 1), (10, 6)]
 
 
