@@ -461,8 +461,10 @@ def highlight_turn(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         services.highlight_award(session=session, character=character, by=request.user,
                                  text=data["text"], about_other=data["about_other"],
                                  request_key=data["request_key"] or None)
-        return (f"{character.display_name} gets 1 XP (Level-ups come after the Highlights "
-                "and the Quest XP).")
+        message = f"{character.display_name} gets 1 XP."
+        if services.levels_affordable(*services.progress(character)):
+            message += " The Level-up comes after the Highlights and the Quest XP."
+        return message
 
     return _done(request, session, act)
 
