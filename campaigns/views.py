@@ -545,6 +545,7 @@ def xp_entry_reverse(request: HttpRequest, pk: int, number: int, entry_pk: int) 
     _require_runs(membership)
     session = get_object_or_404(Session, campaign=membership.campaign, number=number)
     entry = get_object_or_404(XpEntry, pk=entry_pk, character__campaign=membership.campaign)
+    was_closed = not session.ritual_open
     try:
         services.xp_entry_reverse(entry=entry, by=request.user,
                                   confirm_level_undo=request.POST.get("confirm_level_undo") == "1")
@@ -553,19 +554,18 @@ def xp_entry_reverse(request: HttpRequest, pk: int, number: int, entry_pk: int) 
         if error.code == "level_undo_needed":
             return redirect(f"{session.get_absolute_url()}?confirm={entry.pk}#ritual")
     else:
-        messages.success(request, _undone_message(entry, session))
+        messages.success(request, _undone_message(entry, session, was_closed))
     return redirect(session.get_absolute_url() + "#ritual")
 
 
-def _undone_message(entry: XpEntry, session: Session) -> str:
+def _undone_message(entry: XpEntry, session: Session, was_closed: bool) -> str:
     message = f"{entry.get_kind_display()} undone."
     if entry.kind == XpEntry.Kind.HIGHLIGHT:
         message += (f" {entry.character.display_name}'s turn is open again: retell it or "
                     "pass.")
-    if entry.kind in (XpEntry.Kind.HIGHLIGHT, XpEntry.Kind.QUEST_INVESTMENT):
-        session.refresh_from_db(fields=["ritual_closed_at"])
-        if session.ritual_open:
-            message += f" Session {session.number}'s ritual is open until you close it."
+    session.refresh_from_db(fields=["ritual_closed_at"])
+    if was_closed and session.ritual_open:
+        message += f" Session {session.number}'s ritual is open again until you close it."
     return message
 
 

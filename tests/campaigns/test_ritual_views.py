@@ -78,7 +78,9 @@ def test_undoing_a_highlight_that_bought_a_level_asks_first(client, imp, session
     assert progress(hero) == (11, 0)
     page = client.get(response["Location"]).content.decode()
     assert "Undo it and the Level it bought" in page
-    client.post(url, {"confirm_level_undo": "1"})
+    response = client.post(url, {"confirm_level_undo": "1"}, follow=True)
+    assert "Session 2&#x27;s ritual is open again until you close it." in \
+        response.content.decode()
     assert progress(hero) == (10, 9)
     page = client.get(session.get_absolute_url()).content.decode()
     # The award is marked undone, and its turn (and the ritual) is open again.
