@@ -510,7 +510,7 @@ def quest_complete(request: HttpRequest, pk: int, number: int, quest_pk: int) ->
         done = services.quest_complete(quest=quest, by=request.user, session=session,
                                        request_key=request.POST.get("request_key") or None)
         paid = done.payout_entry.xp_change if done.payout_entry else 0
-        return f"Quest achieved: {done.text} (+{paid} XP)."
+        return f"Quest achieved: {done.text} (+{paid} XP).{_level_waits(quest.character)}"
 
     return _done(request, session, act)
 
@@ -556,6 +556,15 @@ def xp_entry_reverse(request: HttpRequest, pk: int, number: int, entry_pk: int) 
     else:
         messages.success(request, _undone_message(entry, session, was_closed))
     return redirect(session.get_absolute_url() + "#ritual")
+
+
+def _level_waits(character: Character) -> str:
+    """" The Level-up waits for ..." when an open ritual holds Levels the XP pays for."""
+    holding = services.ritual_holding(character)
+    if holding is None or not services.levels_affordable(*services.progress(character)):
+        return ""
+    return (f" The Level-up waits for the end of session {holding.number}'s ritual (after "
+            "the Highlights and the Quest XP).")
 
 
 def _undone_message(entry: XpEntry, session: Session, was_closed: bool) -> str:
@@ -794,7 +803,7 @@ def xp_adjust(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
             add_service_error(form, error)
         else:
             messages.success(request, f"{character.display_name}: {data['xp_change']:+d} XP "
-                                      f"({data['note']}).")
+                                      f"({data['note']}).{_level_waits(character)}")
             return redirect(_character_url(pk, character_pk) + "#ledger")
     return _character_page(request, membership, character, xp_form=form)
 

@@ -367,3 +367,17 @@ def test_another_campaigns_character_cannot_take_the_turn(client, table, imp):
                                                    "action": "award"})
     assert response.status_code == 404
     assert not Highlight.objects.exists()
+
+
+def test_an_adjustment_says_the_level_up_waits_for_the_ritual(client, table, imp):
+    session, ash, bram = table
+    client.force_login(imp)
+    url = reverse("campaigns:xp_adjust", args=[session.campaign_id, ash.pk])
+    response = client.post(url, {"xp_change": "1", "note": "Found the key"}, follow=True)
+    assert ("Ash: +1 XP (Found the key). The Level-up waits for the end of session 2&#x27;s "
+            "ritual") in response.content.decode()
+    assert progress(ash) == (10, 10)
+    services.ritual_close(session=session, by=imp)
+    response = client.post(url, {"xp_change": "1", "note": "Found a coin"}, follow=True)
+    assert "waits" not in response.content.decode().split("Found a coin")[1][:40]
+    assert progress(ash) == (11, 1)
