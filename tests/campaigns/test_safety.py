@@ -20,7 +20,7 @@ from campaigns import services
 from campaigns.models import Highlight, QuestInvestment
 from campaigns.services import progress
 from characters.models import XpEntry
-from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory
+from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, SessionFactory
 
 NAMES = ("Ash", "Bram", "Cleo", "Dara")
 
@@ -173,12 +173,13 @@ def test_ten_clicks_at_once_through_the_view_are_one_award():
 @pytest.mark.django_db(transaction=True)
 def test_fifty_awards_through_the_views_at_once_add_fifty_xp():
     """50 Imps' clicks for one character in 50 sessions (a session has at most 4 turns),
-    all at once through the view: exactly 50 XP and the right Level-ups."""
+    all at once through the view: exactly 50 XP; then the 50 rituals closed at once
+    through the view: the right Level-ups, each bought once."""
     campaign = CampaignFactory()
     hero = CharacterFactory(owner=MembershipFactory(campaign=campaign).user,
                             campaign=campaign, progress__level=1, progress__xp=0)
-    sessions = [services.session_start(campaign=campaign, by=campaign.owner)
-                for _ in range(51)][1:]
+    # Fifty rituals open at once (session_start would close each before the next).
+    sessions = [SessionFactory(campaign=campaign) for _ in range(51)][1:]
     client = Client()
     client.force_login(campaign.owner)
     cookies = client.cookies
@@ -192,5 +193,15 @@ def test_fifty_awards_through_the_views_at_once_add_fifty_xp():
 
     assert at_once(50, click) == [302] * 50
     assert XpEntry.objects.filter(character=hero, kind="highlight").count() == 50
+    assert progress(hero) == (1, 50)  # the open rituals hold the Level-ups
+
+    def close(i):
+        browser = Client()
+        browser.cookies = cookies
+        return browser.post(reverse("campaigns:ritual_close", args=[
+            campaign.pk, sessions[i].number])).status_code
+
+    assert at_once(50, close) == [302] * 50
     # From Level 1: Levels 2..10 cost 1 + 2 + ... + 9 = 45 XP; 5 left (< 10).
     assert progress(hero) == (10, 5)
+    assert XpEntry.objects.filter(character=hero, kind="level_spend").count() == 9
