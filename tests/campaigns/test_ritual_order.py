@@ -4,16 +4,18 @@ Highlight gives the turn back; an out-of-turn award is refused; Level-ups wait f
 character's Highlights and Quest step, or for the Imp to close the ritual (or the next
 session to start). docs/RULES.md, "Advancement", has the readings."""
 
+import importlib
 import re
 
 import pytest
+from django.apps import apps
 from django.urls import reverse
 
 from campaigns import services
 from campaigns.models import Highlight, QuestInvestment, Session
 from campaigns.services import CampaignError, progress
 from characters.models import XpEntry
-from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory
+from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, SessionFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -381,3 +383,22 @@ def test_an_adjustment_says_the_level_up_waits_for_the_ritual(client, table, imp
     response = client.post(url, {"xp_change": "1", "note": "Found a coin"}, follow=True)
     assert "waits" not in response.content.decode().split("Found a coin")[1][:40]
     assert progress(ash) == (11, 1)
+
+
+def test_the_migration_closes_the_earlier_rituals_and_marks_undone_awards(campaign, imp,
+                                                                          seat):
+    """Data from before the change: every session open, an undone award unmarked."""
+    migration = importlib.import_module("campaigns.migrations.0004_ritual_close")
+    hero = seat(name="Ash")
+    sessions = [SessionFactory(campaign=campaign) for _ in range(3)]
+    highlight = award(sessions[2], hero, imp)
+    services.xp_entry_reverse(entry=highlight.xp_entry, by=imp)
+    Highlight.objects.filter(pk=highlight.pk).update(undone_at=None)
+
+    migration.close_earlier_rituals(apps, None)
+
+    closed = [s.ritual_closed_at for s in Session.objects.order_by("number")]
+    assert closed[0] == sessions[1].created_at and closed[1] == sessions[2].created_at
+    assert closed[2] is None  # the latest stays open
+    highlight.refresh_from_db()
+    assert highlight.undone_at == highlight.xp_entry.reversed_by.created_at
