@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from characters.models import Character, InventoryItem, XpEntry
 
@@ -64,8 +65,10 @@ def build_campaign(*, imp, size: DashboardSize) -> Campaign:
         InventoryItem(character=character, name=f"Trinket {n}", load=0, position=n)
         for character in characters for n in range(ITEMS_PER_CHARACTER))
     sessions = Session.objects.bulk_create(
+        # Each session's start closed the ritual before it (services.session_start).
         Session(campaign=campaign, number=n, highlight_rounds=ROUNDS, created_by=imp,
-                recap=RECAP if n > 1 else "")
+                recap=RECAP if n > 1 else "",
+                ritual_closed_at=timezone.now() if n < size.sessions else None)
         for n in range(1, size.sessions + 1))
     quests = Quest.objects.bulk_create(
         Quest(character=character, campaign=campaign, text=character.quest,

@@ -157,6 +157,14 @@ class Session(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     request_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    # The ritual's end (the XP diagram's "Level Up?"): the Imp closes it, or the next
+    # session's start does. Until then a present character's Level-ups wait for its
+    # Highlights and its Quest step (campaigns/services.py, ritual_close).
+    ritual_closed_at = models.DateTimeField(null=True, blank=True)
+    ritual_closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
 
     class Meta:
         ordering = ["campaign", "number"]
@@ -180,6 +188,10 @@ class Session(models.Model):
     def has_ritual(self) -> bool:
         """Highlights XP: "At the start of every game after the first"."""
         return self.number > 1
+
+    @property
+    def ritual_open(self) -> bool:
+        return self.ritual_closed_at is None
 
 
 class Absence(models.Model):
@@ -206,7 +218,8 @@ class Absence(models.Model):
 
 class Highlight(models.Model):
     """One turn of one character in one round of a session's ritual: an awarded
-    Highlight (1 XP, the linked ledger entry) or a pass (no XP)."""
+    Highlight (1 XP, the linked ledger entry) or a pass (no XP). An undone award stays,
+    marked undone, and its round is played again."""
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="highlights")
     character = models.ForeignKey(
@@ -216,6 +229,9 @@ class Highlight(models.Model):
     text = models.TextField(max_length=2000, blank=True)
     awarded = models.BooleanField(default=True)
     about_other = models.BooleanField(default=False)
+    # Undoing the award gives the turn back: the row stays (the Highlights log shows it
+    # undone), and the round is open to retell or pass.
+    undone_at = models.DateTimeField(null=True, blank=True)
     xp_entry = models.OneToOneField(
         "characters.XpEntry", null=True, blank=True, on_delete=models.CASCADE,
         related_name="highlight",
@@ -230,6 +246,7 @@ class Highlight(models.Model):
         ordering = ["session", "round_number", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["session", "character", "round_number"],
+                                    condition=Q(undone_at__isnull=True),
                                     name="highlight_one_turn_per_round"),
             models.CheckConstraint(
                 condition=Q(round_number__gte=1, round_number__lte=MAX_HIGHLIGHT_ROUNDS),

@@ -3,7 +3,8 @@
 
 Every function is keyword-only and one transaction. Writes that touch a character's XP
 first lock its Character row (select_for_update; on PostgreSQL two calls for the same
-character run one after the other), so the sums read afterwards are current. A
+character run one after the other), so the sums read afterwards are current; the
+ritual's writes lock the session before the character. A
 `request_key` makes a call idempotent: the same submission arriving twice is recorded
 once and the first result is returned. A refusal raises CampaignError with a stable code;
 nothing is written then.
@@ -14,7 +15,7 @@ from __future__ import annotations
 from datetime import date as Date
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Sum
+from django.db.models import Max, Q, Sum
 from django.utils import timezone
 
 from characters.models import Character, XpEntry
@@ -132,12 +133,54 @@ def _in_campaign(character: Character, session: Session) -> None:
         )
 
 
+def _lock_session(session: Session | int) -> Session:
+    """The session as it is now, locked. The ritual's writes lock the session first and
+    the character second, so two clicks in one ritual run one after the other."""
+    pk = session if isinstance(session, int) else session.pk
+    return Session.objects.select_for_update().get(pk=pk)
+
+
 def _absent(session: Session, character: Character) -> bool:
     return Absence.objects.filter(session=session, character=character).exists()
 
 
+def _turns(session: Session):
+    """The session's turns still standing (an undone award gave its turn back)."""
+    return Highlight.objects.filter(session=session, undone_at__isnull=True)
+
+
 def _turns_taken(session: Session, character: Character) -> int:
-    return Highlight.objects.filter(session=session, character=character).count()
+    return _turns(session).filter(character=character).count()
+
+
+def _open_round(rounds: int, taken) -> int | None:
+    """The lowest round of 1..rounds without a turn: an undone Highlight leaves its
+    round open again, even when later rounds were played."""
+    taken = set(taken)
+    return next((n for n in range(1, rounds + 1) if n not in taken), None)
+
+
+def highlight_turns(session: Session) -> list[tuple[Character, int]]:
+    """Who is still to speak, in order: (character, its open round) for every present
+    character of the campaign with a turn left. The first is the one whose turn it is:
+    the lowest open round goes first, then the party's order (by name). Worked out from
+    the recorded turns alone, so an interrupted ritual resumes where it stopped."""
+    if not session.has_ritual or not session.ritual_open:
+        return []
+    absent = set(session.absences.values_list("character_id", flat=True))
+    taken: dict[int, list[int]] = {}
+    for character_id, round_number in _turns(session).values_list("character_id",
+                                                                   "round_number"):
+        taken.setdefault(character_id, []).append(round_number)
+    waiting = []
+    for character in Character.objects.filter(campaign_id=session.campaign_id):
+        if character.pk in absent:
+            continue
+        round_number = _open_round(session.highlight_rounds, taken.get(character.pk, ()))
+        if round_number is not None:
+            waiting.append((character, round_number))
+    # Stable: within a round the party's order stays.
+    return sorted(waiting, key=lambda pair: pair[1])
 
 
 def _check_text(text: str, *, field: str, length: int, required: str | None = None) -> str:
@@ -331,8 +374,9 @@ def membership_leave(*, campaign: Campaign, user, by) -> None:
 def session_start(*, campaign: Campaign, by, date: Date | None = None,
                   highlight_rounds: int | None = None, final_round_about_other: bool = False,
                   notes: str = "", request_key: str | None = None) -> Session:
-    """The next session, numbered 1, 2, ... The first session of a campaign refills
-    every character's WP ("Starting a new campaign refills it entirely")."""
+    """The next session, numbered 1, 2, ... The rituals of the sessions before it close
+    (ritual_close). The first session of a campaign refills every character's WP
+    ("Starting a new campaign refills it entirely")."""
     campaign = _lock_campaign(campaign)
     _require_imp(campaign, by, "start sessions")
     if request_key:
@@ -343,6 +387,10 @@ def session_start(*, campaign: Campaign, by, date: Date | None = None,
     _check_rounds(rounds, field="highlight_rounds")
     notes = _check_text(notes, field="notes", length=NOTES_LENGTH)
     last = Session.objects.filter(campaign=campaign).aggregate(n=Max("number"))["n"] or 0
+    # A new session ends the rituals before it: the Level-ups they held are bought.
+    for earlier in Session.objects.select_for_update().filter(
+            campaign=campaign, ritual_closed_at__isnull=True).order_by("number"):
+        _close(earlier, by)
     session = Session.objects.create(
         campaign=campaign, number=last + 1, date=date or timezone.localdate(), notes=notes,
         highlight_rounds=rounds, final_round_about_other=final_round_about_other,
@@ -376,7 +424,7 @@ def session_update(*, session: Session, by, notes=_UNSET, recap=_UNSET, date=_UN
         fields.append("date")
     if highlight_rounds is not _UNSET:
         _check_rounds(highlight_rounds, field="highlight_rounds")
-        used = session.highlights.aggregate(n=Max("round_number"))["n"] or 0
+        used = _turns(session).aggregate(n=Max("round_number"))["n"] or 0
         if highlight_rounds < used:
             raise CampaignError(f"Round {used} was already played.", "rounds_already_played",
                                 field="highlight_rounds")
@@ -414,6 +462,7 @@ def absence_set(*, session: Session, character: Character, absent: bool = True,
                 by) -> Absence | None:
     """Mark a character's player absent from (or back at) the session. An absent
     character has no turn in the session's ritual; nothing else changes."""
+    session = _lock_session(session)
     character = _lock_character(character)
     _require_imp(session.campaign_id, by, "take attendance")
     _in_campaign(character, session)
@@ -429,21 +478,36 @@ def absence_set(*, session: Session, character: Character, absent: bool = True,
             f"{character.display_name} already took part in this session's ritual.",
             "already_took_part", field="character",
         )
-    return Absence.objects.create(session=session, character=character, created_by=by)
+    absence = Absence.objects.create(session=session, character=character, created_by=by)
+    _settle(character, by)  # an absent player's ritual does not hold their Level-ups
+    return absence
 
 
 # -- Level-ups ----------------------------------------------------------------------------
+
+
+def levels_affordable(level: int, xp: int) -> int:
+    """How many Levels `xp` buys from `level`: "Levels raise when the character has as
+    many XP as their current Level. The player then erases the spent XP, keeping any
+    leftovers" (Characters > Advancement), one Level after the other."""
+    count = 0
+    while level >= MIN_LEVEL and xp >= level:
+        xp -= level
+        level += 1
+        count += 1
+    return count
 
 
 @transaction.atomic
 def level_ups(*, character: Character, by=None) -> list[XpEntry]:
     """Buy Levels while XP >= Level: each is one LEVEL_SPEND entry (XP -Level, Level +1),
     "keeping any leftovers" (Characters > Advancement). The new Level's Attribute point
-    shows up in the engine as attribute_points_left."""
+    shows up in the engine as attribute_points_left. Callers in a campaign go through
+    _settle, which waits for the ritual's "Level Up?" step."""
     character = _lock_character(character)
     level, xp = progress(character)
     spent = []
-    while level >= MIN_LEVEL and xp >= level:
+    for _ in range(levels_affordable(level, xp)):
         spent.append(_xp_entry(
             character, kind=Kind.LEVEL_SPEND, by=by, xp_change=-level, level_change=1,
             note=f"Level {level} -> {level + 1}",
@@ -453,6 +517,63 @@ def level_ups(*, character: Character, by=None) -> list[XpEntry]:
     return spent
 
 
+def ritual_holding(character: Character) -> Session | None:
+    """The open ritual that holds the character's Level-ups, if any. The XP diagram
+    (Characters > Advancement) runs Highlights XP, then Quest Invest, then "Level Up?":
+    a present character of a session with Highlights whose ritual is still open buys its
+    Levels once it has had all its turns and invested in its Quest, or when the Imp
+    closes the ritual (or the next session starts, which closes it)."""
+    if character.campaign_id is None:
+        return None
+    sessions = Session.objects.filter(campaign_id=character.campaign_id, number__gt=1,
+                                      ritual_closed_at__isnull=True).order_by("number")
+    for session in sessions:
+        if _absent(session, character):
+            continue
+        done = (_turns_taken(session, character) >= session.highlight_rounds
+                and QuestInvestment.objects.filter(session=session,
+                                                   character=character).exists())
+        if not done:
+            return session
+    return None
+
+
+def _settle(character: Character, by) -> list[XpEntry]:
+    """Buy the Levels the XP pays for, unless an open ritual holds them."""
+    if ritual_holding(character) is not None:
+        return []
+    return level_ups(character=character, by=by)
+
+
+def _close(session: Session, by) -> dict[Character, list[XpEntry]]:
+    """Close a locked session's ritual and buy the Level-ups it held."""
+    if session.ritual_closed_at is None:
+        session.ritual_closed_at = timezone.now()
+        session.ritual_closed_by = by
+        session.save(update_fields=["ritual_closed_at", "ritual_closed_by"])
+    # The campaign's characters, and those who took part in the ritual and left since.
+    characters = Character.objects.filter(
+        Q(campaign_id=session.campaign_id) | Q(highlights__session=session)
+        | Q(quest_investments__session=session)).distinct().order_by("pk")
+    bought = {}
+    for character in characters:
+        spent = _settle(_lock_character(character), by)
+        if spent:
+            bought[character] = spent
+    return bought
+
+
+@transaction.atomic
+def ritual_close(*, session: Session, by) -> dict[Character, list[XpEntry]]:
+    """The Imp ends the session's ritual: the turns not taken are not told, no more Quest
+    XP is invested in it, and every character buys the Levels its XP pays for ("Level
+    Up?"). Returns the Level-ups bought, by character. Closing it again buys what is
+    owed and changes nothing else."""
+    session = _lock_session(session)
+    _require_imp(session.campaign_id, by, "close the ritual")
+    return _close(session, by)
+
+
 # -- the ritual: Highlights ---------------------------------------------------------------
 
 
@@ -460,8 +581,8 @@ def _highlight_turn(*, session: Session, character: Character, by, request_key: 
                     what: str) -> tuple[Character, Session, Highlight | None, int]:
     """The checks every turn shares; returns the locked character, the session, the
     earlier result of the same request (if any) and the round this turn is in."""
+    session = _lock_session(session)  # its rounds as they are now
     character = _lock_character(character)
-    session = Session.objects.get(pk=session.pk)  # its rounds as they are now
     _require_imp(session.campaign_id, by, what)
     if request_key:
         existing = Highlight.objects.filter(request_key=request_key).first()
@@ -475,15 +596,27 @@ def _highlight_turn(*, session: Session, character: Character, by, request_key: 
             "Highlights are told at the start of every game after the first.",
             "first_session",
         )
+    if not session.ritual_open:
+        raise CampaignError(f"Session {session.number}'s ritual is closed.", "ritual_closed")
     _in_campaign(character, session)
     if _absent(session, character):
         raise CampaignError(f"{character.display_name}'s player is marked absent.", "absent",
                             field="character")
-    round_number = _turns_taken(session, character) + 1
-    if round_number > session.highlight_rounds:
+    taken = _turns(session).filter(character=character).values_list("round_number",
+                                                                    flat=True)
+    round_number = _open_round(session.highlight_rounds, taken)
+    if round_number is None:
         raise CampaignError(
             f"{character.display_name} had all {session.highlight_rounds} turns this session.",
             "no_turns_left", field="character",
+        )
+    # "The Imp asks each player in turn" (Characters > Advancement > Highlights XP).
+    turns = highlight_turns(session)
+    now = turns[0][0] if turns else None
+    if now is None or now.pk != character.pk:
+        raise CampaignError(
+            f"It is {now.display_name}'s turn (round {turns[0][1]}), not "
+            f"{character.display_name}'s.", "not_their_turn", field="character",
         )
     return character, session, None, round_number
 
@@ -491,7 +624,8 @@ def _highlight_turn(*, session: Session, character: Character, by, request_key: 
 @transaction.atomic
 def highlight_award(*, session: Session, character: Character, text: str = "",
                     about_other: bool = False, by, request_key: str | None = None) -> Highlight:
-    """The character's next turn earns a Highlight: 1 XP, then any Level-ups."""
+    """The character's turn earns a Highlight: 1 XP. Only the character whose turn it
+    is (highlight_turns) may be awarded or pass."""
     character, session, existing, round_number = _highlight_turn(
         session=session, character=character, by=by, request_key=request_key,
         what="award Highlights")
@@ -514,7 +648,7 @@ def highlight_award(*, session: Session, character: Character, text: str = "",
         awarded=True, about_other=about_other, xp_entry=entry, created_by=by,
         request_key=request_key or None,
     )
-    level_ups(character=character, by=by)
+    # No Level-up yet: it comes after the Highlights and the Quest step (ritual_holding).
     return highlight
 
 
@@ -553,9 +687,10 @@ def invested_xp(quest: Quest) -> int:
 def quest_invest(*, session: Session, character: Character, by,
                  request_key: str | None = None) -> QuestInvestment:
     """After the Highlights, put exactly one XP into the character's current Quest
-    (its active Quest, or a new one from the Quest written on the character)."""
+    (its active Quest, or a new one from the Quest written on the character); then the
+    Level-ups its XP pays for, unless another open ritual still holds them."""
+    session = _lock_session(session)  # its rounds as they are now
     character = _lock_character(character)
-    session = Session.objects.get(pk=session.pk)  # its rounds as they are now
     _require_owner_or_imp(character, by, "invest its XP")
     if request_key:
         entry = XpEntry.objects.filter(request_key=request_key).first()
@@ -566,6 +701,9 @@ def quest_invest(*, session: Session, character: Character, by,
                                     "request_key_reused")
             return investment
     _in_campaign(character, session)
+    if not session.ritual_open:
+        raise CampaignError(f"Session {session.number}'s ritual is closed: Quest XP is "
+                            "invested before it closes.", "ritual_closed", field="character")
     if _absent(session, character):
         raise CampaignError(f"{character.display_name}'s player is marked absent.", "absent",
                             field="character")
@@ -593,8 +731,11 @@ def quest_invest(*, session: Session, character: Character, by,
                                      text=text[:QUEST_LENGTH], started_in=session)
     entry = _xp_entry(character, kind=Kind.QUEST_INVESTMENT, by=by, xp_change=-INVESTMENT_XP,
                       note=f"Session {session.number}: {quest.text}", request_key=request_key)
-    return QuestInvestment.objects.create(quest=quest, session=session, character=character,
-                                          xp_entry=entry, created_by=by)
+    investment = QuestInvestment.objects.create(quest=quest, session=session,
+                                                character=character, xp_entry=entry,
+                                                created_by=by)
+    _settle(character, by)  # its Highlights and its Quest step are done: "Level Up?"
+    return investment
 
 
 def _locked_quest(quest: Quest) -> tuple[Character, Quest]:
@@ -612,7 +753,8 @@ def _check_session(session: Session | None, character: Character) -> None:
 def quest_complete(*, quest: Quest, by, session: Session | None = None,
                    request_key: str | None = None) -> Quest:
     """The Imp marks the Quest achieved: double the invested XP comes back as one
-    QUEST_PAYOUT entry, then any Level-ups. Completing it again changes nothing."""
+    QUEST_PAYOUT entry, then any Level-ups (held while an open ritual holds the
+    character's). Completing it again changes nothing."""
     character, quest = _locked_quest(quest)
     _require_imp(character.campaign_id, by, "mark Quests achieved")
     if quest.status == Quest.Status.ACHIEVED:
@@ -631,7 +773,7 @@ def quest_complete(*, quest: Quest, by, session: Session | None = None,
     quest.ended_at = timezone.now()
     quest.ended_in = session
     quest.save(update_fields=["payout_entry", "status", "ended_at", "ended_in"])
-    level_ups(character=character, by=by)
+    _settle(character, by)  # the diagram's "Achieve: x2 XP!" leads to "Level Up?"
     return quest
 
 
@@ -685,7 +827,8 @@ def quest_change(*, character: Character, text: str, by,
 @transaction.atomic
 def xp_adjust(*, character: Character, xp_change: int, note: str, by,
               request_key: str | None = None) -> XpEntry:
-    """An Imp's correction to a character's XP, with a reason; then any Level-ups."""
+    """An Imp's correction to a character's XP, with a reason; then any Level-ups (held
+    while an open ritual holds the character's)."""
     character = _lock_character(character)
     _require_imp(character.campaign_id, by, "adjust XP")
     if request_key:
@@ -705,7 +848,7 @@ def xp_adjust(*, character: Character, xp_change: int, note: str, by,
                             field="xp_change")
     entry = _xp_entry(character, kind=Kind.IMP_ADJUSTMENT, by=by, xp_change=xp_change,
                       note=note, request_key=request_key)
-    level_ups(character=character, by=by)
+    _settle(character, by)
     return entry
 
 
@@ -737,14 +880,23 @@ def xp_entry_reverse(*, entry: XpEntry | int, by, confirm_level_undo: bool = Fal
     If the XP already bought a Level, undoing it alone would leave negative XP: the
     caller must pass confirm_level_undo=True, and the Level spend(s) are reversed too
     (the latest first). An undone investment frees the session's investment; an undone
-    payout makes the Quest active again. A reversal is never reversed, an entry is
-    reversed once, and afterwards any Level now paid for is bought again.
+    payout makes the Quest active again. An undone Highlight gives the turn back, to
+    retell or pass (refused once the character invested after it: undo that first). A
+    turn or investment of a closed ritual opens the ritual again. A reversal is never
+    reversed, an entry is reversed once, and afterwards any Level now paid for is bought
+    again, unless an open ritual holds it.
     """
     entry_pk = entry if isinstance(entry, int) else entry.pk
     character_id = XpEntry.objects.filter(pk=entry_pk).values_list(
         "character_id", flat=True).first()
     if character_id is None:
         raise CampaignError("That XP entry does not exist.", "no_such_entry")
+    # A turn or an investment belongs to a session's ritual: lock it first (as the
+    # ritual's other writes do), then the character.
+    session_id = (Highlight.objects.filter(xp_entry_id=entry_pk).values_list(
+        "session_id", flat=True).first() or QuestInvestment.objects.filter(
+        xp_entry_id=entry_pk).values_list("session_id", flat=True).first())
+    session = _lock_session(session_id) if session_id else None
     character = _lock_character(character_id)
     entry = XpEntry.objects.get(pk=entry_pk)
     _require_imp(character.campaign_id, by, "undo XP entries")
@@ -766,6 +918,15 @@ def xp_entry_reverse(*, entry: XpEntry | int, by, confirm_level_undo: bool = Fal
     if entry.kind not in REVERSIBLE:
         raise CampaignError("Only Highlights, Quest XP and Imp adjustments can be undone here.",
                             "not_reversible")
+
+    highlight = Highlight.objects.filter(xp_entry=entry, undone_at__isnull=True).first()
+    if highlight is not None and QuestInvestment.objects.filter(
+            session_id=highlight.session_id, character=character,
+            xp_entry__reversed_by__isnull=True).exists():
+        raise CampaignError(
+            f"{character.display_name} already invested in the Quest after these Highlights: "
+            "undo the investment first, then the Highlight.", "invested_after",
+        )
 
     level, xp = progress(character)
     spends = _level_spends_to_undo(character, level, xp - entry.xp_change)
@@ -793,6 +954,18 @@ def xp_entry_reverse(*, entry: XpEntry | int, by, confirm_level_undo: bool = Fal
         paid.save(update_fields=["status", "ended_at", "ended_in", "payout_entry"])
     if investment is not None:
         investment.delete()
+    if highlight is not None:
+        # The turn is open again, to retell or pass: "the Imp asks each player in turn",
+        # and an undone answer is no answer. The row stays, marked undone, as the ledger
+        # keeps the award and its reversal.
+        highlight.undone_at = timezone.now()
+        highlight.save(update_fields=["undone_at"])
+    if session is not None and not session.ritual_open:
+        # A turn or an investment of a closed ritual is open again: so is the ritual,
+        # until the Imp closes it again.
+        session.ritual_closed_at = None
+        session.ritual_closed_by = None
+        session.save(update_fields=["ritual_closed_at", "ritual_closed_by"])
 
     note = _check_text(note, field="note", length=NOTE_LENGTH)
     for spend in spends:
@@ -803,6 +976,6 @@ def xp_entry_reverse(*, entry: XpEntry | int, by, confirm_level_undo: bool = Fal
                          level_change=-entry.level_change, reverses=entry,
                          note=note or f"Undo {entry.get_kind_display()} #{entry.pk}",
                          request_key=request_key)
-    level_ups(character=character, by=by)
+    _settle(character, by)
     return reversal
 

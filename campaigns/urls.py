@@ -23,6 +23,7 @@ urlpatterns = [
     path("<id:pk>/sessions/<id:number>/turn/", views.highlight_turn, name="turn"),
     path("<id:pk>/sessions/<id:number>/absence/", views.absence_set, name="absence"),
     path("<id:pk>/sessions/<id:number>/invest/", views.quest_invest, name="invest"),
+    path("<id:pk>/sessions/<id:number>/close/", views.ritual_close, name="ritual_close"),
     path("<id:pk>/sessions/<id:number>/quests/<id:quest_pk>/complete/",
          views.quest_complete, name="quest_complete"),
     path("<id:pk>/sessions/<id:number>/xp/<id:entry_pk>/reverse/", views.xp_entry_reverse,

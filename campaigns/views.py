@@ -18,6 +18,7 @@ from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -170,7 +171,8 @@ def _my_characters(party: list[dict], user, session: Session | None) -> list[dic
     if not mine or session is None:
         return mine
     pks = [row["character"].pk for row in mine]
-    turns = dict(session.highlights.filter(character_id__in=pks).values("character_id")
+    turns = dict(session.highlights.filter(character_id__in=pks, undone_at__isnull=True)
+                 .values("character_id")
                  .annotate(n=Count("pk")).values_list("character_id", "n"))
     absent = set(session.absences.filter(character_id__in=pks)
                  .values_list("character_id", flat=True))
@@ -182,6 +184,7 @@ def _my_characters(party: list[dict], user, session: Session | None) -> list[dic
         row["session"] = session
         row["absent"] = character.pk in absent
         row["invested_now"] = character.pk in invested
+        row["closed"] = not session.ritual_open
         row["turns_left"] = max(session.highlight_rounds - taken, 0) if session.has_ritual \
             else 0
         row["has_quest"] = bool(row["quest"])
@@ -283,7 +286,8 @@ def session_list(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _ritual(session: Session, user, *, runs: bool) -> dict:
     """The session's ritual: a row per character now in the campaign (turns, absence,
-    investment, Quest) and the session's XP entries. A fixed number of queries."""
+    investment, Quest, Level-ups) and the session's XP entries. A fixed number of
+    queries."""
     characters = list(Character.objects.filter(campaign_id=session.campaign_id)
                       .with_progress().select_related("owner"))
     highlights = list(session.highlights.select_related("character", "xp_entry__reversed_by"))
@@ -293,15 +297,21 @@ def _ritual(session: Session, user, *, runs: bool) -> dict:
     quests = _active_quests(session.campaign_id)
     achieved = list(Quest.objects.filter(ended_in=session, status=Quest.Status.ACHIEVED)
                     .select_related("character", "payout_entry__reversed_by"))
+    levelled = _levelled(session, [c.pk for c in characters])
+    waiting = services.highlight_turns(session)
+    open_round = {character.pk: round_number for character, round_number in waiting}
+    current = waiting[0][0].pk if waiting else None
     rows = []
     for character in characters:
         turns = [h for h in highlights if h.character_id == character.pk]
+        taken = [h for h in turns if h.undone_at is None]
         quest = quests.get(character.pk)
-        next_round = len(turns) + 1
+        next_round = open_round.get(character.pk)
+        spends = levelled.get(character.pk, [])
         rows.append({
             "character": character,
             "turns": turns,
-            "turns_left": max(session.highlight_rounds - len(turns), 0)
+            "turns_left": max(session.highlight_rounds - len(taken), 0)
             if session.has_ritual else 0,
             "next_round": next_round,
             "about_other_needed": session.final_round_about_other
@@ -312,23 +322,39 @@ def _ritual(session: Session, user, *, runs: bool) -> dict:
             "invested": -(quest.invested_sum or 0) if quest else 0,
             "can_invest": runs or character.owner_id == user.pk,
             "key": uuid.uuid4().hex,
-            "current": False,
+            "current": character.pk == current,
+            # "Level Up?": the Levels bought during this session, and those the XP
+            # already pays for while the ritual holds them.
+            "levels_up": len(spends),
+            "new_level": max((1 - spend.xp_change for spend in spends), default=None),
+            "levels_waiting": services.levels_affordable(character.level_total,
+                                                         character.xp_total),
         })
-    return {"rows": rows, "highlights": highlights, "achieved": achieved,
-            "turn": _whose_turn(rows)}
+    by_pk = {row["character"].pk: row for row in rows}
+    turn = None
+    if waiting:
+        turn = {"round": waiting[0][1], "row": by_pk[current],
+                "then": [by_pk[c.pk] for c, n in waiting[1:] if n == waiting[0][1]]}
+    return {"rows": rows, "highlights": highlights, "achieved": achieved, "turn": turn,
+            "waiting": bool(waiting)}
 
 
-def _whose_turn(rows: list[dict]) -> dict | None:
-    """Who speaks next: the round in play is the lowest one a present character has
-    not had yet, and its turns go around the table in order. So an interrupted ritual
-    (a closed tab) resumes where it stopped, from the database alone."""
-    waiting = [row for row in rows if row["turns_left"] and not row["absent"]]
-    if not waiting:
-        return None
-    round_number = min(len(row["turns"]) for row in waiting) + 1
-    waiting = [row for row in waiting if len(row["turns"]) < round_number]
-    waiting[0]["current"] = True
-    return {"round": round_number, "row": waiting[0], "then": waiting[1:]}
+def _levelled(session: Session, character_pks: list[int]) -> dict[int, list[XpEntry]]:
+    """The Level-ups (still standing) bought during the session: from its start to the
+    next session's start."""
+    entries = XpEntry.objects.filter(character_id__in=character_pks,
+                                     kind=XpEntry.Kind.LEVEL_SPEND,
+                                     reversed_by__isnull=True,
+                                     created_at__gte=session.created_at)
+    following = (Session.objects.filter(campaign_id=session.campaign_id,
+                                        number__gt=session.number)
+                 .order_by("number").values_list("created_at", flat=True).first())
+    if following is not None:
+        entries = entries.filter(created_at__lt=following)
+    levelled: dict[int, list[XpEntry]] = {}
+    for entry in entries:
+        levelled.setdefault(entry.character_id, []).append(entry)
+    return levelled
 
 
 @login_required
@@ -435,7 +461,10 @@ def highlight_turn(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         services.highlight_award(session=session, character=character, by=request.user,
                                  text=data["text"], about_other=data["about_other"],
                                  request_key=data["request_key"] or None)
-        return f"{character.display_name} gets 1 XP."
+        message = f"{character.display_name} gets 1 XP."
+        if services.levels_affordable(*services.progress(character)):
+            message += " The Level-up comes after the Highlights and the Quest XP."
+        return message
 
     return _done(request, session, act)
 
@@ -481,7 +510,28 @@ def quest_complete(request: HttpRequest, pk: int, number: int, quest_pk: int) ->
         done = services.quest_complete(quest=quest, by=request.user, session=session,
                                        request_key=request_key(request.POST))
         paid = done.payout_entry.xp_change if done.payout_entry else 0
-        return f"Quest achieved: {done.text} (+{paid} XP)."
+        return f"Quest achieved: {done.text} (+{paid} XP).{_level_waits(quest.character)}"
+
+    return _done(request, session, act)
+
+
+@login_required
+@require_POST
+def ritual_close(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The Imp ends the ritual: "Level Up?" for everyone (the XP diagram)."""
+    membership = _membership(request, pk)
+    _require_runs(membership)
+    session = get_object_or_404(Session, campaign=membership.campaign, number=number)
+
+    def act():
+        bought = services.ritual_close(session=session, by=request.user)
+        if not bought:
+            return f"Session {session.number}'s ritual is closed: no one levels up."
+        ups = "; ".join(
+            f"{character.display_name} +{len(spends)} Level{pluralize(len(spends))}, "
+            f"now Level {1 - spends[-1].xp_change}"
+            for character, spends in bought.items())
+        return f"Session {session.number}'s ritual is closed. Level up: {ups}."
 
     return _done(request, session, act)
 
@@ -495,6 +545,7 @@ def xp_entry_reverse(request: HttpRequest, pk: int, number: int, entry_pk: int) 
     _require_runs(membership)
     session = get_object_or_404(Session, campaign=membership.campaign, number=number)
     entry = get_object_or_404(XpEntry, pk=entry_pk, character__campaign=membership.campaign)
+    was_closed = not session.ritual_open
     try:
         services.xp_entry_reverse(entry=entry, by=request.user,
                                   confirm_level_undo=request.POST.get("confirm_level_undo") == "1")
@@ -503,8 +554,28 @@ def xp_entry_reverse(request: HttpRequest, pk: int, number: int, entry_pk: int) 
         if error.code == "level_undo_needed":
             return redirect(f"{session.get_absolute_url()}?confirm={entry.pk}#ritual")
     else:
-        messages.success(request, f"{entry.get_kind_display()} undone.")
+        messages.success(request, _undone_message(entry, session, was_closed))
     return redirect(session.get_absolute_url() + "#ritual")
+
+
+def _level_waits(character: Character) -> str:
+    """" The Level-up waits for ..." when an open ritual holds Levels the XP pays for."""
+    holding = services.ritual_holding(character)
+    if holding is None or not services.levels_affordable(*services.progress(character)):
+        return ""
+    return (f" The Level-up waits for the end of session {holding.number}'s ritual (after "
+            "the Highlights and the Quest XP).")
+
+
+def _undone_message(entry: XpEntry, session: Session, was_closed: bool) -> str:
+    message = f"{entry.get_kind_display()} undone."
+    if entry.kind == XpEntry.Kind.HIGHLIGHT:
+        message += (f" {entry.character.display_name}'s turn is open again: retell it or "
+                    "pass.")
+    session.refresh_from_db(fields=["ritual_closed_at"])
+    if was_closed and session.ritual_open:
+        message += f" Session {session.number}'s ritual is open again until you close it."
+    return message
 
 
 # -- the table: members, co-Imps, handing over, leaving ------------------------------------
@@ -731,7 +802,7 @@ def xp_adjust(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
             add_service_error(form, error)
         else:
             messages.success(request, f"{character.display_name}: {data['xp_change']:+d} XP "
-                                      f"({data['note']}).")
+                                      f"({data['note']}).{_level_waits(character)}")
             return redirect(_character_url(pk, character_pk) + "#ledger")
     return _character_page(request, membership, character, xp_form=form)
 
@@ -807,7 +878,8 @@ def highlight_log(request: HttpRequest, pk: int) -> HttpResponse:
         )
         .order_by("name", "pk"))
     for character in by_character:
-        turns = character.told + character.passed + character.undone
+        # An undone Highlight gave its turn back (it was retold or passed).
+        turns = character.told + character.passed
         character.turns = turns
         character.per_session = (character.told / character.sessions_told
                                  if character.sessions_told else 0)

@@ -31,6 +31,7 @@ def test_the_dashboard_follows_an_award_by_itself(page, live_server, password):
     assert level_cell(page, ash).inner_text() == "10"
 
     services.highlight_award(session=session, character=ash, by=imp, text="The climb")
+    services.ritual_close(session=session, by=imp)  # "Level Up?": Level 11
     # No reload: the poll (every 5 s) swaps the party in.
     page.wait_for_function(
         f"document.querySelector('#party-dashboard tr[data-character=\"{ash.pk}\"] "
@@ -51,17 +52,22 @@ def test_the_ritual_buttons(page, live_server, password):
     with page.expect_navigation():
         row.get_by_role("button", name="Award 1 XP").click()
     assert "Ash gets 1 XP." in page.inner_text("#messages")
-    assert "Level 11 · XP 0" in row.inner_text()
+    assert "Level 10 · XP 10" in row.inner_text()  # the Level comes after the Quest XP
     with page.expect_navigation():
         page.locator(f'tr[data-character="{bram.pk}"]').get_by_role(
             "button", name="Pass").click()
     assert "Round 1: pass" in page.locator(f'tr[data-character="{bram.pk}"]').inner_text()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Close the ritual: Level up").click()
+    assert "Level 11 · XP 0" in row.inner_text()
     # Undo Ash's Highlight: the page asks before the Level goes.
     with page.expect_navigation():
         row.get_by_role("button", name="Undo").click()
     with page.expect_navigation():
         row.get_by_role("button", name="Undo it and the Level it bought").click()
     assert "Level 10 · XP 9" in row.inner_text()
+    # The turn, and the ritual, are open again.
+    assert row.get_by_role("button", name="Award 1 XP").is_visible()
     screenshot(page, "campaign-session")
     violations = axe_check(page)
     assert not violations, describe(violations)

@@ -39,8 +39,8 @@ LOGIN, NOT_FOUND, FORBIDDEN, OK = "login", 404, 403, "ok"
 @pytest.fixture
 def table():
     """A campaign in its second session. The owner's Hero has had its three turns
-    (passes) and has an active Quest; the other player's Sidekick got one Highlight and
-    their Bystander nothing yet."""
+    (passes) and has an active Quest; the other player's Sidekick got one Highlight,
+    passed once and is next (round 3); their Bystander is marked absent."""
     campaign = CampaignFactory()
     imp = campaign.owner
     owner = MembershipFactory(campaign=campaign).user
@@ -52,9 +52,12 @@ def table():
     bystander = CharacterFactory(owner=other_player, campaign=campaign, name="Bystander")
     services.session_start(campaign=campaign, by=imp)
     session = services.session_start(campaign=campaign, by=imp)
-    for _ in range(3):
-        services.highlight_pass(session=session, character=hero, by=imp)
+    services.absence_set(session=session, character=bystander, by=imp)
+    services.highlight_pass(session=session, character=hero, by=imp)
     award = services.highlight_award(session=session, character=sidekick, by=imp, text="Jump")
+    services.highlight_pass(session=session, character=hero, by=imp)
+    services.highlight_pass(session=session, character=sidekick, by=imp)
+    services.highlight_pass(session=session, character=hero, by=imp)
     QuestFactory(character=hero, text="Find the bell")
     invitation = InvitationFactory(campaign=campaign)
     return {
@@ -75,7 +78,8 @@ def snapshot() -> tuple:
         list(Quest.objects.order_by("pk").values_list("pk", "status", "text")),
         list(Membership.objects.order_by("pk").values_list("user_id", "role")),
         list(Invitation.objects.order_by("pk").values_list("pk", "revoked_at")),
-        list(Session.objects.order_by("pk").values_list("pk", "notes", "recap")),
+        list(Session.objects.order_by("pk").values_list("pk", "notes", "recap",
+                                                         "ritual_closed_at")),
         list(Character.objects.order_by("pk").values_list("pk", "campaign_id", "quest")),
         list(Campaign.objects.values_list("pk", "owner_id")),
     )
@@ -121,7 +125,8 @@ CASES = [
      lambda t: {"character": t["sidekick"].pk, "action": "award", "text": "A deed"},
      IMPS_ONLY),
     ("campaigns:absence", "post", _session,
-     lambda t: {"character": t["bystander"].pk, "absent": "1"}, IMPS_ONLY),
+     lambda t: {"character": t["bystander"].pk, "absent": "0"}, IMPS_ONLY),
+    ("campaigns:ritual_close", "post", _session, {}, IMPS_ONLY),
     ("campaigns:quest_complete", "post",
      lambda t: [*_session(t), Quest.objects.get(character=t["hero"]).pk], {}, IMPS_ONLY),
     ("campaigns:xp_reverse", "post",

@@ -56,15 +56,20 @@ def test_the_imp_runs_the_highlights(client, imp, session, hero):
     assert response["Location"] == session.get_absolute_url() + "#ritual"
     client.post(action("turn", session), data)  # submitted twice
     assert Highlight.objects.get().text == "The bell tower climb"
-    assert progress(hero) == (11, 0)  # 9 + 1 = 10 = Level
+    # 9 + 1 = 10 = Level: the Level waits for the Highlights and the Quest XP.
+    assert progress(hero) == (10, 10)
     client.post(action("turn", session), {"character": hero.pk, "action": "pass"})
     page = client.get(session.get_absolute_url()).content.decode()
     assert "Round 1: +1 XP" in page and "Round 2: pass" in page
     assert "Round 3: the Highlight" in page
+    assert "The XP pays for 1 Level: bought after the Highlights and the Quest XP" in page
 
 
 def test_undoing_a_highlight_that_bought_a_level_asks_first(client, imp, session, hero):
     highlight = services.highlight_award(session=session, character=hero, by=imp)
+    for _ in range(2):
+        services.highlight_pass(session=session, character=hero, by=imp)
+    services.ritual_close(session=session, by=imp)
     client.force_login(imp)
     url = action("xp_reverse", session, highlight.xp_entry_id)
     response = client.post(url)
@@ -73,9 +78,14 @@ def test_undoing_a_highlight_that_bought_a_level_asks_first(client, imp, session
     assert progress(hero) == (11, 0)
     page = client.get(response["Location"]).content.decode()
     assert "Undo it and the Level it bought" in page
-    client.post(url, {"confirm_level_undo": "1"})
+    response = client.post(url, {"confirm_level_undo": "1"}, follow=True)
+    assert "Session 2&#x27;s ritual is open again until you close it." in \
+        response.content.decode()
     assert progress(hero) == (10, 9)
-    assert "undone" in client.get(session.get_absolute_url()).content.decode()
+    page = client.get(session.get_absolute_url()).content.decode()
+    # The award is marked undone, and its turn (and the ritual) is open again.
+    assert "undone" in page and "Round 1: the Highlight" in page
+    assert "Close the ritual" in page
 
 
 def test_a_player_invests_for_their_own_character(client, imp, player, session, hero):
@@ -192,8 +202,9 @@ def test_the_session_page_query_count_is_flat(client, imp, session, hero):
     for _ in range(5):
         other = CharacterFactory(campaign=session.campaign, progress__xp=5, quest="A quest",
                                  owner=MembershipFactory(campaign=session.campaign).user)
-        for _turn in range(3):
-            services.highlight_award(session=session, character=other, by=imp)
+        # Every turn still open, in turn order (the new character's three).
+        while turns := services.highlight_turns(session):
+            services.highlight_award(session=session, character=turns[0][0], by=imp)
         services.quest_invest(session=session, character=other, by=imp)
         services.quest_complete(quest=Quest.objects.get(character=other), by=imp,
                                 session=session)

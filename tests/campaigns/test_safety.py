@@ -20,7 +20,7 @@ from campaigns import services
 from campaigns.models import Highlight, QuestInvestment
 from campaigns.services import progress
 from characters.models import XpEntry
-from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory
+from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, SessionFactory
 
 NAMES = ("Ash", "Bram", "Cleo", "Dara")
 
@@ -73,9 +73,11 @@ def test_the_same_award_posted_twice_is_recorded_once(client):
 
 @pytest.mark.django_db
 def test_the_same_investment_posted_twice_is_recorded_once(client):
-    campaign, imp, session, (ash, *_rest) = make_table()
-    for _ in range(3):
-        services.highlight_pass(session=session, character=ash, by=imp)
+    campaign, imp, session, party = make_table()
+    ash = party[0]
+    for _round in range(3):  # everyone passes, in turn
+        for character in party:
+            services.highlight_pass(session=session, character=character, by=imp)
     client.force_login(ash.owner)
     page = client.get(campaign.get_absolute_url()).content.decode()
     key = page.split('name="request_key" value="')[1].split('"')[0]
@@ -114,11 +116,13 @@ def test_an_interrupted_round_resumes_without_losing_or_repeating_an_award(clien
         page = fresh.get(session.get_absolute_url()).content.decode()
         fresh.post(turn_url(session), form_of(page, character))
     page = fresh.get(session.get_absolute_url()).content.decode()
-    assert whose_turn(page) == "The Highlights are all told: Quest XP next."
+    assert whose_turn(page) == "The Highlights are all told: Quest XP next, then the Level-ups."
     assert Highlight.objects.count() == 12
     assert XpEntry.objects.filter(kind="highlight").count() == 12
-    # Each got exactly 3 XP: Ash 7+3 = 10 = Level (Level 11, XP 0); Bram 0+3;
-    # Cleo 8+2 = 10 (Level 11, XP 0) + 1; Dara 3+3.
+    # Each got exactly 3 XP: Ash 7+3, Bram 0+3, Cleo 8+3, Dara 3+3; the Levels they pay
+    # for are bought when the ritual ends ("Level Up?" after the Quest XP).
+    assert [progress(c) for c in party] == [(10, 10), (10, 3), (10, 11), (10, 6)]
+    services.ritual_close(session=session, by=imp)
     assert [progress(c) for c in party] == [(11, 0), (10, 3), (11, 1), (10, 6)]
 
 
@@ -169,12 +173,13 @@ def test_ten_clicks_at_once_through_the_view_are_one_award():
 @pytest.mark.django_db(transaction=True)
 def test_fifty_awards_through_the_views_at_once_add_fifty_xp():
     """50 Imps' clicks for one character in 50 sessions (a session has at most 4 turns),
-    all at once through the view: exactly 50 XP and the right Level-ups."""
+    all at once through the view: exactly 50 XP; then the 50 rituals closed at once
+    through the view: the right Level-ups, each bought once."""
     campaign = CampaignFactory()
     hero = CharacterFactory(owner=MembershipFactory(campaign=campaign).user,
                             campaign=campaign, progress__level=1, progress__xp=0)
-    sessions = [services.session_start(campaign=campaign, by=campaign.owner)
-                for _ in range(51)][1:]
+    # Fifty rituals open at once (session_start would close each before the next).
+    sessions = [SessionFactory(campaign=campaign) for _ in range(51)][1:]
     client = Client()
     client.force_login(campaign.owner)
     cookies = client.cookies
@@ -188,5 +193,15 @@ def test_fifty_awards_through_the_views_at_once_add_fifty_xp():
 
     assert at_once(50, click) == [302] * 50
     assert XpEntry.objects.filter(character=hero, kind="highlight").count() == 50
+    assert progress(hero) == (1, 50)  # the open rituals hold the Level-ups
+
+    def close(i):
+        browser = Client()
+        browser.cookies = cookies
+        return browser.post(reverse("campaigns:ritual_close", args=[
+            campaign.pk, sessions[i].number])).status_code
+
+    assert at_once(50, close) == [302] * 50
     # From Level 1: Levels 2..10 cost 1 + 2 + ... + 9 = 45 XP; 5 left (< 10).
     assert progress(hero) == (10, 5)
+    assert XpEntry.objects.filter(character=hero, kind="level_spend").count() == 9

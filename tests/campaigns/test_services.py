@@ -3,6 +3,7 @@ idempotency, reversals, permissions, bad input and the database's constraints.""
 
 import pytest
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from campaigns import services
 from campaigns.models import Absence, Campaign, Highlight, Membership, Quest, QuestInvestment
@@ -87,27 +88,32 @@ def test_three_rounds_for_a_table_of_four_then_quests_and_a_payout(campaign, imp
     invest(s1, ash, ash.owner)
     assert progress(ash) == (10, 8)
 
-    # Session 2: one Highlight (8 -> 9), two passes, invest (9 -> 8).
+    # Session 2 (the others' players are away): one Highlight (8 -> 9), two passes,
+    # invest (9 -> 8).
     s2 = start(campaign, imp)
+    for other in (bram, cyd, dov):
+        services.absence_set(session=s2, character=other, by=imp)
     award(s2, ash, imp)
     pass_turns(s2, ash, imp, 2)
     invest(s2, ash, ash.owner)
     # Session 3: three passes, invest (8 -> 7). Three XP are in the Quest now.
     s3 = start(campaign, imp)
+    for other in (bram, cyd, dov):
+        services.absence_set(session=s3, character=other, by=imp)
     pass_turns(s3, ash, imp, 3)
     invest(s3, ash, ash.owner)
     quest = Quest.objects.get(character=ash)
     assert progress(ash) == (10, 7)
     assert services.invested_xp(quest) == 3
 
-    # Session 4: three rounds around the table of four, the final round about another
-    # character; Bram passes once.
+    # Session 4: three rounds around the table of four, in turn, the final round about
+    # another character; Bram passes once.
     s4 = start(campaign, imp, final_round_about_other=True)
     for _round in (1, 2):
         for character in (ash, bram, cyd, dov):
             award(s4, character, imp)
     with refused("about_other_required"):
-        award(s4, dov, imp)
+        award(s4, ash, imp)
     award(s4, ash, imp, text="Bram talked the ferryman down", about_other=True)
     services.highlight_pass(session=s4, character=bram, by=imp)
     award(s4, cyd, imp, text="Dov's leap over the chasm", about_other=True)
@@ -115,34 +121,42 @@ def test_three_rounds_for_a_table_of_four_then_quests_and_a_payout(campaign, imp
     with refused("no_turns_left"):
         award(s4, ash, imp)
 
-    # Ash 7 + 3 = 10 = Level: Level 11, XP 0. Dov 9 + 1 = 10: Level 11, XP 0, then + 2.
-    assert progress(ash) == (11, 0)
+    # The XP diagram: Highlights XP, then Quest Invest, then "Level Up?". Ash has 7 + 3
+    # = 10 XP = Level, Dov 9 + 3 = 12: no Level is bought yet.
+    assert progress(ash) == (10, 10)
     assert progress(bram) == (10, 2)
     assert progress(cyd) == (10, 7)
-    assert progress(dov) == (11, 2)
+    assert progress(dov) == (10, 12)
     turns = Highlight.objects.filter(session=s4)
     assert turns.count() == 12
     assert turns.filter(awarded=True).count() == 11
     assert turns.filter(round_number=3, about_other=True).count() == 3
     assert turns.filter(awarded=False).get().character == bram
-    spend = XpEntry.objects.get(character=ash, kind=Kind.LEVEL_SPEND)
-    assert (spend.xp_change, spend.level_change) == (-10, 1)
+    assert not XpEntry.objects.filter(kind=Kind.LEVEL_SPEND).exists()
 
-    # Two Quest investments after the Highlights; Ash has no XP left to invest.
+    # Three Quest investments after the Highlights: Ash still has the XP to invest, and
+    # 9 < 10 buys no Level. Dov does not invest and waits for the end of the ritual.
+    invest(s4, ash, ash.owner)
     invest(s4, bram, bram.owner)
     invest(s4, cyd, cyd.owner)
-    with refused("no_xp"):
-        invest(s4, ash, ash.owner)
+    assert progress(ash) == (10, 9)
     assert progress(bram) == (10, 1)
     assert progress(cyd) == (10, 6)
+    assert progress(dov) == (10, 12)
+    bought = services.ritual_close(session=s4, by=imp)
+    assert {c.pk: len(spends) for c, spends in bought.items()} == {dov.pk: 1}
+    assert progress(dov) == (11, 2)
+    spend = XpEntry.objects.get(character=dov, kind=Kind.LEVEL_SPEND)
+    assert (spend.xp_change, spend.level_change) == (-10, 1)
 
-    # The Imp marks Ash's Quest achieved: double the 3 invested XP, 6 < Level 11.
+    # The Imp marks Ash's Quest achieved: double the 4 invested XP, 9 + 8 = 17 buys
+    # Level 11 (10 XP), 7 left.
     services.quest_complete(quest=quest, by=imp, session=s4)
     quest.refresh_from_db()
     assert quest.status == Quest.Status.ACHIEVED
-    assert quest.payout_entry.xp_change == 6
+    assert quest.payout_entry.xp_change == 8
     assert quest.ended_in == s4
-    assert progress(ash) == (11, 6)
+    assert progress(ash) == (11, 7)
     # The new Level's Attribute point waits in the engine.
     assert sheet_for(Character.objects.get(pk=ash.pk)).value("attribute_points_left") == 1
     # Session 4 was not the first: Bram's WP stays as it was.
@@ -158,7 +172,8 @@ def _invested(character, session, amount):
                                        xp_change=-1)
         QuestInvestment.objects.create(quest=quest, session=session, character=character,
                                        xp_entry=entry)
-        session = SessionFactory(campaign=session.campaign)
+        # Sessions whose rituals are over: they hold no Level-up.
+        session = SessionFactory(campaign=session.campaign, ritual_closed_at=timezone.now())
     return quest
 
 
@@ -199,11 +214,13 @@ def test_session_rounds_follow_the_campaign_or_the_imp(imp):
 
 
 def test_a_short_session_has_two_turns(campaign, imp, seat):
-    hero, other = seat(xp=0), seat(xp=0)
+    hero, other = seat(name="Ash", xp=0), seat(name="Bo", xp=0)
     start(campaign, imp)
     short = start(campaign, imp, highlight_rounds=2)
     award(short, hero, imp)
+    award(short, other, imp)
     award(short, hero, imp)
+    services.highlight_pass(session=short, character=other, by=imp)
     with refused("no_turns_left"):
         award(short, hero, imp)
     services.session_update(session=short, by=imp, highlight_rounds=3)
@@ -286,6 +303,9 @@ def test_reversing_a_highlight_that_bought_a_level_needs_confirmation(campaign, 
     start(campaign, imp)
     session = start(campaign, imp)
     highlight = award(session, hero, imp)
+    assert progress(hero) == (10, 10)  # "Level Up?" comes at the end of the ritual
+    pass_turns(session, hero, imp, 2)
+    services.ritual_close(session=session, by=imp)
     assert progress(hero) == (11, 0)
     spend = XpEntry.objects.get(character=hero, kind=Kind.LEVEL_SPEND)
     with refused("level_spend"):
@@ -298,8 +318,14 @@ def test_reversing_a_highlight_that_bought_a_level_needs_confirmation(campaign, 
     assert progress(hero) == (10, 9)
     undone = XpEntry.objects.get(reverses=spend)
     assert (undone.kind, undone.xp_change, undone.level_change) == (Kind.REVERSAL, 10, -1)
-    # The character can earn that Level again.
-    award(session, hero, imp)
+    # The turn and the ritual are open again: the character retells it and, when the
+    # Imp closes the ritual again, earns that Level again.
+    session.refresh_from_db()
+    assert session.ritual_open
+    assert services.highlight_turns(session) == [(hero, 1)]
+    award(session, hero, imp, text="Told again")
+    assert progress(hero) == (10, 10)
+    services.ritual_close(session=session, by=imp)
     assert progress(hero) == (11, 0)
 
 

@@ -125,6 +125,9 @@ def test_a_player_takes_their_character_out_and_its_history_stays(client, imp, p
     hero.refresh_from_db()
     assert hero.campaign is None
     assert Highlight.objects.filter(character=hero).count() == 1
+    # The XP stays; the Level it pays for is bought when the ritual it took part in ends.
+    assert services.progress(hero) == (10, 10)
+    services.ritual_close(session=session, by=imp)
     assert services.progress(hero) == (11, 0)
     # The Imp still reads its history; it gets no more turns.
     client.force_login(imp)

@@ -53,11 +53,12 @@ def test_a_typed_level_and_xp_are_not_saved_in_a_campaign(client, hero):
 
 def test_a_form_left_open_does_not_undo_an_award(client, campaign, hero):
     """The player opened the builder at Level 10, XP 9; meanwhile a Highlight bought
-    Level 11. Saving the stale form keeps Level 11 (without the guard it wrote an
-    adjustment of -1 Level, +9 XP)."""
+    Level 11 (at the end of the ritual). Saving the stale form keeps Level 11 (without
+    the guard it wrote an adjustment of -1 Level, +9 XP)."""
     campaign_services.session_start(campaign=campaign, by=campaign.owner)
     session = campaign_services.session_start(campaign=campaign, by=campaign.owner)
     campaign_services.highlight_award(session=session, character=hero, by=campaign.owner)
+    campaign_services.ritual_close(session=session, by=campaign.owner)
     assert totals(hero) == (11, 0)
     response = save(client, hero, level="10", xp="9", career="Bell ringer")
     assert response.status_code == 302
