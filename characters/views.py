@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Count
+from django.db.models import Count, Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -24,7 +24,7 @@ from rules.engine.eldritch_gambit.seeds import roll_name_initial, roll_quirk, ro
 from . import exchange, services
 from .builds import build_from_form, sheet_for
 from .forms import NEW_CHARACTER_INITIAL, CharacterForm, initial_from_character
-from .models import Character, InventoryItem
+from .models import Character, InventoryItem, XpEntry
 from .portraits import portrait_file_forget
 from .prepared import PreparedQuery
 
@@ -177,7 +177,9 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
 # The live preview's two queries, compiled once (see characters/prepared.py): the
 # character the user may edit, and its inventory with the catalog rows.
 _EDITABLE_CHARACTER = PreparedQuery(
-    lambda pk, owner: Character.objects.editable_by(get_user_model()(pk=owner)).filter(pk=pk),
+    lambda pk, owner: Character.objects.editable_by(get_user_model()(pk=owner)).filter(pk=pk)
+    .annotate(had_campaign=Exists(XpEntry.objects.filter(
+        character_id=OuterRef("pk"), kind__in=services.CAMPAIGN_XP_KINDS))),
     "pk", "owner",
 )
 _ITEMS_WITH_CATALOG = PreparedQuery(
@@ -197,6 +199,7 @@ def _character_with_items(request: HttpRequest, pk: int):
     character = _EDITABLE_CHARACTER.first(pk=pk, owner=request.user.pk)
     if character is None:
         raise Http404("No such character.")
+    character._campaign_history = bool(character.had_campaign)  # services.campaign_history
     if services.ledger_rules_progress(character):
         # In a campaign the form shows the ledger's Level and XP (read-only fields take
         # their initial values): both sums in one query, not one query per field.
