@@ -15,6 +15,7 @@ urlpatterns = [
     path("<int:pk>/invitations/<int:invitation_pk>/revoke/", views.invitation_revoke,
          name="invitation_revoke"),
     path("<int:pk>/bring/", views.character_bring, name="bring"),
+    path("<int:pk>/bring/duplicate/", views.character_duplicate_join, name="duplicate_join"),
     path("<int:pk>/sessions/", views.session_list, name="sessions"),
     path("<int:pk>/sessions/<int:number>/", views.session_detail, name="session_detail"),
 

@@ -203,8 +203,9 @@ class CharacterForm(forms.Form):
     end = attribute_field("end")
 
     def __init__(self, *args, user=None, character: Character | None = None, items=None,
-                 **kwargs):
+                 joining=None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.joining = joining  # the campaign a new character is built for, if any
         self.character = character
         if items is None:
             items = list(character.items.select_related("catalog_item")) if character else []
@@ -221,6 +222,15 @@ class CharacterForm(forms.Form):
                 field = self._own(name)
                 field.disabled = True
                 field.help_text = note
+        if joining is not None:
+            # "The Imp may start the party at any Level": a character built for the
+            # campaign starts at its Level with no XP; the ledger takes it from there.
+            self.initial.update(level=joining.starting_level, xp=0)
+            for name in ("level", "xp"):
+                field = self._own(name)
+                field.disabled = True
+                field.help_text = (f"{joining.name} starts at Level {joining.starting_level}."
+                                   if name == "level" else "New characters start with 0 XP.")
 
     def _own(self, name: str) -> forms.Field:
         """This form's own copy of a field (they are shared until changed)."""

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.db.models import Count, Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -17,6 +18,8 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from campaigns import services as campaign_services
+from campaigns.models import Membership
 from rules.engine.eldritch_gambit import ATTRIBUTE_KEYS, compute_sheet
 from rules.engine.eldritch_gambit.attributes import ABBREVIATIONS, roll_attributes
 from rules.engine.eldritch_gambit.seeds import roll_name_initial, roll_quirk, roll_starting_coins
@@ -100,6 +103,7 @@ def _render_builder(request, form, character=None, rolls=(), status=200):
     context = {
         "form": form,
         "character": character,
+        "joining": form.joining,
         "sheet": form.preview_sheet() if form.is_bound else None,
         "rolls": rolls,
         "locks": {lock: bool(request.POST.get(lock)) for lock in LOCKS},
@@ -115,12 +119,29 @@ def _render_builder(request, form, character=None, rolls=(), status=200):
     return render(request, template, context, status=status)
 
 
+def _joining(request: HttpRequest):
+    """The campaign a new character is built for (`?campaign=` on the join page's
+    "Build" link, then a hidden field): one the user plays in, else 404."""
+    raw = request.POST.get("campaign") or request.GET.get("campaign") or ""
+    if not raw:
+        return None
+    if not raw.isdigit() or len(raw) > 18:
+        raise Http404("No such campaign.")
+    membership = (Membership.objects.select_related("campaign")
+                  .filter(campaign_id=int(raw), user=request.user).first())
+    if membership is None:
+        raise Http404("No such campaign.")
+    return membership.campaign
+
+
 def _builder(request: HttpRequest, character: Character | None) -> HttpResponse:
     items = list(character.items.select_related("catalog_item")) if character else []
     initial = initial_from_character(character, items) if character else dict(
         NEW_CHARACTER_INITIAL
     )
-    kwargs = {"initial": initial, "user": request.user, "character": character, "items": items}
+    campaign = _joining(request) if character is None else None
+    kwargs = {"initial": initial, "user": request.user, "character": character, "items": items,
+              "joining": campaign}
     if request.method == "GET":
         form = CharacterForm(**kwargs)
         return _render_builder(request, form, character)
@@ -135,6 +156,19 @@ def _builder(request: HttpRequest, character: Character | None) -> HttpResponse:
 
     form = CharacterForm(request.POST, **kwargs)
     if form.is_valid():
+        if character is None and campaign is not None:
+            with transaction.atomic():
+                character = services.character_create(owner=request.user,
+                                                      data=form.cleaned_data)
+                campaign_services.character_join(campaign=campaign, character=character,
+                                                 by=request.user)
+            messages.success(request, f"{character.display_name} was created and joined "
+                                      f"{campaign.name}.")
+            if not request.htmx:
+                return redirect(campaign)
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = campaign.get_absolute_url()
+            return response
         if character is None:
             character = services.character_create(owner=request.user, data=form.cleaned_data)
             messages.success(request, f"{character.display_name} was created.")
@@ -226,7 +260,7 @@ def character_preview(request: HttpRequest, pk: int | None = None) -> HttpRespon
         NEW_CHARACTER_INITIAL
     )
     form = CharacterForm(request.POST, initial=initial, user=request.user, character=character,
-                         items=items)
+                         items=items, joining=None if pk else _joining(request))
     form.is_valid()
     return render(request, "characters/character_form.html#live-preview", {
         "form": form, "character": character, "sheet": form.preview_sheet(),

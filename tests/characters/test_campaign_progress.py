@@ -124,3 +124,44 @@ def test_a_typed_level_does_not_raise_the_attribute_budget(client, hero):
     response = save(client, hero, level="15", xp="0", str="4", wis="2", dex="3")
     assert response.status_code == 200  # refused: 15 points at Level 10
     assert Character.objects.get(pk=hero.pk).strength == 2
+
+
+# -- XP at or above the Level (Characters > Advancement) ---------------------------------
+
+
+def test_the_builder_refuses_xp_at_the_level_with_what_it_comes_to(client):
+    free = CharacterFactory(name="Bryn")
+    response = save(client, free, level="10", xp="15")
+    assert response.status_code == 200
+    errors = response.context["form"].errors.as_data()["xp"]
+    assert [e.code for e in errors] == ["xp_not_below_level"]
+    assert "enter Level 11 with 5 XP" in response.content.decode()
+    assert 'value="15"' in response.content.decode()  # what was typed stays
+    assert totals(free) == (10, 0)
+
+
+@pytest.mark.parametrize(("level", "xp", "expected"), [
+    ("10", "10", "Level 11 with 0 XP"), ("1", "4", "Level 3 with 1 XP"),
+])
+def test_the_message_counts_every_level_the_xp_buys(client, level, xp, expected):
+    response = save(client, CharacterFactory(), level=level, xp=xp, str="0", wis="0",
+                    dex="0", agi="0", cha="0", end="0")
+    assert expected in response.content.decode()
+
+
+def test_xp_just_below_the_level_saves(client):
+    free = CharacterFactory()
+    assert save(client, free, level="10", xp="9").status_code == 302
+    assert totals(free) == (10, 9)
+
+
+def test_a_new_character_is_refused_too_and_the_preview_says_why(client):
+    user = CharacterFactory().owner
+    client.force_login(user)
+    response = client.post(reverse("characters:create"), builder_data(level="10", xp="15"))
+    assert response.status_code == 200
+    assert not Character.objects.filter(owner=user, name="Mira").exists()
+    preview = client.post(reverse("characters:preview"), builder_data(level="10", xp="15"),
+                          HTTP_HX_REQUEST="true").content.decode()
+    assert re.search(r'id="errors-xp" hx-swap-oob="innerHTML">.*enter Level 11 with 5 XP',
+                     preview, re.S)
