@@ -149,6 +149,11 @@ def _builder(request: HttpRequest, character: Character | None) -> HttpResponse:
     action = request.POST.get("action", "save")
     if action in ROLL_ACTIONS:
         data = request.POST.copy()
+        # A disabled Level is not posted: the attribute roll uses the one the form shows.
+        if campaign is not None:
+            data["level"] = str(campaign.starting_level)
+        elif character is not None and services.ledger_rules_progress(character):
+            data["level"] = str(character.level)
         rolls = _apply_roll(request, action, data)
         form = CharacterForm(data, **kwargs)
         form.is_valid()
@@ -274,6 +279,7 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "characters/character_detail.html", {
         "character": character, "items": items, "sheet": sheet_for(character, items),
         "can_edit": character.owner_id == request.user.pk,
+        "campaign_history": services.campaign_history(character),
     })
 
 

@@ -306,3 +306,12 @@ def test_copies_are_numbered_and_fit_the_name_field():
 def test_membership_unchanged_by_a_second_join(client, newcomer, invitation):
     client.post(invitation.get_absolute_url())
     assert Membership.objects.filter(user=newcomer).count() == 1
+
+
+def test_rolling_the_attributes_for_the_campaign_uses_its_level(client, newcomer, campaign):
+    data = builder_data(campaign=str(campaign.pk), action="roll_attributes", seed="7")
+    del data["level"]  # disabled: the browser does not post it
+    response = client.post(reverse("characters:create"), data)
+    assert response.status_code == 200
+    assert "Attributes (6d6)" in response.content.decode()
+    assert not Character.objects.exists()

@@ -96,6 +96,8 @@ def test_leaving_does_not_free_level_and_xp(client, hero):
     assert Character.objects.get(pk=hero.pk).career == "Bell ringer"
     page = client.get(reverse("characters:edit", args=[hero.pk])).content.decode()
     assert "Kept by the XP ledger since it played in a campaign" in page
+    detail = client.get(hero.get_absolute_url()).content.decode()
+    assert "played in a campaign: Level and XP stay what its XP ledger says" in detail
     campaign_services.character_join(campaign=campaign, character=hero, by=hero.owner)
     assert totals(hero) == (10, 9)
     kinds = list(XpEntry.objects.filter(character=hero).values_list("kind", "note"))
