@@ -292,13 +292,19 @@ def character_duplicate_join(request: HttpRequest, pk: int) -> HttpResponse:
         raise SuspiciousOperation("Incomplete duplicate form.")
     character = get_object_or_404(Character, pk=form.cleaned_data["character"],
                                   owner=request.user)
+    key = form.cleaned_data["request_key"] or None
     try:
         copy = services.character_duplicate_join(
-            campaign=campaign, character=character, by=request.user,
-            request_key=form.cleaned_data["request_key"] or None)
+            campaign=campaign, character=character, by=request.user, request_key=key)
     except CampaignError as error:
-        messages.error(request, error.message)
-        return redirect("campaigns:bring", pk)
+        # Two clicks at the same instant: the other one made the copy.
+        made = key and XpEntry.objects.filter(
+            request_key=key, kind=XpEntry.Kind.JOINED, character__owner=request.user,
+            character__campaign=campaign).exists()
+        if not made:
+            messages.error(request, error.message)
+            return redirect("campaigns:bring", pk)
+        return redirect(campaign)
     messages.success(request, f"{copy.display_name} joined {campaign.name}, a copy of "
                               f"{character.display_name} at its Level and XP.")
     return redirect(campaign)
