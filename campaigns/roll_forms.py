@@ -21,6 +21,27 @@ CHECK_ACTIONS = tuple(action for action in ACTIONS
 ACTION_BY_SLUG = {action.slug: action for action in CHECK_ACTIONS}
 
 
+# Scenes > Actions > Attack, Melee / Attack, Ranged: "Check: DEX vs. AF"; the sheet's Hit
+# is the weapon's to-hit bonus + DEX (+ quality), so with DEX as the Attribute the
+# weapon's part of its Hit goes in the Bonus and the Check's Modifier is the Hit.
+ATTACK_ATTRIBUTE = "dex"
+ATTACK_MELEE, ATTACK_RANGED = "attack-melee", "attack-ranged"
+
+
+def weapon_fill(sheet, line, action: str = "") -> dict:
+    """What choosing `line` ("With") puts in the Check form: an Attack on a d20 with DEX,
+    and the weapon's part of its Hit as the Bonus (or the Penalty, when it is below 0,
+    an Inferior weapon's -1), so that the Modifier equals the Hit the sheet shows. The
+    Action is kept when it is an Attack already; else a bow or sling (Range 2 or more) is
+    a ranged Attack, the rest melee."""
+    part = line.hit - sheet.value(ATTACK_ATTRIBUTE)
+    if action not in (ATTACK_MELEE, ATTACK_RANGED):
+        # Range 1 (dagger, hatchet, spear) is a melee weapon one may also throw.
+        action = ATTACK_RANGED if (line.range or 0) >= 2 else ATTACK_MELEE
+    return {"action": action, "attribute": ATTACK_ATTRIBUTE, "ocs": "on",
+            "bonus": str(max(part, 0)), "penalty": str(max(-part, 0))}
+
+
 def _action_choices():
     return [
         ("", "Anycheck (any other Check)"),
@@ -63,11 +84,32 @@ class CheckForm(BootstrapForm):
         },
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
+    weapon = forms.ChoiceField(
+        required=False, label="With",
+        help_text="A weapon or natural attack fills the Bonus from its Hit (DEX is "
+                  "already in the Hit: the Attribute stays DEX).",
+        error_messages={"invalid_choice": "Choose one of this character's weapons or "
+                                          "natural attacks from the list, or none."})
     request_key = forms.CharField(required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args, sheet, action_url: str = "", **kwargs):
+    def __init__(self, *args, sheet, action_url: str = "", weapons=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.sheet = sheet
+        # A custom DF typed in "Other DF" replaces the list's: the list says "Another DF"
+        # then, so the list and the odds agree (static/js/checks.js does it as one types).
+        if self.is_bound and str(self.data.get("df_other") or "").strip():
+            self.data = self.data.copy()
+            self.data["difficulty"] = OTHER_DF
+        # Only lines with an Attack Check: an area Attack Trait hits all in the Zone.
+        self.weapons = {value: line for value, line in weapons if line.has_attack_check}
+        self.fields["weapon"].choices = [("", "No weapon")] + [
+            (value, f"{line.title} (Hit {line.hit_display}, {line.damage_display})")
+            for value, line in self.weapons.items()]
+        if action_url:
+            self.fields["weapon"].widget.attrs.update({
+                "hx-post": action_url, "hx-trigger": "change consume",
+                "hx-target": "#check-panel", "hx-swap": "outerHTML",
+                "hx-include": "#check-form"})
         self.fields["action"].choices = _action_choices()
         if action_url:
             # A new Action re-renders the form with its usual Attribute and die.
@@ -112,17 +154,30 @@ class CheckForm(BootstrapForm):
         return checks.CheckSpec(die, modifier, data["df"],
                                 confused=self.sheet.has_status("confused"))
 
+    @property
+    def chosen_weapon(self):
+        """The line chosen "With" (a valid form's), or None."""
+        value = self.cleaned_data.get("weapon") if hasattr(self, "cleaned_data") else ""
+        return self.weapons.get(value or "")
+
     def label(self) -> str:
         action = self.chosen_action
         abbr = self.sheet[self.cleaned_data["attribute"]].abbr
-        return f"{action.name if action else 'Anycheck'}: {abbr}"
+        weapon = self.chosen_weapon
+        return (f"{action.name if action else 'Anycheck'}: {abbr}"
+                + (f" with {weapon.title}" if weapon else ""))
 
     def detail(self) -> dict:
         data = self.cleaned_data
-        return {"attribute": self.sheet[data["attribute"]].abbr,
-                "attribute_value": self.sheet.value(data["attribute"]),
-                "ocs": data["ocs"], "bonus": data["bonus"], "penalty": data["penalty"],
-                "df_name": checks.difficulty_name(data["df"])}
+        detail = {"attribute": self.sheet[data["attribute"]].abbr,
+                  "attribute_value": self.sheet.value(data["attribute"]),
+                  "ocs": data["ocs"], "bonus": data["bonus"], "penalty": data["penalty"],
+                  "df_name": checks.difficulty_name(data["df"])}
+        weapon = self.chosen_weapon
+        if weapon:  # read back to offer its damage after the roll (roll_views)
+            detail.update(weapon=weapon.title, weapon_value=data["weapon"],
+                          weapon_hit=weapon.hit)
+        return detail
 
 
 class KeepTyped(BootstrapForm):

@@ -27,7 +27,17 @@ from rules.engine.rolling import RollError
 
 from . import roll_services
 from .models import Membership, Session
-from .roll_forms import ACTION_BY_SLUG, BuildupForm, CheckForm, FallForm, FireForm, RollOffForm
+from .roll_forms import (
+    ACTION_BY_SLUG,
+    ATTACK_MELEE,
+    ATTACK_RANGED,
+    BuildupForm,
+    CheckForm,
+    FallForm,
+    FireForm,
+    RollOffForm,
+    weapon_fill,
+)
 from .roll_services import RollRefused
 from .rolls import Roll
 
@@ -74,7 +84,8 @@ def _check_initial(sheet, action=None) -> dict:
             "difficulty": "10", "request_key": _key()}
 
 
-TYPED_FIELDS = ("action", "attribute", "ocs", "bonus", "penalty", "difficulty", "df_other")
+TYPED_FIELDS = ("action", "attribute", "ocs", "bonus", "penalty", "difficulty", "df_other",
+                "weapon")
 
 
 def _typed_key(character) -> str:
@@ -99,8 +110,9 @@ def _check_form(character, sheet, data=None, request=None) -> CheckForm:
         if request is not None:
             typed = request.session.get(_typed_key(character)) or {}
             initial.update({k: v for k, v in typed.items() if k in TYPED_FIELDS})
-        return CheckForm(initial=initial, sheet=sheet, action_url=url)
-    return CheckForm(data, sheet=sheet, action_url=url)
+        return CheckForm(initial=initial, sheet=sheet, action_url=url,
+                         weapons=_damage_lines(sheet))
+    return CheckForm(data, sheet=sheet, action_url=url, weapons=_damage_lines(sheet))
 
 
 ROLL_FORMS = (("fall_form", FallForm, "fall"), ("fire_form", FireForm, "fire"),
@@ -129,10 +141,13 @@ def _forms(character, sheet, typed=None, request=None, **bound) -> dict:
 
 
 def _odds_for(form: CheckForm):
-    if form.is_bound:
-        return _odds_rows(form.spec()) if form.is_valid() else None
-    initial = CheckForm({**form.initial, "request_key": ""}, sheet=form.sheet)
-    return _odds_rows(initial.spec()) if initial.is_valid() else None
+    if not form.is_bound:
+        form = CheckForm({**form.initial, "request_key": ""}, sheet=form.sheet,
+                         weapons=form.weapons.items())
+    if not form.is_valid():
+        return None
+    # Whether the DF is the one typed in "Other DF" (the odds say so, as the list does).
+    return {**_odds_rows(form.spec()), "typed_df": form.cleaned_data["df_other"] is not None}
 
 
 def _context(request, character, sheet, **extra) -> dict:
@@ -165,6 +180,7 @@ def _context(request, character, sheet, **extra) -> dict:
             context["gambit_key"] = _key()  # the same on a double click of its button
         # The Action's suggested outcome (Scenes > Actions), e.g. a Failure's clash.
         context["outcome_text"] = check.detail.get(f"{final}_text", "")
+        context["check_weapon"] = _check_weapon(sheet, check)
     context["action"] = context["check_form"].chosen_action if context["check_form"].is_bound \
         else None
     return context
@@ -204,19 +220,39 @@ def check_odds_view(request: HttpRequest, pk: int) -> HttpResponse:
         "action": form.chosen_action if form.is_valid() else None})
 
 
+def _check_weapon(sheet, check):
+    """The weapon a Check was rolled with, as (value, line) for its damage Roll; None if
+    none, or if the character's weapons have changed since (the value names another)."""
+    value = check.detail.get("weapon_value")
+    line = dict(_damage_lines(sheet)).get(value) if isinstance(value, str) else None
+    if line is None or line.title != check.detail.get("weapon"):
+        return None
+    return value, line
+
+
 @login_required
 @require_POST
 def check_action(request: HttpRequest, pk: int) -> HttpResponse:
     """A new Action chosen: its usual Attribute and d20 (Attack, Grapple, Dodge), the
-    rest as typed."""
+    rest as typed. Or a weapon chosen "With" (its select, or the "Use its Hit" button
+    without JavaScript): an Attack with DEX, the Bonus filled from its Hit."""
     character = _character(request, pk)
     sheet = sheet_for(character)
     data = request.POST.copy()
-    action = ACTION_BY_SLUG.get(data.get("action", ""))
-    defaults = _check_initial(sheet, action)
-    data["attribute"] = defaults["attribute"]
-    if defaults["ocs"]:
-        data["ocs"] = "on"
+    chose_weapon = ("use_weapon" in data
+                    or request.htmx.trigger_name == "weapon")
+    weapon = dict(_damage_lines(sheet)).get(data.get("weapon", "")) if chose_weapon else None
+    if weapon is not None and weapon.has_attack_check:
+        for name, value in weapon_fill(sheet, weapon, data.get("action", "")).items():
+            data[name] = value  # QueryDict.update would append
+    elif not chose_weapon:
+        action = ACTION_BY_SLUG.get(data.get("action", ""))
+        defaults = _check_initial(sheet, action)
+        data["attribute"] = defaults["attribute"]
+        if defaults["ocs"]:
+            data["ocs"] = "on"
+        if data.get("action") not in (ATTACK_MELEE, ATTACK_RANGED):
+            data["weapon"] = ""  # no weapon to name in an Insight or a Sneak
     form = _check_form(character, sheet, data)
     _keep_typed(request, character, form)
     context = _context(request, character, sheet, check_form=form)

@@ -131,6 +131,13 @@ class GearChoiceField(forms.ModelChoiceField):
         return item
 
 
+# The fields the derived numbers are computed from (builds.build_from_form reads them):
+# while one of them cannot be read, the live preview says so instead of computing.
+COMPUTED_FROM = ("level", "xp", *(key for key, _, _ in ATTRIBUTES), "skills", "armor",
+                 "armor_coverage", "shield", "statuses", "poison_buildup", "hp_current",
+                 "wp_current", "career", "origin")
+
+
 class SharedFields(dict):
     """A form's `base_fields` whose deep copy (one per form instance, in
     `BaseForm.__init__`) shares the fields instead: the live preview builds a
@@ -213,6 +220,7 @@ class CharacterForm(forms.Form):
         self._user = user
         self._owned = set()
         self.sheet = None
+        self.unreadable: list[str] = []  # set by clean()
         if character is not None and ledger_rules_progress(character):
             # In a campaign the XP ledger sets Level and XP (Highlights, Quests, Level-ups),
             # and still after the character left one (docs/RULES.md).
@@ -355,9 +363,10 @@ class CharacterForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
-        numbers = ["level", "xp", *(k for k, _, _ in ATTRIBUTES)]
-        if any(name in self.errors for name in numbers):
-            return cleaned  # the engine needs every number
+        # The errors of the fields themselves (not yet the engine's issues, added below).
+        self.unreadable = [name for name in COMPUTED_FROM if name in self.errors]
+        if self.unreadable:
+            return cleaned  # the engine needs every value the build reads
         data = dict(cleaned)
         data["template_traits"] = self.character.template_traits if self.character else []
         self.sheet = compute_sheet(build_from_form(data, self.items))
@@ -386,22 +395,23 @@ class CharacterForm(forms.Form):
             message, code="xp_not_below_level",
             params={"level": level, "new_level": new_level, "left": left}))
 
+    @property
+    def cannot_compute(self) -> list[dict]:
+        """Why the numbers cannot be computed from what is typed: each field the build
+        reads that could not be read, with its errors. Empty when they can."""
+        if not self.is_bound:
+            return []
+        self.errors  # noqa: B018 -- clean the form (once) to know
+        return [{"field": self[name], "errors": self.errors[name]}
+                for name in self.unreadable]
+
     def preview_sheet(self):
-        """The sheet for the live preview, even when some fields are invalid:
-        invalid numbers fall back to the last valid values the form knows."""
-        if self.sheet is not None:
-            return self.sheet
-        data = {}
-        worn = {item.catalog_item_id: item.catalog_item for item in self.items if item.equipped}
-        for name, field in self.fields.items():
-            if name in self.cleaned_data:
-                data[name] = self.cleaned_data[name]
-            elif name in ("armor", "shield"):
-                data[name] = worn.get(self.get_initial_for_field(field, name))
-            else:
-                data[name] = self.get_initial_for_field(field, name)
-        data["template_traits"] = self.character.template_traits if self.character else []
-        return compute_sheet(build_from_form(data, self.items))
+        """The sheet for the live preview, or None while a field it is computed from
+        cannot be read (the panel then says which, rather than show the numbers of a
+        build that is not the one typed). Engine issues do not stop it: they are
+        shown with the numbers."""
+        self.errors  # noqa: B018 -- clean() computes it
+        return self.sheet
 
 
 CharacterForm.base_fields = SharedFields(CharacterForm.base_fields)

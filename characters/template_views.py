@@ -457,14 +457,33 @@ class TemplateEditor:
     def entries(self, *, preview: bool = False) -> list[dict]:
         """The Traits to store, or (preview) the best guess while some are refused."""
         self.is_valid()
-        head = self.form.entries()
-        for name in ("size", "armored"):
-            # While a choice is refused, the preview keeps the stored one.
-            if preview and name in self.form.errors and self.form.initial.get(name):
-                trait = self.form.catalog.by_pk.get(int(self.form.initial[name]))
-                if trait:
-                    head.append(catalog_entry(trait))
-        return head + self.traits.entries(preview=preview)
+        # A refused Size or Armored level is not guessed: the preview says it cannot
+        # compute (cannot_compute) rather than show the stored one's numbers.
+        return self.form.entries() + self.traits.entries(preview=preview)
+
+    @property
+    def cannot_compute(self) -> list[dict]:
+        """Why the numbers cannot be computed from what is chosen: each refused Size,
+        Armored level, Trait or Load (the preview would otherwise show the numbers of a
+        build that is not the one typed: the stored Size, the Trait's own Load). A
+        refused Value leaves the numbers as they are. Empty when they can."""
+        if not self.form.is_bound:
+            return []
+        self.is_valid()
+        found = [{"id": self.form[name].id_for_label, "label": self.form[name].label,
+                  "errors": self.form.errors[name]}
+                 for name in ("size", "armored") if name in self.form.errors]
+        if self.traits.non_form_errors():
+            found.append({"id": "errors-traits", "label": "Other Traits",
+                          "errors": self.traits.non_form_errors()})
+        for number, row in enumerate(self.traits.forms, start=1):
+            if self.traits.can_delete and self.traits._should_delete_form(row):
+                continue
+            found.extend({"id": row[name].id_for_label,
+                          "label": f"Trait {number}, {row[name].label}",
+                          "errors": row.errors[name]}
+                         for name in ("trait", "name", "load") if name in row.errors)
+        return found
 
     @property
     def has_errors(self) -> bool:
@@ -544,13 +563,17 @@ def _sheet(character: Character, items: list, traits: list[dict]):
 
 
 def _render(request, character, editor, items, *, preview: bool, status=200):
-    if editor.form.is_bound:
+    cannot_compute = editor.cannot_compute
+    if cannot_compute:
+        sheet = None  # the panel says why instead
+    elif editor.form.is_bound:
         sheet = _sheet(character, items, editor.entries(preview=True))
     else:
         sheet = _sheet(character, items, character.template_traits)
     context = {
         "character": character, "editor": editor, "form": editor.form,
-        "traits": editor.traits, "sheet": sheet, "weapons": weapon_stats(sheet),
+        "traits": editor.traits, "sheet": sheet,
+        "weapons": weapon_stats(sheet) if sheet else [], "cannot_compute": cannot_compute,
     }
     template = "characters/character_template.html"
     if preview:

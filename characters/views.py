@@ -108,7 +108,7 @@ def _render_builder(request, form, character=None, rolls=(), status=200):
         "rolls": rolls,
         "locks": {lock: bool(request.POST.get(lock)) for lock in LOCKS},
     }
-    if context["sheet"] is None:
+    if context["sheet"] is None and not form.cannot_compute:
         if character is not None:
             context["sheet"] = sheet_for(character, form.items)
         else:

@@ -1,7 +1,10 @@
 """The rules reference: every entry it shows, where it lives, and search over them.
 
-The entries come from the engine's structured data (`rules.engine.eldritch_gambit`:
-scenes, statuses, checks, levels) and from the SRD rows of the gear and Trait catalog.
+The entries come from the engine's structured data (`rules.engine.eldritch_gambit`: the
+chapters Basics, Characters, Resources, Bestiary > Templates and Magic > Materia/Ephemera,
+then scenes, statuses, checks, levels) and from the SRD rows of the gear and Trait catalog.
+`citation_url` turns the citation an explanation carries ("Characters > Defenses") into
+the address of its entry.
 Homebrew is never part of the reference: the search looks at SRD rows only.
 """
 
@@ -15,7 +18,7 @@ from functools import cache
 from django.urls import reverse
 from django.utils.text import slugify
 
-from rules.engine.eldritch_gambit import checks, levels, scenes, statuses
+from rules.engine.eldritch_gambit import chapters, checks, levels, scenes, statuses
 
 from .loaders import DATA_DIR
 from .models import GearCategory, GearItem, Trait
@@ -27,8 +30,10 @@ MAX_QUERY = 100  # characters; longer queries get a message, not a search
 MAX_RESULTS = 50
 SNIPPET = 90  # characters of context either side of the first match
 
-# Section key -> (heading on the index, label of one entry). The index's order.
+# Section key -> (heading on the index, label of one entry). The index's order; the
+# chapters transcribed in `chapters` (Basics, Characters...) come first, by their key.
 SECTIONS = {
+    **{key: (chapter.name, chapter.name) for key, chapter in chapters.CHAPTERS.items()},
     "staging": ("Staging", "Staging"),
     "actions": ("Actions", "Action"),
     "montages": ("Montages", "Montage"),
@@ -76,6 +81,40 @@ def rule_url(entry: scenes.RuleEntry) -> str:
     return reverse(f"rules:{entry.group}", args=[entry.slug])
 
 
+def section_url(section: chapters.Section) -> str:
+    """A chapter's entry: /rules/characters/willpower/."""
+    return reverse("rules:section", args=[section.chapter, section.slug])
+
+
+@cache
+def _scenes_citations() -> dict[str, str]:
+    """The Scenes chapter's citations ("Scenes > Actions > Dodge", "Scenes > Actions")
+    and their addresses."""
+    index = reverse("rules:index")
+    urls = {action.section: action_url(action) for action in scenes.ACTIONS}
+    urls.update({rule.section: rule_url(rule) for rule in (*scenes.STAGING, *scenes.SCENERY)})
+    urls.update({chapter.section: f"{index}#{key}-heading"
+                 for key, chapter in scenes.CHAPTERS.items()})
+    urls["Scenes"] = f"{index}#staging-heading"
+    return {" ".join(key.split()).casefold(): url for key, url in urls.items()}
+
+
+def citation_url(citation: str) -> str:
+    """The reference entry an SRD citation names ("Characters > Defenses > Willpower",
+    "Bestiary > Size", "Scenes > Actions > Dodge"); "" when it names none."""
+    section = chapters.resolve(citation)
+    if section is not None:
+        return section_url(section)
+    return _scenes_citations().get(" ".join(citation.split()).casefold(), "")
+
+
+def citation_links(source: str) -> list[tuple[str, str]]:
+    """An explanation's source, "Resources > Weapons; Bestiary > Size", as (citation,
+    url) pairs, one per citation; the url is "" for one the reference does not hold."""
+    return [(part, citation_url(part)) for part in
+            (piece.strip() for piece in source.split(";")) if part]
+
+
 def default_links(names: tuple[str, ...], kind: str) -> list[dict]:
     """The named defaults of an Action, each with its standard effect and anchor."""
     index = reverse("rules:index")
@@ -103,7 +142,10 @@ def source_credit() -> dict:
 @cache
 def _engine_entries() -> tuple[Entry, ...]:
     index = reverse("rules:index")
-    entries: list[Entry] = []
+    entries: list[Entry] = [
+        Entry(section.chapter, section.name, section_url(section), section.plain)
+        for section in chapters.SECTIONS
+    ]
     for rule in scenes.STAGING:
         entries.append(Entry("staging", rule.name, rule_url(rule), "\n".join(rule.text)))
     for action in scenes.ACTIONS:

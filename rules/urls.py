@@ -26,4 +26,8 @@ urlpatterns = [
     path("homebrew/traits/new/", views.trait_create, name="trait_create"),
     path("homebrew/traits/<int:pk>/edit/", views.trait_edit, name="trait_edit"),
     path("homebrew/traits/<int:pk>/delete/", views.trait_delete, name="trait_delete"),
+    # The chapters (Basics, Characters, Resources, Bestiary, Magic): /rules/basics/ and
+    # one address per heading, /rules/basics/rerolls/. Last: the paths above win.
+    path("<slug:chapter>/", views.chapter_detail, name="chapter"),
+    path("<slug:chapter>/<slug:slug>/", views.section_detail, name="section"),
 ]

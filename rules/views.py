@@ -18,14 +18,15 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from . import reference
 from .catalog import sources_of
-from .engine.eldritch_gambit import checks, levels, scenes, statuses
+from .engine.eldritch_gambit import chapters, checks, levels, scenes, statuses
 from .forms import GearItemForm, TraitForm
 from .models import GearCategory, GearItem, Trait
 
 
 @require_safe
 def rules_index(request: HttpRequest) -> HttpResponse:
-    """The rules reference: the Scenes chapter, statuses, Gambits, Difficulties, Levels,
+    """The rules reference: the chapters (Basics, Characters...), the Scenes chapter,
+    statuses, Gambits, Difficulties, Levels,
     the SRD's gear tables and its Traits, with their source credited. Public."""
     gear = list(GearItem.objects.srd().select_related("source").order_by("category", "name"))
     by_category = {category: [] for category in GearCategory.values}
@@ -42,6 +43,11 @@ def rules_index(request: HttpRequest) -> HttpResponse:
         "sources": sources_of([*gear, *traits]),
         "credit": reference.source_credit(),
         "chapters": scenes.CHAPTERS,
+        "srd_chapters": [
+            {"chapter": chapter, "url": reverse("rules:chapter", args=[key]),
+             "rows": [_section_row(chapter, s) for s in chapter.sections if not s.parent]}
+            for key, chapter in chapters.CHAPTERS.items()
+        ],
         "staging": [(rule, reference.rule_url(rule)) for rule in scenes.STAGING],
         "actions": [_action_row(a) for a in scenes.ACTIONS_ONLY],
         "montages": [_action_row(a) for a in scenes.MONTAGES],
@@ -148,6 +154,55 @@ def status_detail(request: HttpRequest, key: str) -> HttpResponse:
         "mentioned": reference.mentioned_in(
             [rule.effect, scenes.STATUS_TEXT_BY_KEY[key].plain if key in
              scenes.STATUS_TEXT_BY_KEY else ""], reverse("rules:status", args=[key])),
+    })
+
+
+def _chapter(key: str) -> chapters.Chapter:
+    try:
+        return chapters.CHAPTERS[key]
+    except KeyError:
+        raise Http404("No such chapter.") from None
+
+
+def _section_row(chapter: chapters.Chapter, section: chapters.Section) -> dict:
+    return {"section": section, "url": reference.section_url(section),
+            "children": [{"section": child, "url": reference.section_url(child)}
+                         for child in chapter.children(section)]}
+
+
+@require_safe
+def chapter_detail(request: HttpRequest, chapter: str) -> HttpResponse:
+    """A chapter's contents (Basics, Characters...): its headings, each linked. Public."""
+    found = _chapter(chapter)
+    return render(request, "rules/chapter_detail.html", {
+        "chapter": found,
+        "rows": [_section_row(found, s) for s in found.sections if not s.parent],
+        "credit": reference.source_credit(),
+    })
+
+
+@require_safe
+def section_detail(request: HttpRequest, chapter: str, slug: str) -> HttpResponse:
+    """One heading of a chapter (Basics > Rolls > Rerolls) and its text. Public."""
+    found = _chapter(chapter)
+    try:
+        section = chapters.section(chapter, slug)
+    except KeyError:
+        raise Http404("No such entry in this chapter.") from None
+    siblings = list(found.sections)
+    before, after = _neighbours(siblings, section)
+    url = reference.section_url(section)
+    parent = chapters.section(chapter, section.parent) if section.parent else None
+    return _entry_page(request, "rules/section_detail.html", {
+        "entry": section,
+        "chapter": found,
+        "section_name": found.name,
+        "section_url": reverse("rules:chapter", args=[found.key]),
+        "parent": parent and (parent, reference.section_url(parent)),
+        "children": _section_row(found, section)["children"],
+        "before": before and (before, reference.section_url(before)),
+        "after": after and (after, reference.section_url(after)),
+        "mentioned": reference.mentioned_in([section.plain], url),
     })
 
 

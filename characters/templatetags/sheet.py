@@ -18,6 +18,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString
 
 from rules.engine.eldritch_gambit import ATTRIBUTES
+from rules.reference import citation_links
 
 register = template.Library()
 
@@ -32,8 +33,10 @@ def _stat_frame(name: str, label: str, prefix: str, classes: str, source: str):
     """What {% stat %} shows around the value and its explanation, all but the two
     parts that change as the player types: the same few dozen frames every time."""
     label, pid = escape(label), escape(f"{prefix}why-{name}")
-    if source:
-        source = f'<br><small class="text-muted">SRD: {escape(source)}</small>'
+    if source:  # each citation links to its entry in the rules reference
+        links = "; ".join(f'<a href="{escape(url)}">{escape(part)}</a>' if url
+                          else escape(part) for part, url in citation_links(source))
+        source = f'<br><small class="text-muted">SRD: {links}</small>'
     return (
         f'<div class="{classes}"><span class="stat-label" id="{pid}-label">{label}</span>'
         f'<button type="button" class="stat-value" data-stat="{escape(name)}" '

@@ -1,6 +1,10 @@
 """Template helpers for the rules reference pages."""
 
 from django import template
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
+
+from rules import reference
 
 register = template.Library()
 
@@ -34,3 +38,16 @@ def first_sentence(text: str) -> str:
         if 0 < position < 220:
             return text[: position + 1]
     return text if len(text) <= 220 else text[:219].rsplit(" ", 1)[0] + "…"
+
+
+@register.filter
+def cite(citation: str, here: str = ""):
+    """An SRD citation ("Characters > Defenses > Status"; several joined by "; ") with
+    each part the reference holds linked to its entry, unless that entry is `here`."""
+    parts = []
+    for part, url in reference.citation_links(str(citation or "")):
+        if url and url.split("#")[0] != here:
+            parts.append(format_html('<a href="{}">{}</a>', url, part))
+        else:
+            parts.append(conditional_escape(part))
+    return mark_safe("; ".join(parts))  # every part is escaped above

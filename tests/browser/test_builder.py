@@ -275,6 +275,42 @@ def test_negative_and_huge_numbers_are_refused(builder, label, name, value, mess
     assert Character.objects.count() == before
 
 
+def test_the_panel_says_it_cannot_compute_an_unreadable_level_and_recovers(builder):
+    """Level 99999: the panel says why it cannot compute instead of showing the numbers
+    of the last valid Level; the error stays beside the field; Level 12 brings them back."""
+    page = builder
+    mark_page(page)
+    field(page, "Level").fill("10")
+    expect(stat(page, "level")).to_have_text("10")
+
+    field(page, "Level").fill("99999")
+
+    panel = page.locator("#stats-panel")
+    expect(panel.locator("[data-cannot-compute]")).to_contain_text(
+        "Cannot compute the derived stats")
+    expect(panel.locator("[data-cannot-compute]")).to_contain_text(
+        "Level: Level must be a whole number from 1 to 100.")
+    expect(panel.locator("[data-stat]")).to_have_count(0)
+    expect(errors(page, "level")).to_have_text("Level must be a whole number from 1 to 100.")
+    expect(field(page, "Level")).to_have_value("99999")
+    screenshot(page, "builder-cannot-compute")
+    violations = axe_check(page)
+    assert not violations, describe(violations)
+
+    field(page, "Level").fill("12")
+
+    expect(stat(page, "level")).to_have_text("12")
+    expect(panel.locator("[data-cannot-compute]")).to_have_count(0)
+    expect(errors(page, "level")).to_be_empty()
+
+    field(page, "Agility").fill("-50")
+    expect(panel.locator("[data-cannot-compute]")).to_contain_text(
+        "Agility: Agility must be a whole number from -10 to 99.")
+    field(page, "Agility").fill("3")
+    expect(stat(page, "af")).to_have_text("13")
+    assert_not_reloaded(page)
+
+
 # Random helpers
 
 

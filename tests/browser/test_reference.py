@@ -16,8 +16,10 @@ from tests.browser.conftest import (
     axe_check,
     describe,
     htmx_settled,
+    login,
     screenshot,
 )
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -135,3 +137,75 @@ def test_search_works_without_javascript(browser, live_server, rules_catalog):
         expect(page.get_by_label("Search the rules")).to_have_value("fire")
     finally:
         context.close()
+
+
+# The chapters, and the explanations that link to them
+
+
+def test_a_stats_explanation_links_to_its_rules_entry(page, live_server, rules_catalog,
+                                                      password):
+    """The builder's WP explains itself; its "SRD: Characters > Defenses > Willpower"
+    is a link, and following it lands on that heading's entry, with its text."""
+    login(page, live_server, UserFactory(username="mirela"), password)
+    page.goto("/characters/new/")
+    page.get_by_label("Wisdom", exact=True).fill("3")
+    expect(page.locator("[data-stat=wp]")).to_have_text("13")
+
+    page.locator("[data-stat=wp]").click()
+    why = page.locator("#why-wp")
+    expect(why).to_be_visible()
+    expect(why).to_contain_text("WP 13 = 10 + WIS 3")
+    link = why.get_by_role("link", name="Characters > Defenses > Willpower")
+    expect(link).to_be_visible()
+    screenshot(page, "builder-explanation-links-to-the-rules")
+    with page.expect_navigation():
+        link.click()
+
+    assert page.url.endswith("/rules/characters/willpower/")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Willpower (WP)")
+    expect(page.locator(".citation")).to_contain_text(
+        "Eldritch Gambit SRD, Characters > Defenses > Willpower")
+    expect(page.locator(".reference-entry")).to_contain_text("WP is equal to ten plus WIS")
+    expect(page.get_by_role("link", name="Characters").first).to_be_visible()
+    expect(page.locator(".attribution")).to_contain_text("CC BY 4.0")
+    violations = axe_check(page)
+    assert not violations, describe(violations)
+    screenshot(page, "rules-entry-willpower")
+
+
+@pytest.mark.parametrize(("query", "name"), [
+    ("reroll", "Rerolls"), ("willpower", "Willpower (WP)"), ("advancement", "Advancement"),
+    ("highlights", "Highlights XP"), ("gambit", "Gambits"),
+])
+def test_the_tables_words_find_the_chapters(page, live_server, rules_catalog, query, name):
+    page.goto(f"{live_server.url}/rules/")
+    type_query(page, query)
+    first = hits(page).first
+    expect(first.get_by_role("link")).to_have_text(name)
+    if query == "highlights":
+        viewport_shot(page, "rules-search-highlights")
+        with page.expect_navigation():
+            first.get_by_role("link").click()
+        assert page.url.endswith("/rules/characters/highlights-xp/")
+        expect(page.locator(".reference-entry")).to_contain_text("Highlight")
+
+
+def test_a_chapter_lists_its_headings_and_fits_a_phone(page, live_server, rules_catalog):
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/rules/")
+    with page.expect_navigation():
+        page.locator("#chapters-heading").locator("..").get_by_role(
+            "link", name="Basics", exact=True).click()
+    assert page.url.endswith("/rules/basics/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Basics")
+    with page.expect_navigation():
+        page.get_by_role("link", name="Rerolls", exact=True).click()
+    expect(page.locator(".reference-entry")).to_contain_text("cannot Reroll Checks")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    violations = axe_check(page)
+    assert not violations, describe(violations)
+    page.goto(f"{live_server.url}/rules/characters/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    violations = axe_check(page)
+    assert not violations, describe(violations)
+    screenshot(page, "rules-chapter-characters-375")

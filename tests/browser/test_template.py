@@ -90,9 +90,17 @@ def test_a_trait_row_shows_its_rule_and_a_bad_load_beside_it(template_page):
     page.get_by_label("Load", exact=True).fill("-3")
 
     expect(page.locator("#errors-traits-0-load")).to_contain_text("Fast takes a Load of 1")
+    # The panel says it cannot compute, and why, rather than count Fast's own Load.
+    reason = page.locator("#stats-panel [data-cannot-compute]")
+    expect(reason).to_contain_text("Cannot compute the derived stats")
+    expect(reason).to_contain_text("Trait 1, Load: Fast takes a Load of 1")
+    expect(page.locator("#stats-panel [data-stat]")).to_have_count(0)
+    expect(page.get_by_label("Load", exact=True)).to_have_value("-3")
+    screenshot(page, "template-cannot-compute")
     page.get_by_label("Load", exact=True).fill("2")
     expect(page.locator("#errors-traits-0-load")).to_be_empty()
     expect(stat(page, "load")).to_have_text("5")
+    expect(reason).to_have_count(0)
     assert_not_reloaded(page)
 
 

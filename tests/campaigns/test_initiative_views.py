@@ -280,6 +280,23 @@ def test_dodge_button_and_rally_note(client, fight, imp):
     assert "Bo may Rally: chosen by Ana" in html
 
 
+def test_rally_note_offers_cha_only_from_an_ally(client, fight, imp):
+    """A foe passing Initiative lends no CHA to the Rally (Scenes > Actions > Rally)."""
+    encounter, *_ = fight
+    a, b, g = key(encounter, "Ana"), key(encounter, "Bo"), key(encounter, "Goblins")
+    client.force_login(imp)
+    post_step(client, encounter, kind="trigger", claimants=[a])
+    post_step(client, encounter, kind="act", key=a)
+    post_step(client, encounter, kind="pass", to=b)
+    html = client.get(url(encounter)).content.decode()
+    assert "Bo may Rally: chosen by Ana" in html and "or Ana's CHA" in html
+    post_step(client, encounter, kind="act", key=b)
+    post_step(client, encounter, kind="pass", to=g)
+    html = client.get(url(encounter)).content.decode()
+    assert "Goblins may Rally: chosen by Bo" in html
+    assert "Bo's CHA" not in html and "Rally die + END only: Bo is a foe" in html
+
+
 def test_end_writes_back_chosen_statuses_only(client, fight, imp):
     encounter, ana, bo = fight
     a = key(encounter, "Ana")

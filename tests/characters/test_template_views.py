@@ -449,9 +449,21 @@ def test_preview_shows_errors_and_hints_out_of_band(player, preview_url):
     assert "Exposure to something inflicts Burning Status. Load -2 to -1" in body
 
 
-def test_preview_keeps_the_trait_at_its_own_load_while_the_load_is_wrong(player, preview_url):
+def cannot_compute(response) -> str:
+    body = response.content.decode()
+    panel = body[body.index('id="stats-panel"'):body.index("</aside>")]
+    assert "data-stat=" not in panel  # no numbers of another build
+    return panel.split("data-cannot-compute", 1)[1]
+
+
+def test_preview_says_it_cannot_compute_while_the_load_is_wrong(player, preview_url):
+    """Not the Trait's own Load in its place: the panel says which Load is refused."""
     response = preview(player, preview_url, rows=[{"trait": trait("fast"), "load": "zero"}])
-    # Asphodel carries nothing: the Load is the Trait's own 1.
+    assert ">Trait 1, Load</a>: Load must be a whole number." in cannot_compute(response)
+    response = preview(player, preview_url, rows=[{"trait": trait("bane"), "load": "3"}])
+    assert "Bane takes a Load of -2 to -1." in cannot_compute(response)
+    # Fixed: the numbers come back. Asphodel carries nothing: the Load is Fast's own 1.
+    response = preview(player, preview_url, rows=[{"trait": trait("fast"), "load": ""}])
     assert stats(response)["load"] == "1"
 
 
@@ -460,17 +472,28 @@ def test_preview_survives_garbage(player, preview_url):
     data["traits-TOTAL_FORMS"] = "many"
     response = player.post(preview_url, data, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
-    assert stats(response)["hp_base"] == "15"
+    reasons = cannot_compute(response)
+    assert ">Size</a>: Choose a Size from the list." in reasons
+    assert "Other Traits" in reasons
 
 
-def test_preview_keeps_the_stored_size_while_the_posted_one_is_refused(
+def test_preview_says_it_cannot_compute_while_the_posted_size_is_refused(
         player, character, preview_url):
+    """Not the stored Size's numbers for a Size that is not the one chosen."""
     character.template_traits = [{"name": "Size", "value": "Huge", "load": 4}]
     character.save()
 
     response = preview(player, preview_url, size="nonsense")
 
-    assert stats(response)["hp_base"] == "45"
+    assert ">Size</a>: Choose a Size from the list." in cannot_compute(response)
+
+
+def test_a_refused_value_still_shows_the_numbers(player, preview_url):
+    """A Value refused (two Elements) changes no number: they stay."""
+    response = preview(player, preview_url,
+                       rows=[{"trait": trait("attack-close"), "value": "Fire, Ice"}])
+    assert "data-cannot-compute" not in response.content.decode()
+    assert stats(response)["hp_base"] == "15"
 
 
 def test_preview_costs_a_few_queries(player, preview_url, django_assert_max_num_queries):

@@ -284,6 +284,61 @@ def test_preview_survives_garbage(client, owner):
     assert "Level must be a whole number from 1 to 100." in response.content.decode()
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "label", "message"),
+    [
+        ("level", "99999", "Level", "Level must be a whole number from 1 to 100."),
+        ("level", "-5", "Level", "Level must be a whole number from 1 to 100."),
+        ("level", "0", "Level", "Level must be a whole number from 1 to 100."),
+        ("str", "lots", "Strength", "Strength must be a whole number from -10 to 99."),
+        ("hp_current", "many", "Current HP",
+         "Current HP must be a whole number from -999 to 9999."),
+        ("armor", "999999", "Worn armor", "Choose an armor from the list."),
+    ],
+)
+def test_preview_says_it_cannot_compute_rather_than_show_stale_numbers(
+        client, owner, character, field, value, label, message):
+    """A field the numbers come from cannot be read: the panel says so, and why,
+    instead of the numbers of the last valid build (new and saved characters)."""
+    client.force_login(owner)
+    for url in (reverse("characters:preview"),
+                reverse("characters:preview", args=[character.pk])):
+        response = client.post(url, builder_data(**{field: value}), HTTP_HX_REQUEST="true")
+        assert response.status_code == 200
+        body = response.content.decode()
+        panel = body[body.index('id="stats-panel"'):body.index("</aside>")]
+        assert "data-cannot-compute" in panel and "Cannot compute the derived stats" in panel
+        assert f">{label}</a>: {message}" in panel
+        assert "data-stat=" not in panel
+        assert f'id="errors-{field}" hx-swap-oob="innerHTML"><div' in body  # beside it too
+        response = client.post(url, builder_data(level="12"), HTTP_HX_REQUEST="true")
+        body = response.content.decode()
+        assert "data-cannot-compute" not in body
+        stats = dict(re.findall(r'data-stat="(\w+)"[^>]*>([^<]*)<', body))
+        assert stats["level"] == "12"
+
+
+def test_an_invalid_level_submitted_without_javascript_keeps_it_and_computes_nothing(
+        client, owner, character):
+    client.force_login(owner)
+    for url in (reverse("characters:create"), reverse("characters:edit", args=[character.pk])):
+        response = client.post(url, builder_data(level="99999"))
+        assert response.status_code == 200
+        body = response.content.decode()
+        assert 'value="99999"' in body and "data-cannot-compute" in body
+        assert "data-stat=" not in body[body.index('id="stats-panel"'):]
+    assert Character.objects.count() == 1
+
+
+def test_an_engine_issue_still_shows_the_numbers(client, owner):
+    """Strength over the maximum is the rules' issue, not unreadable input."""
+    client.force_login(owner)
+    response = client.post(reverse("characters:preview"), builder_data(str="6"),
+                           HTTP_HX_REQUEST="true")
+    body = response.content.decode()
+    assert "data-cannot-compute" not in body and 'data-stat="str"' in body
+
+
 def test_preview_sends_every_error_slot_empty_or_not(client, owner):
     """sheet.js clears a fixed error only if its slot comes back, empty."""
     client.force_login(owner)

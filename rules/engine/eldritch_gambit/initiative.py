@@ -215,6 +215,16 @@ class InitiativeState:
             return False
         return not self.passed_targeted and self.fighter(self.holder).can_rally
 
+    @property
+    def rally_ally(self) -> str:
+        """Whose CHA the Rallying holder may use instead of their own END, or "".
+        Scenes > Actions > Rally: "the rallier may use the CHA of the *ally* that passed
+        Initiative to them": a foe who passed it lends nothing (same side only)."""
+        if not self.may_rally:
+            return ""
+        passer = self.fighter(self.passed_by)
+        return passer.key if passer.side == self.fighter(self.holder).side else ""
+
     def may_dodge(self, key: str) -> bool:
         """Dodge "immediately after being Attacked": a target of the latest Action, with
         an Action to spend (this Round's, or a waited Dodge)."""

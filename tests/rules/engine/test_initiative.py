@@ -482,6 +482,19 @@ def test_rally_only_when_chosen_by_another_who_did_not_target_you():
     assert not state.may_rally  # Burning: cannot Rally
 
 
+def test_rally_borrows_cha_only_from_an_ally_who_passed():
+    """Rally: "the rallier may use the CHA of the ally that passed Initiative to them"."""
+    state = ini.pass_to(ini.act(started("a"), "a"), "b")
+    assert state.may_rally and state.rally_ally == "a"  # Ana (party) chose Bo (party)
+    state = ini.pass_to(ini.act(state, "b"), "c")
+    assert state.may_rally and state.rally_ally == ""  # Bo is Cat's foe: own END only
+    state = ini.pass_to(ini.act(state, "c"), "m")
+    assert state.may_rally and state.rally_ally == "c"  # Cat and the Goblins: one side
+    state = ini.pass_to(ini.act(state, "m"), "a")
+    assert state.may_rally and state.rally_ally == ""  # a foe chose Ana
+    assert ini.pass_to(ini.act(started("a"), "a", ["b"]), "b").rally_ally == ""  # targeted
+
+
 def test_reinforcements_join_with_an_action():
     state = ini.act(started("a"), "a")
     wolf = ini.fighter("w", "Wolf", side=FOES, hp_max=8)
