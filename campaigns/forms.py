@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 
 from characters.models import Character
 from config.parsing import IdField, RequestKeyField
@@ -78,9 +79,12 @@ class BringCharacterForm(BootstrapForm):
         error_messages={"invalid_choice": "Choose one of your characters not in a campaign."},
     )
 
-    def __init__(self, *args, user, **kwargs):
+    def __init__(self, *args, user, campaign=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["character"].queryset = Character.objects.filter(owner=user, campaign=None)
+        # A character already in this campaign is accepted too: bringing it again (a
+        # double click) changes nothing.
+        self.fields["character"].queryset = Character.objects.filter(owner=user).filter(
+            Q(campaign=None) | Q(campaign=campaign))
 
 
 class TurnForm(forms.Form):

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from characters.models import Character, XpEntry
 from characters.refusals import Refusal
+from characters.services import character_duplicate
 
 from .models import (
     IMP_ROLES,
@@ -262,9 +263,10 @@ def invitation_accept(*, code: str, user) -> Membership:
 
 
 @transaction.atomic
-def character_join(*, campaign: Campaign, character: Character, by) -> Character:
+def character_join(*, campaign: Campaign, character: Character, by,
+                   request_key: str | None = None) -> Character:
     """A member brings one of their own characters. A character is in at most one
-    campaign: it must leave the other first."""
+    campaign: it must leave the other first. The ledger records the join (JOINED)."""
     character = _lock_character(character)
     if character.owner_id != getattr(by, "pk", None):
         raise CampaignError("You can only bring your own characters.", "not_your_character",
@@ -280,19 +282,59 @@ def character_join(*, campaign: Campaign, character: Character, by) -> Character
         )
     character.campaign = campaign
     character.save(update_fields=["campaign", "updated_at"])
+    _campaign_record(character, campaign, kind=Kind.JOINED, by=by, request_key=request_key)
     return character
+
+
+def _campaign_record(character: Character, campaign: Campaign, *, kind: str, by,
+                     request_key: str | None = None) -> XpEntry:
+    """The XP ledger's record that the character joined or left the campaign, with its
+    Level and XP then: no change, but the Imp reads it in the ledger, and from then on
+    the ledger alone sets Level and XP (characters.services.ledger_rules_progress)."""
+    level, xp = progress(character)
+    verb = "Joined" if kind == Kind.JOINED else "Left"
+    return _xp_entry(character, kind=kind, by=by,
+                     note=f"{verb} {campaign.name} at Level {level} with {xp} XP",
+                     request_key=request_key)
+
+
+@transaction.atomic
+def character_duplicate_join(*, campaign: Campaign, character: Character, by,
+                             request_key: str | None = None) -> Character:
+    """A copy of one of the member's own characters joins the campaign (the original
+    stays where it plays). The copy starts at the original's Level and XP, and its
+    ledger says where they came from. The same request twice makes one copy."""
+    if request_key:
+        existing = (XpEntry.objects.filter(request_key=request_key)
+                    .select_related("character").first())
+        if existing is not None:
+            if (existing.kind != Kind.JOINED or existing.character.campaign_id != campaign.pk
+                    or existing.character.owner_id != getattr(by, "pk", None)):
+                raise CampaignError("That request was already used for something else.",
+                                    "request_key_reused")
+            return existing.character
+    if character.owner_id != getattr(by, "pk", None):
+        raise CampaignError("You can only duplicate your own characters.",
+                            "not_your_character", field="character")
+    if role_of(campaign, by) is None:
+        raise CampaignError("Join the campaign first.", "not_member")
+    copy = character_duplicate(character=character, by=by)
+    return character_join(campaign=campaign, character=copy, by=by, request_key=request_key)
 
 
 @transaction.atomic
 def character_leave(*, character: Character, by) -> Character:
     """The character leaves its campaign (its player or the Imp decides). Its history
-    (Highlights, Quests) stays; it gets no more turns."""
+    (Highlights, Quests) stays; it gets no more turns. The ledger records the leave
+    (LEFT), and Level and XP stay the ledger's."""
     character = _lock_character(character)
     if character.campaign_id is None:
         return character
     _require_owner_or_imp(character, by, "take the character out of the campaign")
+    campaign = character.campaign
     character.campaign = None
     character.save(update_fields=["campaign", "updated_at"])
+    _campaign_record(character, campaign, kind=Kind.LEFT, by=by)
     return character
 
 

@@ -16,6 +16,7 @@ urlpatterns = [
     path("<id:pk>/invitations/<id:invitation_pk>/revoke/", views.invitation_revoke,
          name="invitation_revoke"),
     path("<id:pk>/bring/", views.character_bring, name="bring"),
+    path("<id:pk>/bring/duplicate/", views.character_duplicate_join, name="duplicate_join"),
     path("<id:pk>/sessions/", views.session_list, name="sessions"),
     path("<id:pk>/sessions/<id:number>/", views.session_detail, name="session_detail"),
 

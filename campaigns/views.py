@@ -155,7 +155,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context["sessions"] = sessions
     context["invitations"] = (
         list(campaign.invitations.filter(revoked_at=None)) if runs else [])
-    context["can_bring"] = Character.objects.filter(owner=request.user, campaign=None).exists()
+    context["can_bring"] = True  # the bring page also builds and duplicates
     context["recap_session"] = (campaign.sessions.exclude(recap="").order_by("-number")
                                 .only("campaign_id", "number", "date", "recap").first())
     context["mine"] = _my_characters(context["party"], request.user,
@@ -213,33 +213,63 @@ def invitation_revoke(request: HttpRequest, pk: int, invitation_pk: int) -> Http
     return redirect(reverse("campaigns:detail", args=[pk]) + "#invitations")
 
 
+def _ways_forward(campaign: Campaign, user) -> dict:
+    """What a member can bring to the campaign: each of their characters, with what
+    one click does for it (bring a free one, duplicate one that plays elsewhere), and
+    the builder's address for a new one that lands here. Two queries."""
+    rows = []
+    for character in (Character.objects.filter(owner=user).with_progress()
+                      .select_related("campaign").order_by("name", "pk")):
+        if character.campaign_id == campaign.pk:
+            state = "here"
+        elif character.campaign_id is None:
+            state = "free"
+        else:
+            state = "elsewhere"
+        rows.append({"character": character, "state": state, "key": uuid.uuid4().hex})
+    return {
+        "rows": rows,
+        "build_url": f"{reverse('characters:create')}?campaign={campaign.pk}",
+        "free": sum(1 for row in rows if row["state"] == "free"),
+    }
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_join(request: HttpRequest, code: str) -> HttpResponse:
+    """The invitation: join as a player, then, on this same page, every way to bring a
+    character (bring, build, duplicate). An Imp or co-Imp goes to the campaign."""
     invitation = get_object_or_404(Invitation.objects.select_related("campaign"), code=code)
     campaign = invitation.campaign
-    member = Membership.objects.filter(campaign=campaign, user=request.user).exists()
-    if member:
+    role = services.role_of(campaign, request.user)
+    if role in IMP_ROLES:
         return redirect(campaign)
-    if request.method == "POST":
+    if request.method == "POST" and role is None:
         try:
             services.invitation_accept(code=code, user=request.user)
         except CampaignError as error:
             messages.error(request, error.message)
         else:
-            messages.success(request, f"Welcome to {campaign.name}. Bring a character along.")
-            return redirect(campaign)
-    status = 200 if invitation.is_active else 410
-    return render(request, "campaigns/campaign_join.html",
-                  {"campaign": campaign, "invitation": invitation}, status=status)
+            messages.success(request, f"Welcome to {campaign.name}. Now bring a character "
+                                      "to the table.")
+            return redirect(invitation)
+    elif request.method == "POST":
+        return redirect(invitation)  # joined already (a double click): show the way on
+    context = {"campaign": campaign, "invitation": invitation, "member": role is not None}
+    if role is not None:
+        context["ways"] = _ways_forward(campaign, request.user)
+    status = 200 if role is not None or invitation.is_active else 410
+    return render(request, "campaigns/campaign_join.html", context, status=status)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def character_bring(request: HttpRequest, pk: int) -> HttpResponse:
+    """Bring one of the member's characters (one click per character). The same
+    character twice is brought once."""
     membership = _membership(request, pk)
     campaign = membership.campaign
-    form = BringCharacterForm(request.POST or None, user=request.user)
+    form = BringCharacterForm(request.POST or None, user=request.user, campaign=campaign)
     if request.method == "POST" and form.is_valid():
         try:
             character = services.character_join(
@@ -249,8 +279,39 @@ def character_bring(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, f"{character.display_name} joined {campaign.name}.")
             return redirect(campaign)
-    return render(request, "campaigns/character_bring.html",
-                  {"campaign": campaign, "form": form})
+    return render(request, "campaigns/character_bring.html", {
+        "campaign": campaign, "form": form, "ways": _ways_forward(campaign, request.user),
+    })
+
+
+@login_required
+@require_POST
+def character_duplicate_join(request: HttpRequest, pk: int) -> HttpResponse:
+    """A copy of one of the member's characters joins the campaign (the original stays
+    where it plays). A double click makes one copy (the form's request key)."""
+    membership = _membership(request, pk)
+    campaign = membership.campaign
+    form = CharacterActionForm(request.POST)
+    if not form.is_valid():
+        raise SuspiciousOperation("Incomplete duplicate form.")
+    character = get_object_or_404(Character, pk=form.cleaned_data["character"],
+                                  owner=request.user)
+    key = form.cleaned_data["request_key"] or None
+    try:
+        copy = services.character_duplicate_join(
+            campaign=campaign, character=character, by=request.user, request_key=key)
+    except CampaignError as error:
+        # Two clicks at the same instant: the other one made the copy.
+        made = key and XpEntry.objects.filter(
+            request_key=key, kind=XpEntry.Kind.JOINED, character__owner=request.user,
+            character__campaign=campaign).exists()
+        if not made:
+            messages.error(request, error.message)
+            return redirect("campaigns:bring", pk)
+        return redirect(campaign)
+    messages.success(request, f"{copy.display_name} joined {campaign.name}, a copy of "
+                              f"{character.display_name} at its Level and XP.")
+    return redirect(campaign)
 
 
 @login_required

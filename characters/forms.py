@@ -211,8 +211,9 @@ class CharacterForm(forms.Form):
     end = attribute_field("end")
 
     def __init__(self, *args, user=None, character: Character | None = None, items=None,
-                 **kwargs):
+                 joining=None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.joining = joining  # the campaign a new character is built for, if any
         self.character = character
         if items is None:
             items = list(character.items.select_related("catalog_item")) if character else []
@@ -222,11 +223,23 @@ class CharacterForm(forms.Form):
         self.sheet = None
         self.unreadable: list[str] = []  # set by clean()
         if character is not None and ledger_rules_progress(character):
-            # In a campaign the XP ledger sets Level and XP (Highlights, Quests, Level-ups).
+            # In a campaign the XP ledger sets Level and XP (Highlights, Quests, Level-ups),
+            # and still after the character left one (docs/RULES.md).
+            note = ("In a campaign the XP ledger sets it." if character.campaign_id else
+                    "Kept by the XP ledger since it played in a campaign: an Imp adjusts it.")
             for name in ("level", "xp"):
                 field = self._own(name)
                 field.disabled = True
-                field.help_text = "In a campaign the XP ledger sets it."
+                field.help_text = note
+        if joining is not None:
+            # "The Imp may start the party at any Level": a character built for the
+            # campaign starts at its Level with no XP; the ledger takes it from there.
+            self.initial.update(level=joining.starting_level, xp=0)
+            for name in ("level", "xp"):
+                field = self._own(name)
+                field.disabled = True
+                field.help_text = (f"{joining.name} starts at Level {joining.starting_level}."
+                                   if name == "level" else "New characters start with 0 XP.")
 
     def _own(self, name: str) -> forms.Field:
         """This form's own copy of a field (they are shared until changed)."""
@@ -364,7 +377,27 @@ class CharacterForm(forms.Form):
         for issue in self.sheet.errors:
             target = issue.field if issue.field in self.fields else None
             self.add_error(target, ValidationError(issue.message, code=issue.code))
+        if not self.fields["xp"].disabled:
+            self._check_xp_below_level(cleaned["level"], cleaned["xp"])
         return cleaned
+
+    def _check_xp_below_level(self, level: int, xp: int) -> None:
+        """"Levels raise when the character has as many XP as their current Level. The
+        player then erases the spent XP, keeping any leftovers" (Characters >
+        Advancement): XP at or above the Level is refused, with the Level and XP it
+        comes to (docs/RULES.md, "XP in the builder")."""
+        if xp < level:
+            return
+        new_level, left = level_up(level, xp)
+        if new_level > MAX_LEVEL:
+            message = ("At Level %(level)s, %(level)s XP buys the next Level: keep XP "
+                       "below the Level.")
+        else:
+            message = ("At Level %(level)s, %(level)s XP buys the next Level: enter Level "
+                       "%(new_level)s with %(left)s XP, or XP below %(level)s.")
+        self.add_error("xp", ValidationError(
+            message, code="xp_not_below_level",
+            params={"level": level, "new_level": new_level, "left": left}))
 
     @property
     def cannot_compute(self) -> list[dict]:
@@ -386,6 +419,15 @@ class CharacterForm(forms.Form):
 
 
 CharacterForm.base_fields = SharedFields(CharacterForm.base_fields)
+
+
+def level_up(level: int, xp: int) -> tuple[int, int]:
+    """The Level and XP after buying every Level the XP pays for, each costing the
+    current Level (as campaigns.services.level_ups does in play)."""
+    while level >= 1 and xp >= level:
+        xp -= level
+        level += 1
+    return level, xp
 
 
 def initial_from_character(character: Character, items) -> dict:

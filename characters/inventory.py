@@ -59,11 +59,52 @@ class InventoryError(Refusal):
     form field it belongs to (None: the action as a whole)."""
 
 
+STARTING_GEAR_NOTE = "Starting gear: "  # how the coin ledger's record of it begins
+
+
 @dataclass(frozen=True)
 class StartingPackage:
     items: tuple[InventoryItem, ...]
     roll: SeedRoll | None
     purse_cp: int
+    # What the package would have doubled, kept as it was ("Chain mail (already worn)").
+    kept: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class StartingGear:
+    """What the starting-gear form shows: whether the package was taken (and the coin
+    ledger's record of when and what, if any), and what is already worn and carried."""
+
+    taken: bool
+    record: CoinEntry | None
+    worn_armor: InventoryItem | None
+    carried: tuple[str, ...]
+
+    @property
+    def what(self) -> str:
+        return self.record.note.removeprefix(STARTING_GEAR_NOTE) if self.record else ""
+
+
+def starting_gear(character: Character, items) -> StartingGear:
+    """The starting-gear state of a character whose `items` (with their catalog rows)
+    are loaded: one query, for the coin ledger's record."""
+    taken = any(_is_starting_backpack(item) for item in items)
+    record = None
+    if taken:
+        record = (CoinEntry.objects.filter(character=character, kind=CoinEntry.Kind.STARTING,
+                                           note__startswith=STARTING_GEAR_NOTE)
+                  .order_by("-created_at", "-pk").first())
+    worn = next((item for item in items if item.kind == Kind.ARMOR and item.equipped), None)
+    carried = tuple(dict.fromkeys(
+        item.name for item in items
+        if item.character_id is not None and item.kind == Kind.WEAPON and not item.dropped))
+    return StartingGear(taken, record, worn, carried)
+
+
+def _is_starting_backpack(item: InventoryItem) -> bool:
+    return (item.catalog_item is not None and item.catalog_item.slug == STARTING_BACKPACK_SLUG
+            and item.catalog_item.source_id is not None)
 
 
 # -- helpers ----------------------------------------------------------------------------
@@ -331,8 +372,7 @@ def starting_package(
     set the purse to 500 cp ("set") or to 2d4 x 100 cp ("roll")."""
     character = _lock(character)
     inventory = _Inventory(character)
-    if any(item.catalog_item is not None and item.catalog_item.slug == STARTING_BACKPACK_SLUG
-           and item.catalog_item.source_id is not None for item in inventory.items):
+    if any(_is_starting_backpack(item) for item in inventory.items):
         raise InventoryError(
             f"{character.display_name} already has the starting backpack: add anything else "
             "from the catalog.", "starting_gear_present",
@@ -364,11 +404,29 @@ def starting_package(
         raise InventoryError("The SRD catalog is not loaded: run manage.py load_rules.",
                              "catalog_missing")
 
-    if chosen_armor is not None:
-        for worn in inventory.items:
-            if worn.kind == Kind.ARMOR and worn.equipped:
-                worn.equipped = False
-                worn.save(update_fields=["equipped"])
+    # Never a second one of what the character already has (the builder's worn armor,
+    # a weapon bought earlier): it is kept and named, not added again.
+    kept = []
+    held = {item.catalog_item_id for item in inventory.items if item.catalog_item_id}
+    worn_armor = [item for item in inventory.items if item.kind == Kind.ARMOR and item.equipped]
+    if chosen_armor is not None and any(item.catalog_item_id == chosen_armor.pk
+                                        for item in worn_armor):
+        kept.append(f"{chosen_armor.name} (already worn)")
+        chosen_armor = None
+    elif chosen_armor is not None:
+        for worn in worn_armor:
+            worn.equipped = False
+            worn.save(update_fields=["equipped"])
+            kept.append(f"{worn.name} (taken off, carried)")
+        carried = next((item for item in inventory.items
+                        if item.catalog_item_id == chosen_armor.pk), None)
+        if carried is not None:  # wear the one carried, not a second one (as item_equip)
+            carried.equipped, carried.container, carried.dropped = True, None, False
+            carried.save(update_fields=["equipped", "container", "dropped"])
+            kept.append(f"{chosen_armor.name} (already carried, now worn)")
+    for gear in (chosen_weapon, srd[STARTING_CLOTHES_SLUG], srd[STARTING_DAGGER_SLUG]):
+        if gear.pk in held:
+            kept.append(f"{gear.name} (already carried)")
     lines = [
         (chosen_weapon, {}),
         (chosen_armor, {"equipped": True}),
@@ -381,7 +439,7 @@ def starting_package(
     created = []
     position = inventory.next_position()
     for what, extra in lines:
-        if not what:
+        if not what or (isinstance(what, GearItem) and what.pk in held):
             continue
         if isinstance(what, GearItem):
             fields = {"catalog_item": what, "name": what.name, "kind": _kind_for(what)}
@@ -400,11 +458,24 @@ def starting_package(
         roll = roll_starting_coins(rng)
         target = roll.total
         note = f"Starting coins: 2d4 x 100 = ({' + '.join(map(str, roll.dice))}) x 100"
+    # The coin ledger records the package (when, and what), with the purse's change if
+    # it was set or rolled (0 otherwise).
+    record = STARTING_GEAR_NOTE + ", ".join(item.name for item in created)
+    if kept:
+        record += "; kept: " + ", ".join(kept)
+    change = 0
     if target is not None and target != purse:
-        _coin_entry(character, kind=CoinEntry.Kind.STARTING, amount_cp=target - purse,
-                    note=note, by=by)
+        change = target - purse
         purse = target
-    return StartingPackage(tuple(created), roll, purse)
+    if target is not None:
+        record += f". {note}"
+    _coin_entry(character, kind=CoinEntry.Kind.STARTING, amount_cp=change,
+                note=_fit(record, NOTE_LENGTH), by=by)
+    return StartingPackage(tuple(created), roll, purse, tuple(kept))
+
+
+def _fit(text: str, length: int) -> str:
+    return text if len(text) <= length else text[:length - 1] + "…"
 
 
 # -- one line -----------------------------------------------------------------------------

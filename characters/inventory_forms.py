@@ -125,8 +125,18 @@ class StartingGearForm(forms.Form):
         error_messages={"invalid_choice": "Choose what to do with the purse."},
     )
 
-    def __init__(self, *args, user=None, **kwargs):
+    def __init__(self, *args, user=None, worn_armor=None, **kwargs):
         super().__init__(*args, **kwargs)
+        if worn_armor is not None and worn_armor.catalog_item_id:
+            # The armor already worn (from the builder, say) is the starting armor: the
+            # form offers it, and the package never adds a second one.
+            armor = self.fields["armor"]
+            armor.initial = worn_armor.catalog_item_id
+            armor.empty_label = f"None (keep wearing {worn_armor.name})"
+            armor.help_text = (
+                f"Already worn: {worn_armor.name}. It counts as the starting armor and is "
+                f"not added twice; another armor is worn instead and {worn_armor.name} "
+                "is then carried.")
         gear = GearItem.objects.visible_to(user)
         self.fields["weapon"].queryset = gear.filter(
             category=GearItem.Category.WEAPON, cost_cp__isnull=False).order_by("name")

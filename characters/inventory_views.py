@@ -251,7 +251,8 @@ def _purse_rows(character: Character) -> tuple[list[dict], int]:
             "entry": entry,
             "label": KIND_LABELS.get(entry.kind, entry.get_kind_display()),
             "reversed": reversed_by is not None,
-            "reversible": reversed_by is None and entry.kind != CoinEntry.Kind.REVERSAL,
+            "reversible": reversed_by is None and entry.kind != CoinEntry.Kind.REVERSAL
+            and entry.amount_cp != 0,  # the starting gear's record when no coin moved
         })
     return rows, total
 
@@ -314,7 +315,9 @@ def _context(request: HttpRequest, character: Character, **extra) -> dict:
         "free_form": FreeItemForm(initial={"kind": "item", "load": 0, "quantity": 1},
                                   prefix=FREE_PREFIX),
         "coins_form": CoinsForm(),
-        "starting_form": StartingGearForm(user=request.user),
+        "starting": services.starting_gear(character, items),
+        "starting_form": StartingGearForm(user=request.user, worn_armor=next(
+            (i for i in items if i.kind == InventoryItem.Kind.ARMOR and i.equipped), None)),
         "request_key": uuid.uuid4().hex,
         "regions": (),
         "oob": (),
@@ -473,7 +476,8 @@ def inventory_add_free(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def inventory_starting_gear(request: HttpRequest, pk: int) -> HttpResponse:
     character = _character(request, pk)
-    form = StartingGearForm(request.POST, user=request.user)
+    form = StartingGearForm(request.POST, user=request.user, worn_armor=character.items.filter(
+        kind=InventoryItem.Kind.ARMOR, equipped=True).first())
     if form.is_valid():
         data = form.cleaned_data
         try:
@@ -487,6 +491,8 @@ def inventory_starting_gear(request: HttpRequest, pk: int) -> HttpResponse:
             _refuse(form, error)
         else:
             message = "Starting gear added: " + ", ".join(i.name for i in package.items) + "."
+            if package.kept:
+                message += " Not added twice: " + ", ".join(package.kept) + "."
             if package.roll is not None:
                 dice = " + ".join(str(d) for d in package.roll.dice)
                 message += f" Rolled 2d4 x 100: ({dice}) x 100 = {package.roll.total} cp."

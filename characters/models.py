@@ -199,6 +199,10 @@ class XpEntry(LedgerEntry):
         IMP_ADJUSTMENT = "imp_adjustment", "Imp adjustment"
         IMPORT = "import", "Imported"
         REVERSAL = "reversal", "Reversal"
+        # No change: the record that the character came to or left a campaign, with its
+        # Level and XP then (docs/RULES.md, "Level and XP after a campaign").
+        JOINED = "joined", "Joined a campaign"
+        LEFT = "left", "Left a campaign"
 
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="xp_entries")
     kind = models.CharField(max_length=20, choices=Kind.choices)

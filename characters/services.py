@@ -3,6 +3,8 @@ and the ledger entries behind Level, XP and coins."""
 
 from __future__ import annotations
 
+import re
+
 from django.db import transaction
 
 from .models import ATTRIBUTE_FIELDS, Character, CoinEntry, InventoryItem, XpEntry
@@ -77,10 +79,35 @@ def character_create(*, owner, data: dict) -> Character:
     return character
 
 
+# The XP entries only a campaign writes (campaigns/services.py): a character with one of
+# them has a campaign history, and the ledger alone sets its Level and XP from then on.
+CAMPAIGN_XP_KINDS = (
+    XpEntry.Kind.JOINED, XpEntry.Kind.LEFT, XpEntry.Kind.HIGHLIGHT,
+    XpEntry.Kind.QUEST_INVESTMENT, XpEntry.Kind.QUEST_PAYOUT, XpEntry.Kind.LEVEL_SPEND,
+    XpEntry.Kind.IMP_ADJUSTMENT, XpEntry.Kind.REVERSAL,
+)
+
+
+def campaign_history(character: Character) -> bool:
+    """Whether the character ever played in a campaign (joined one, or earned or spent
+    XP in one). Read once per instance: the live preview asks on every keystroke."""
+    if character.campaign_id is not None:
+        return True
+    known = getattr(character, "_campaign_history", None)
+    if known is None:
+        known = character.pk is not None and XpEntry.objects.filter(
+            character_id=character.pk, kind__in=CAMPAIGN_XP_KINDS).exists()
+        character._campaign_history = known
+    return known
+
+
 def ledger_rules_progress(character: Character) -> bool:
     """In a campaign the XP ledger rules Level and XP (Highlights, Quest XP, the Imp's
-    adjustments, Level-ups: campaigns/services.py), so the builder does not set them."""
-    return character.campaign_id is not None
+    adjustments, Level-ups: campaigns/services.py), so the builder does not set them;
+    nor after the character left a campaign, so that leaving, retyping Level and XP
+    and coming back cannot rewrite the ledger (docs/RULES.md, "Level and XP after a
+    campaign")."""
+    return campaign_history(character)
 
 
 @transaction.atomic
@@ -102,6 +129,27 @@ def character_update(*, character: Character, data: dict, by) -> Character:
     return character
 
 
+NAME_LENGTH = Character._meta.get_field("name").max_length
+_COPY_SUFFIX = re.compile(r" \(copy(?: (\d+))?\)$")
+
+
+def copy_name(name: str, *, owner) -> str:
+    """The name of a copy, told apart from the original and the owner's other copies:
+    "Asphodel (copy)", then "Asphodel (copy 2)", ...; a copy of a copy counts on from
+    the original's name. The original's name is shortened, never the suffix, to fit the
+    name field."""
+    base = _COPY_SUFFIX.sub("", (name or "").strip()) or "Unnamed"
+    taken = set(Character.objects.filter(owner=owner, name__startswith=base[:NAME_LENGTH - 20])
+                .values_list("name", flat=True))
+    number = 1
+    while True:
+        suffix = " (copy)" if number == 1 else f" (copy {number})"
+        candidate = base[:NAME_LENGTH - len(suffix)].rstrip() + suffix
+        if candidate not in taken:
+            return candidate
+        number += 1
+
+
 @transaction.atomic
 def character_duplicate(*, character: Character, by) -> Character:
     """A copy with the same choices and gear, its ledgers opened at the
@@ -111,7 +159,7 @@ def character_duplicate(*, character: Character, by) -> Character:
     copy.pk = None
     copy.owner = by
     copy.campaign = None  # a copy joins no campaign by itself
-    copy.name = f"{source.name or 'Unnamed'} (copy)"[:120]
+    copy.name = copy_name(source.name, owner=by)
     copy.save()
     mapping = {}
     items = list(source.items.order_by("pk"))

@@ -10,13 +10,16 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Count
+from django.db import transaction
+from django.db.models import Count, Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from campaigns import services as campaign_services
+from campaigns.models import Membership
 from config.parsing import parse_id
 from rules.engine.eldritch_gambit import ATTRIBUTE_KEYS, compute_sheet
 from rules.engine.eldritch_gambit.attributes import ABBREVIATIONS, roll_attributes
@@ -25,7 +28,7 @@ from rules.engine.eldritch_gambit.seeds import roll_name_initial, roll_quirk, ro
 from . import exchange, services
 from .builds import build_from_form, sheet_for
 from .forms import NEW_CHARACTER_INITIAL, CharacterForm, initial_from_character
-from .models import Character, InventoryItem
+from .models import Character, InventoryItem, XpEntry
 from .portraits import portrait_file_forget
 from .prepared import PreparedQuery
 
@@ -101,6 +104,7 @@ def _render_builder(request, form, character=None, rolls=(), status=200):
     context = {
         "form": form,
         "character": character,
+        "joining": form.joining,
         "sheet": form.preview_sheet() if form.is_bound else None,
         "rolls": rolls,
         "locks": {lock: bool(request.POST.get(lock)) for lock in LOCKS},
@@ -116,12 +120,29 @@ def _render_builder(request, form, character=None, rolls=(), status=200):
     return render(request, template, context, status=status)
 
 
+def _joining(request: HttpRequest):
+    """The campaign a new character is built for (`?campaign=` on the join page's
+    "Build" link, then a hidden field): one the user plays in, else 404."""
+    raw = request.POST.get("campaign") or request.GET.get("campaign") or ""
+    if not raw:
+        return None
+    if not raw.isdigit() or len(raw) > 18:
+        raise Http404("No such campaign.")
+    membership = (Membership.objects.select_related("campaign")
+                  .filter(campaign_id=int(raw), user=request.user).first())
+    if membership is None:
+        raise Http404("No such campaign.")
+    return membership.campaign
+
+
 def _builder(request: HttpRequest, character: Character | None) -> HttpResponse:
     items = list(character.items.select_related("catalog_item")) if character else []
     initial = initial_from_character(character, items) if character else dict(
         NEW_CHARACTER_INITIAL
     )
-    kwargs = {"initial": initial, "user": request.user, "character": character, "items": items}
+    campaign = _joining(request) if character is None else None
+    kwargs = {"initial": initial, "user": request.user, "character": character, "items": items,
+              "joining": campaign}
     if request.method == "GET":
         form = CharacterForm(**kwargs)
         return _render_builder(request, form, character)
@@ -129,6 +150,11 @@ def _builder(request: HttpRequest, character: Character | None) -> HttpResponse:
     action = request.POST.get("action", "save")
     if action in ROLL_ACTIONS:
         data = request.POST.copy()
+        # A disabled Level is not posted: the attribute roll uses the one the form shows.
+        if campaign is not None:
+            data["level"] = str(campaign.starting_level)
+        elif character is not None and services.ledger_rules_progress(character):
+            data["level"] = str(character.level)
         rolls = _apply_roll(request, action, data)
         form = CharacterForm(data, **kwargs)
         form.is_valid()
@@ -136,6 +162,19 @@ def _builder(request: HttpRequest, character: Character | None) -> HttpResponse:
 
     form = CharacterForm(request.POST, **kwargs)
     if form.is_valid():
+        if character is None and campaign is not None:
+            with transaction.atomic():
+                character = services.character_create(owner=request.user,
+                                                      data=form.cleaned_data)
+                campaign_services.character_join(campaign=campaign, character=character,
+                                                 by=request.user)
+            messages.success(request, f"{character.display_name} was created and joined "
+                                      f"{campaign.name}.")
+            if not request.htmx:
+                return redirect(campaign)
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = campaign.get_absolute_url()
+            return response
         if character is None:
             character = services.character_create(owner=request.user, data=form.cleaned_data)
             messages.success(request, f"{character.display_name} was created.")
@@ -178,7 +217,9 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
 # The live preview's two queries, compiled once (see characters/prepared.py): the
 # character the user may edit, and its inventory with the catalog rows.
 _EDITABLE_CHARACTER = PreparedQuery(
-    lambda pk, owner: Character.objects.editable_by(get_user_model()(pk=owner)).filter(pk=pk),
+    lambda pk, owner: Character.objects.editable_by(get_user_model()(pk=owner)).filter(pk=pk)
+    .annotate(had_campaign=Exists(XpEntry.objects.filter(
+        character_id=OuterRef("pk"), kind__in=services.CAMPAIGN_XP_KINDS))),
     "pk", "owner",
 )
 _ITEMS_WITH_CATALOG = PreparedQuery(
@@ -198,6 +239,7 @@ def _character_with_items(request: HttpRequest, pk: int):
     character = _EDITABLE_CHARACTER.first(pk=pk, owner=request.user.pk)
     if character is None:
         raise Http404("No such character.")
+    character._campaign_history = bool(character.had_campaign)  # services.campaign_history
     if services.ledger_rules_progress(character):
         # In a campaign the form shows the ledger's Level and XP (read-only fields take
         # their initial values): both sums in one query, not one query per field.
@@ -224,7 +266,7 @@ def character_preview(request: HttpRequest, pk: int | None = None) -> HttpRespon
         NEW_CHARACTER_INITIAL
     )
     form = CharacterForm(request.POST, initial=initial, user=request.user, character=character,
-                         items=items)
+                         items=items, joining=None if pk else _joining(request))
     form.is_valid()
     return render(request, "characters/character_form.html#live-preview", {
         "form": form, "character": character, "sheet": form.preview_sheet(),
@@ -238,6 +280,7 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "characters/character_detail.html", {
         "character": character, "items": items, "sheet": sheet_for(character, items),
         "can_edit": character.owner_id == request.user.pk,
+        "campaign_history": services.campaign_history(character),
     })
 
 

@@ -106,7 +106,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "characters:list"
+LOGIN_REDIRECT_URL = "landing"  # accounts.views.landing: Imps to their campaigns
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en-us"

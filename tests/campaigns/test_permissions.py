@@ -149,6 +149,9 @@ CASES = [
      (LOGIN, NOT_FOUND, OK, FORBIDDEN, FORBIDDEN, OK)),
     ("campaigns:handover", "post", _campaign, lambda t: {"user": t["users"]["owner"].pk},
      THE_IMP_ONLY),
+    # Only one's own character is duplicated in: anyone else's is 404, Imps included.
+    ("campaigns:duplicate_join", "post", _campaign, lambda t: {"character": t["hero"].pk},
+     (LOGIN, NOT_FOUND, OK, NOT_FOUND, NOT_FOUND, NOT_FOUND)),
 ]
 
 

@@ -216,9 +216,13 @@ def test_joining_through_a_link(client, campaign):
     assert campaign.name in page.content.decode()
     assert not Membership.objects.filter(user=newcomer).exists()  # a GET joins nobody
     response = client.post(url)
-    assert response["Location"] == campaign.get_absolute_url()
+    assert response["Location"] == url  # the same page shows the ways forward
     assert Membership.objects.get(user=newcomer).role == "player"
-    assert client.get(url)["Location"] == campaign.get_absolute_url()
+    page = client.get(url)
+    assert page.status_code == 200
+    assert 'id="ways-forward"' in page.content.decode()
+    assert client.post(url)["Location"] == url  # a second click joins nobody twice
+    assert Membership.objects.filter(user=newcomer).count() == 1
 
 
 def test_a_revoked_link_no_longer_works(client, campaign):

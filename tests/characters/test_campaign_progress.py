@@ -3,6 +3,8 @@ player cannot type a new Level, and a form left open while the Imp awarded XP do
 undo the award), while every other choice is saved. Out of a campaign the builder sets
 them as before."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -77,10 +79,40 @@ def test_the_ledgers_attribute_budget_is_the_one_checked_after_a_level_up(client
     assert Character.objects.get(pk=hero.pk).wisdom == 1
 
 
-def test_out_of_a_campaign_the_builder_still_sets_level_and_xp(client, hero):
+def test_a_character_never_in_a_campaign_gets_its_level_and_xp_from_the_builder(client):
+    free = CharacterFactory(name="Bryn", progress__xp=3)
+    assert save(client, free, level="12", xp="2").status_code == 302
+    assert totals(free) == (12, 2)
+
+
+def test_leaving_does_not_free_level_and_xp(client, hero):
+    """The laundering attempt: leave, type Level 100 and XP 9999, come back. The ledger
+    keeps Level 10, XP 9, and says when the character left and came back."""
+    campaign = hero.campaign
     campaign_services.character_leave(character=hero, by=hero.owner)
-    save(client, hero, level="12", xp="2")
-    assert totals(hero) == (12, 2)
+    response = save(client, hero, level="100", xp="9999", career="Bell ringer")
+    assert response.status_code == 302
+    assert totals(hero) == (10, 9)
+    assert not XpEntry.objects.filter(character=hero, kind="adjustment").exists()
+    assert Character.objects.get(pk=hero.pk).career == "Bell ringer"
+    page = client.get(reverse("characters:edit", args=[hero.pk])).content.decode()
+    assert "Kept by the XP ledger since it played in a campaign" in page
+    detail = client.get(hero.get_absolute_url()).content.decode()
+    assert "played in a campaign: Level and XP stay what its XP ledger says" in detail
+    campaign_services.character_join(campaign=campaign, character=hero, by=hero.owner)
+    assert totals(hero) == (10, 9)
+    kinds = list(XpEntry.objects.filter(character=hero).values_list("kind", "note"))
+    assert kinds[-2:] == [("left", "Left The Drowned Crown at Level 10 with 9 XP"),
+                          ("joined", "Joined The Drowned Crown at Level 10 with 9 XP")]
+
+
+def test_the_preview_after_leaving_shows_the_ledgers_level(client, hero):
+    campaign_services.character_leave(character=hero, by=hero.owner)
+    client.force_login(hero.owner)
+    response = client.post(reverse("characters:preview", args=[hero.pk]),
+                           builder_data(**SPREAD, level="100", xp="0"), HTTP_HX_REQUEST="true")
+    assert 'data-stat="level"' in response.content.decode()
+    assert re.search(r'data-stat="level"[^>]*>10<', response.content.decode())
 
 
 def test_the_service_itself_keeps_the_ledger(hero):
@@ -95,3 +127,44 @@ def test_a_typed_level_does_not_raise_the_attribute_budget(client, hero):
     response = save(client, hero, level="15", xp="0", str="4", wis="2", dex="3")
     assert response.status_code == 200  # refused: 15 points at Level 10
     assert Character.objects.get(pk=hero.pk).strength == 2
+
+
+# -- XP at or above the Level (Characters > Advancement) ---------------------------------
+
+
+def test_the_builder_refuses_xp_at_the_level_with_what_it_comes_to(client):
+    free = CharacterFactory(name="Bryn")
+    response = save(client, free, level="10", xp="15")
+    assert response.status_code == 200
+    errors = response.context["form"].errors.as_data()["xp"]
+    assert [e.code for e in errors] == ["xp_not_below_level"]
+    assert "enter Level 11 with 5 XP" in response.content.decode()
+    assert 'value="15"' in response.content.decode()  # what was typed stays
+    assert totals(free) == (10, 0)
+
+
+@pytest.mark.parametrize(("level", "xp", "expected"), [
+    ("10", "10", "Level 11 with 0 XP"), ("1", "4", "Level 3 with 1 XP"),
+])
+def test_the_message_counts_every_level_the_xp_buys(client, level, xp, expected):
+    response = save(client, CharacterFactory(), level=level, xp=xp, str="0", wis="0",
+                    dex="0", agi="0", cha="0", end="0")
+    assert expected in response.content.decode()
+
+
+def test_xp_just_below_the_level_saves(client):
+    free = CharacterFactory()
+    assert save(client, free, level="10", xp="9").status_code == 302
+    assert totals(free) == (10, 9)
+
+
+def test_a_new_character_is_refused_too_and_the_preview_says_why(client):
+    user = CharacterFactory().owner
+    client.force_login(user)
+    response = client.post(reverse("characters:create"), builder_data(level="10", xp="15"))
+    assert response.status_code == 200
+    assert not Character.objects.filter(owner=user, name="Mira").exists()
+    preview = client.post(reverse("characters:preview"), builder_data(level="10", xp="15"),
+                          HTTP_HX_REQUEST="true").content.decode()
+    assert re.search(r'id="errors-xp" hx-swap-oob="innerHTML">.*enter Level 11 with 5 XP',
+                     preview, re.S)
