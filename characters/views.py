@@ -126,10 +126,11 @@ def _joining(request: HttpRequest):
     raw = request.POST.get("campaign") or request.GET.get("campaign") or ""
     if not raw:
         return None
-    if not raw.isdigit() or len(raw) > 18:
+    campaign_id = parse_id(raw)
+    if campaign_id is None:
         raise Http404("No such campaign.")
     membership = (Membership.objects.select_related("campaign")
-                  .filter(campaign_id=int(raw), user=request.user).first())
+                  .filter(campaign_id=campaign_id, user=request.user).first())
     if membership is None:
         raise Http404("No such campaign.")
     return membership.campaign

@@ -222,7 +222,7 @@ def test_the_preview_of_a_build_for_the_campaign_uses_its_level(client, newcomer
     assert "attribute_over_maximum" in body or "at most" in body.lower()
 
 
-@pytest.mark.parametrize("value", ["999999", "abc", "1" * 40, "-3"])
+@pytest.mark.parametrize("value", ["999999", "abc", "1" * 40, "-3", "²", "①"])
 def test_build_for_a_bogus_campaign_is_404(client, newcomer, value):
     assert client.get(f'{reverse("characters:create")}?campaign={value}').status_code == 404
     response = client.post(reverse("characters:create"), builder_data(campaign=value))
