@@ -129,7 +129,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # Login throttling (django-axes): the database handler keeps the counts, so every app
 # process behind the same database agrees. LOGIN_FAILURE_LIMIT wrong passwords for one
 # username (from anywhere), or from one address (for any usernames), lock that username
-# or address out for LOGIN_COOLOFF_MINUTES; `manage.py axes_reset` (or axes_reset_username
+# or address out for LOGIN_COOLOFF_MINUTES (failures older than that no longer count);
+# `manage.py axes_reset` (or axes_reset_username
 # NAME, axes_reset_ip ADDRESS) unlocks at once.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
@@ -138,7 +139,9 @@ AUTHENTICATION_BACKENDS = [
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_RESET_ON_SUCCESS = True
+# A success does not wipe the count: it would wipe the address's failures too, so anyone
+# with an account could log into it between guesses at someone else's password.
+AXES_RESET_ON_SUCCESS = False
 AXES_LOCKOUT_CALLABLE = "accounts.views.login_locked_out"
 AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
 
