@@ -144,6 +144,7 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = False
 AXES_LOCKOUT_CALLABLE = "accounts.views.login_locked_out"
 AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
+AXES_USERNAME_CALLABLE = "accounts.throttle.client_username"
 
 # Content-Security-Policy (django-csp): everything comes from this site. Scripts only from
 # files; styles from files, plus the one <style> the print view writes per request (the
