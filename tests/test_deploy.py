@@ -34,7 +34,7 @@ def check_deploy(**overrides) -> subprocess.CompletedProcess:
 def test_check_deploy_passes_with_no_warnings():
     result = check_deploy()
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "System check identified no issues" in result.stdout
+    assert "System check identified no issues" in result.stdout, result.stdout + result.stderr
 
 
 def test_check_deploy_warns_until_hsts_is_switched_on():
