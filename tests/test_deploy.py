@@ -19,7 +19,9 @@ DEPLOY_ENV = {
     "SECURE_HSTS_INCLUDE_SUBDOMAINS": "true",
     "SECURE_HSTS_PRELOAD": "true",
 }
-NOT_INHERITED = ("DEBUG", "SECURE_", "BEHIND_PROXY", "DJANGO_SETTINGS_MODULE", "SECRET_KEY")
+# Not from the test run (the browser tests set DJANGO_ALLOW_ASYNC_UNSAFE, which --deploy
+# rightly refuses), only what DEPLOY_ENV says.
+NOT_INHERITED = ("DEBUG", "SECURE_", "BEHIND_PROXY", "DJANGO_", "SECRET_KEY", "LOGIN_")
 
 
 def check_deploy(**overrides) -> subprocess.CompletedProcess:
