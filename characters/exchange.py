@@ -168,8 +168,25 @@ class _NotJson(ValueError):
     pass
 
 
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
 def _refuse_constant(name: str):
     raise _NotJson(f"{name} is not a number JSON allows")
+
+
+def _refuse_duplicates(pairs: list[tuple[str, object]]) -> dict:
+    """An object's keys, each once: JSON parsers disagree on which of two wins (Python's
+    keeps the last), so a file that names a key twice is ambiguous and refused."""
+    data = {}
+    for key, value in pairs:
+        if key in data:
+            raise _DuplicateKey(key)
+        data[key] = value
+    return data
 
 
 def parse(raw: bytes | str) -> dict:
@@ -189,7 +206,8 @@ def parse(raw: bytes | str) -> dict:
                 code="not_text",
             ) from error
     try:
-        data = json.loads(raw, parse_constant=_refuse_constant)
+        data = json.loads(raw, parse_constant=_refuse_constant,
+                          object_pairs_hook=_refuse_duplicates)
     except json.JSONDecodeError as error:
         raise ValidationError(
             "The file is not valid JSON: %(problem)s at line %(line)s, column %(column)s.",
@@ -199,6 +217,13 @@ def parse(raw: bytes | str) -> dict:
     except _NotJson as error:
         raise ValidationError("The file is not valid JSON: %(problem)s.", code="not_json",
                               params={"problem": error}) from error
+    except _DuplicateKey as error:
+        raise ValidationError(
+            "The file names the key %(key)s twice in one object; keep one of them, so it "
+            "is clear which value is meant.", code="duplicate_key",
+            params={"key": json.dumps(error.key[:60], ensure_ascii=False)
+                    + ("…" if len(error.key) > 60 else "")},
+        ) from error
     except (ValueError, RecursionError) as error:
         raise ValidationError(
             "The file is not valid JSON: it nests too deep or holds a number too long.",

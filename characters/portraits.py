@@ -1,9 +1,11 @@
 """A character's portrait: the upload form, its checks, and the re-encoding.
 
 An upload is opened with Pillow, checked (PNG, JPEG or WebP only, at most
-PORTRAIT_MAX_BYTES and PORTRAIT_MAX_PIXELS) and re-encoded in its own format:
-turned upright from its EXIF orientation, shrunk to PORTRAIT_MAX_SIDE, and saved
-without any metadata (EXIF, GPS, ICC, comments). Only the re-encoded file is
+PORTRAIT_MAX_BYTES as uploaded and PORTRAIT_MAX_DECODED_BYTES once decoded, the latter
+read from the file's header before any pixel is decoded) and re-encoded in its own
+format: shrunk to PORTRAIT_MAX_SIDE while it is decoded (a JPEG decodes at a reduced
+scale), turned upright from its EXIF orientation, and saved without any metadata (EXIF,
+GPS, ICC, comments). Only the re-encoded file is
 stored, by the default storage (STORAGES["default"], under MEDIA_ROOT unless a
 deployment says otherwise), and it is served only through a view that checks who
 asks (characters.print_views.portrait_image).
@@ -23,7 +25,11 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from .models import Character
 
 PORTRAIT_MAX_BYTES = 5 * 1024 * 1024  # 5 MB as uploaded
-PORTRAIT_MAX_PIXELS = 40_000_000  # width x height before decoding (no decompression bombs)
+# The decoded size a picture may have (pixels x channels x bytes per channel), checked from
+# the header before decoding: a small file can hold a huge picture (a 155 KB one-colour PNG
+# of 6324 x 6324 decodes to 120 MB, and Pillow's work takes several times that). 36 MB is a
+# 12-megapixel colour photo (4000 x 3000 x 3), so a worker's peak stays near 100 MB.
+PORTRAIT_MAX_DECODED_BYTES = 36_000_000
 PORTRAIT_MAX_SIDE = 1200  # stored images fit in 1200 x 1200 (the sheet prints ~60 x 90 mm)
 
 
@@ -48,6 +54,14 @@ def content_type_for(name: str) -> str:
     return CONTENT_TYPES.get(suffix, "application/octet-stream")
 
 
+def decoded_bytes(width: int, height: int, mode: str) -> int:
+    """What a picture of this size and Pillow mode takes once decoded: pixels x channels
+    x bytes per channel (2 for the 16-bit modes, 4 for 32-bit integer and float)."""
+    channels = Image.getmodebands(mode)
+    depth = 4 if mode in ("I", "F") else 2 if "16" in mode else 1
+    return width * height * channels * depth
+
+
 def reencode(upload) -> ContentFile:
     """The upload checked and re-encoded, or a ValidationError saying what is wrong."""
     if upload.size is not None and upload.size > PORTRAIT_MAX_BYTES:
@@ -67,17 +81,22 @@ def reencode(upload) -> ContentFile:
                     "This is a %(kind)s image; upload a PNG, JPEG or WebP picture.",
                     code="format", params={"kind": kind or "unknown"},
                 )
-            if width * height > PORTRAIT_MAX_PIXELS:
+            decoded = decoded_bytes(width, height, probe.mode)
+            if decoded > PORTRAIT_MAX_DECODED_BYTES:
                 raise ValidationError(
-                    "This picture is %(width)s x %(height)s pixels; at most %(max)s million "
-                    "pixels, please.", code="too_many_pixels",
+                    "This picture is %(width)s x %(height)s pixels, %(decoded)s MB once "
+                    "opened; a portrait may take at most %(max)s MB (a 12-megapixel colour "
+                    "photo). Shrink it and upload it again.", code="too_many_pixels",
                     params={"width": width, "height": height,
-                            "max": PORTRAIT_MAX_PIXELS // 1_000_000},
+                            "decoded": f"{decoded / 1_000_000:.0f}",
+                            "max": PORTRAIT_MAX_DECODED_BYTES // 1_000_000},
                 )
             probe.verify()  # a truncated or corrupt file fails here
         upload.seek(0)
         with Image.open(upload) as image:
-            image.load()
+            # Shrunk as it is decoded (in place; a JPEG is decoded at a reduced scale),
+            # then turned upright: no full-size copy is ever made.
+            image.thumbnail((PORTRAIT_MAX_SIDE, PORTRAIT_MAX_SIDE), Image.Resampling.LANCZOS)
             picture = ImageOps.exif_transpose(image)
     except ValidationError:
         raise
@@ -93,7 +112,6 @@ def reencode(upload) -> ContentFile:
         ) from None
 
     target = FORMATS[kind]
-    picture.thumbnail((PORTRAIT_MAX_SIDE, PORTRAIT_MAX_SIDE), Image.Resampling.LANCZOS)
     if kind == "JPEG":
         picture = picture.convert("RGB")
     elif picture.mode not in ("RGB", "RGBA"):
@@ -111,8 +129,9 @@ class PortraitForm(forms.Form):
     portrait = forms.FileField(
         label="Portrait",
         help_text=(f"A PNG, JPEG or WebP picture, at most {PORTRAIT_MAX_BYTES // 1024 // 1024} "
-                   "MB. It is stored without its metadata (camera, place) and printed in the "
-                   "sheet's Picture box."),
+                   f"MB and {PORTRAIT_MAX_DECODED_BYTES // 3 // 1_000_000} megapixels. It is "
+                   "stored without its metadata (camera, place) and printed in the sheet's "
+                   "Picture box."),
         error_messages={"required": "Choose a picture to upload.",
                         "empty": "This file is empty; choose a picture."},
         widget=forms.ClearableFileInput(attrs={

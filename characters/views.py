@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from operator import attrgetter
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -358,3 +359,24 @@ def character_import(request: HttpRequest) -> HttpResponse:
             messages.success(request, f"{character.display_name} was imported.")
             return redirect(character)
     return render(request, "characters/character_import.html", {"form": form})
+
+
+def _character_import_too_big(request: HttpRequest) -> HttpResponse | None:
+    """The import form again when the pasted text is over Django's upload limit
+    (DATA_UPLOAD_MAX_MEMORY_SIZE): Django stops reading the body, so nothing sent is
+    left to keep, but the message stands beside the field instead of a bare 400 page."""
+    if not request.user.is_authenticated:
+        return None
+    form = exchange.CharacterImportForm(data={})
+    form.source = "text"
+    form.full_clean()
+    form.errors.clear()
+    form.add_error("text", ValidationError(
+        "The pasted text is over %(limit)s MB, and a character file is at most %(max)s MB: "
+        "paste a character's export, or upload the file instead.", code="too_large",
+        params={"limit": f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE / 1024 / 1024:g}",
+                "max": exchange.MAX_BYTES // 1024 // 1024}))
+    return render(request, "characters/character_import.html", {"form": form}, status=413)
+
+
+character_import.on_request_too_big = _character_import_too_big

@@ -18,3 +18,6 @@ urlpatterns = [
     path("rules/", include("rules.urls")),
     path("admin/", admin.site.urls),
 ]
+
+# A too-big form body gets its form's own message where the view provides one.
+handler400 = "config.views.bad_request"

@@ -1,6 +1,8 @@
 """Site pages that belong to no app: the landing page and the credits."""
 
+from django.core.exceptions import RequestDataTooBig
 from django.shortcuts import render
+from django.views import defaults
 from django.views.decorators.http import require_safe
 
 
@@ -12,3 +14,16 @@ def home(request):
 @require_safe
 def about(request):
     return render(request, "about.html")
+
+
+def bad_request(request, exception):
+    """Django's 400 page (handler400), except for a body over DATA_UPLOAD_MAX_MEMORY_SIZE
+    sent to a view that says what to answer then (its `on_request_too_big`): Django
+    refuses such a body before the view runs, so the view cannot answer it itself."""
+    match = getattr(request, "resolver_match", None)
+    answer = getattr(match.func, "on_request_too_big", None) if match else None
+    if isinstance(exception, RequestDataTooBig) and answer is not None:
+        response = answer(request)
+        if response is not None:
+            return response
+    return defaults.bad_request(request, exception)

@@ -1,13 +1,18 @@
 """Settings shared by every environment.
 
 Configuration comes from the environment, read here and nowhere else:
-DEBUG, SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL, MEDIA_ROOT, CSRF_TRUSTED_ORIGINS.
+DEBUG, SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL, MEDIA_ROOT, CSRF_TRUSTED_ORIGINS,
+BEHIND_PROXY, LOGIN_FAILURE_LIMIT, LOGIN_COOLOFF_MINUTES (and, in production.py,
+SECURE_COOKIES, SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS,
+SECURE_HSTS_PRELOAD).
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -19,6 +24,11 @@ def env_bool(name: str, default: bool = False) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else default
+
+
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
@@ -27,6 +37,11 @@ DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+# Set when the app sits behind a reverse proxy that sets X-Forwarded-Proto and appends
+# the client's address to X-Forwarded-For; never otherwise, as clients could forge them.
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+if BEHIND_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -44,10 +59,14 @@ INSTALLED_APPS = [
     "rules",
     "characters",
     "campaigns",
+    "csp",
+    # Last, as its documentation asks: failed logins are counted in its database tables.
+    "axes",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -56,6 +75,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: it turns a locked-out login into the login page with its message.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -104,6 +125,42 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Login throttling (django-axes): the database handler keeps the counts, so every app
+# process behind the same database agrees. LOGIN_FAILURE_LIMIT wrong passwords for one
+# username (from anywhere), or from one address (for any usernames), lock that username
+# or address out for LOGIN_COOLOFF_MINUTES (failures older than that no longer count);
+# `manage.py axes_reset` (or axes_reset_username
+# NAME, axes_reset_ip ADDRESS) unlocks at once.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# A success does not wipe the count: it would wipe the address's failures too, so anyone
+# with an account could log into it between guesses at someone else's password.
+AXES_RESET_ON_SUCCESS = False
+AXES_LOCKOUT_CALLABLE = "accounts.views.login_locked_out"
+AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
+AXES_USERNAME_CALLABLE = "accounts.throttle.client_username"
+
+# Content-Security-Policy (django-csp): everything comes from this site. Scripts only from
+# files; styles from files, plus the one <style> the print view writes per request (the
+# paper size), which carries the request's nonce. data: images are Bootstrap's own icons.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "landing"  # accounts.views.landing: Imps to their campaigns

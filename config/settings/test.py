@@ -23,3 +23,6 @@ STORAGES["staticfiles"]["BACKEND"] = (  # noqa: F405
 # of warning about the missing STATIC_ROOT.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+# Login throttling counts every failed login in the database; off here so tests of wrong
+# passwords do not lock each other out. tests/accounts/test_throttle.py switches it on.
+AXES_ENABLED = False

@@ -89,8 +89,11 @@ def htmx_settled(page) -> None:
     New content is wired up (hx-trigger and friends) only when it settles, 20 ms
     after the swap; a test that types into it sooner would type into dead inputs.
     """
+    # A function, not an expression: the page's Content-Security-Policy (no 'unsafe-eval')
+    # refuses the eval() Playwright polls a bare expression with.
     page.wait_for_function(
-        "!document.querySelector('.htmx-request, .htmx-added, .htmx-settling, .htmx-swapping')"
+        "() => !document.querySelector("
+        "'.htmx-request, .htmx-added, .htmx-settling, .htmx-swapping')"
     )
 
 

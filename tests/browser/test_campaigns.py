@@ -34,7 +34,7 @@ def test_the_dashboard_follows_an_award_by_itself(page, live_server, password):
     services.ritual_close(session=session, by=imp)  # "Level Up?": Level 11
     # No reload: the poll (every 5 s) swaps the party in.
     page.wait_for_function(
-        f"document.querySelector('#party-dashboard tr[data-character=\"{ash.pk}\"] "
+        f"() => document.querySelector('#party-dashboard tr[data-character=\"{ash.pk}\"] "
         "[data-stat=\"level\"]').textContent === '11'", timeout=12_000)
     assert page.locator(f'#party-dashboard tr[data-character="{ash.pk}"] '
                         '[data-stat="attribute_points_left"]').inner_text() == "1"

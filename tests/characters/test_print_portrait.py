@@ -85,7 +85,7 @@ def test_metadata_is_stripped_and_big_pictures_shrink(owner_client):
     (b"not a picture at all", "me.png", "not_an_image", "This file is not a picture we"),
     (picture("PNG")[:60], "cut.png", "corrupt", "This picture is damaged or incomplete"),
     (picture("PNG", size=(7000, 6000), mode="1"), "huge.png", "too_many_pixels",
-     "This picture is 7000 x 6000 pixels; at most 40 million pixels"),
+     "This picture is 7000 x 6000 pixels, 42 MB once opened; a portrait may take at most 36"),
 ])
 def test_other_files_are_refused_with_a_message_beside_the_field(owner_client, content, name,
                                                                 code, message):
@@ -101,6 +101,56 @@ def test_other_files_are_refused_with_a_message_beside_the_field(owner_client, c
     assert 'id="errors-portrait"' in page  # the error slot next to the field
     character.refresh_from_db()
     assert not character.portrait
+
+
+def test_a_small_file_holding_a_huge_picture_is_refused_before_it_is_decoded(
+        owner_client, monkeypatch):
+    """The tracker's case: a one-colour 6324 x 6324 PNG is about 155 KB as a file and
+    120 MB decoded. Its size is read from the header; no pixel is ever decoded."""
+    from PIL import ImageFile
+
+    def no_decoding(self):
+        raise AssertionError("the picture was decoded")
+
+    character = owner_client.character
+    content = picture("PNG", size=(6324, 6324))
+    assert len(content) < portraits.PORTRAIT_MAX_BYTES
+    monkeypatch.setattr(ImageFile.ImageFile, "load", no_decoding)
+
+    response = upload(owner_client, character, content)
+
+    assert [e.code for e in response.context["form"].errors.as_data()["portrait"]] == [
+        "too_many_pixels"]
+    page = response.content.decode()
+    assert "This picture is 6324 x 6324 pixels, 120 MB once opened" in page
+    assert 'id="errors-portrait"' in page
+
+
+@pytest.mark.parametrize(("mode", "channels"), [("L", 1), ("RGB", 3), ("RGBA", 4)])
+def test_the_budget_counts_pixels_times_channels(owner_client, mode, channels):
+    """A picture at the budget is accepted; one row more is refused."""
+    budget = portraits.PORTRAIT_MAX_DECODED_BYTES
+    width = 2000
+    height = budget // (width * channels)
+    assert portraits.decoded_bytes(width, height, mode) <= budget
+    assert portraits.decoded_bytes(width, height + 1, mode) > budget
+    character = owner_client.character
+
+    refused = upload(owner_client, character, picture("PNG", size=(width, height + 1),
+                                                      mode=mode))
+    assert refused.status_code == 200
+    accepted = upload(owner_client, character, picture("PNG", size=(width, height),
+                                                       mode=mode))
+    assert accepted.status_code == 302
+    character.refresh_from_db()
+    with default_storage.open(character.portrait.name) as stored, Image.open(stored) as image:
+        assert max(image.size) == portraits.PORTRAIT_MAX_SIDE
+
+
+def test_decoded_bytes_counts_deep_channels():
+    assert portraits.decoded_bytes(10, 10, "I;16") == 200
+    assert portraits.decoded_bytes(10, 10, "F") == 400
+    assert portraits.decoded_bytes(10, 10, "1") == 100
 
 
 def test_an_oversized_file_is_refused_before_it_is_opened(owner_client):
