@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Prefetch
 
 from characters.builds import build_from_character, sheet_for
-from characters.models import Character
+from characters.models import Character, InventoryItem
 from rules.engine.eldritch_gambit import compute_sheet
 from rules.engine.eldritch_gambit import initiative as engine
 from rules.engine.eldritch_gambit.initiative import (
@@ -83,14 +83,28 @@ def _fighter(combatant: Combatant, sheet) -> Fighter:
                           statuses=statuses)
 
 
+def _combatants(encounter: Encounter) -> list[Combatant]:
+    """The encounter's combatants in order, each character with its Level and XP
+    (with_progress) and its inventory with the catalog rows: three queries, whatever
+    the party, and the sheets are computed from these rows without another."""
+    characters = Character.objects.with_progress().prefetch_related(
+        Prefetch("items", queryset=InventoryItem.objects.select_related("catalog_item")))
+    return list(encounter.combatants.prefetch_related(Prefetch("character",
+                                                               queryset=characters))
+                .order_by("position", "pk"))
+
+
+def _items(character: Character) -> list[InventoryItem]:
+    """The character's inventory as _combatants loaded it."""
+    return list(character.items.all())
+
+
 def load(encounter: Encounter, steps=None) -> Tracker:
     """The encounter replayed: its combatants as the engine sees them, then every step."""
-    combatants = list(encounter.combatants.select_related("character").order_by(
-        "position", "pk"))
-    sheets = {}
-    for combatant in combatants:
-        if combatant.character is not None:
-            sheets[combatant.pk] = sheet_for(combatant.character)
+    combatants = _combatants(encounter)
+    builds = {c.pk: build_from_character(c.character, _items(c.character))
+              for c in combatants if c.character is not None}
+    sheets = {pk: compute_sheet(build) for pk, build in builds.items()}
     by_key = {c.key: c for c in combatants}
     state = engine.new_scene(_fighter(c, sheets.get(c.pk)) for c in combatants
                              if not c.joined_midway)
@@ -115,8 +129,7 @@ def load(encounter: Encounter, steps=None) -> Tracker:
             continue
         fighter = state.fighter(combatant.key)
         if combatant.character is not None:
-            build = replace(build_from_character(combatant.character),
-                            statuses=fighter.statuses,
+            build = replace(builds[combatant.pk], statuses=fighter.statuses,
                             hp_current=min(fighter.hp, fighter.hp_max))
             af = compute_sheet(build).value("af")
         elif combatant.af is not None:
@@ -301,7 +314,7 @@ def _write_back(tracker: Tracker, state: InitiativeState) -> None:
         hp = None if fighter.hp >= fighter.hp_max else fighter.hp
         # What the sheet works out by itself (Incapacitated from Load, Fallen from HP)
         # is not written back as a choice.
-        derived = set(sheet_for(character).derived_statuses)
+        derived = set(sheet_for(character, _items(character)).derived_statuses)
         chosen = [s for s in SETTABLE_STATUSES if s in fighter.statuses and s not in derived]
         Character.objects.filter(pk=character.pk).update(hp_current=hp, statuses=chosen)
 
