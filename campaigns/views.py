@@ -4,7 +4,8 @@ ritual (Highlights, absences, Quest XP, payouts, undo). The ritual's actions are
 POSTs that redirect back to the session, so they work without JavaScript.
 
 Non-members get 404 for every campaign page; a member who is not the Imp or a co-Imp
-gets 403 for what only they may do. The writes go through campaigns/services.py.
+gets 403 for what only they may do (Membership.objects.of_or_404, then the role). The
+writes go through campaigns/services.py; the ritual table is read by campaigns/selectors.py.
 """
 
 from __future__ import annotations
