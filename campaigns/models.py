@@ -12,6 +12,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
 
@@ -90,6 +91,31 @@ class Campaign(models.Model):
         return reverse("campaigns:detail", args=[self.pk])
 
 
+class MembershipQuerySet(models.QuerySet):
+    """Who sits at which table: the one place the campaign pages, the stash, the printed
+    party and the services look a member up."""
+
+    def of(self, user, campaign: Campaign | int | None) -> MembershipQuerySet:
+        """The user's membership of the campaign (a Campaign or its id): one row at most,
+        none for an anonymous user or no campaign."""
+        if campaign is None or user is None or not user.is_authenticated:
+            return self.none()
+        campaign_id = campaign if isinstance(campaign, int) else campaign.pk
+        return self.filter(campaign_id=campaign_id, user=user)
+
+    def of_or_404(self, user, campaign: Campaign | int | None) -> Membership:
+        """The user's membership of the campaign, with the campaign. Non-members get 404,
+        as if the campaign did not exist."""
+        membership = self.select_related("campaign").of(user, campaign).first()
+        if membership is None:
+            raise Http404("No such campaign.")
+        return membership
+
+    def role_of(self, user, campaign: Campaign | int | None) -> str | None:
+        """The user's role in the campaign, or None for a non-member."""
+        return self.of(user, campaign).values_list("role", flat=True).first()
+
+
 class Membership(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
@@ -97,6 +123,8 @@ class Membership(models.Model):
     )
     role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
     joined_at = models.DateTimeField(auto_now_add=True)
+
+    objects = MembershipQuerySet.as_manager()
 
     class Meta:
         ordering = ["campaign", "joined_at", "pk"]

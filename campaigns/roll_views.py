@@ -431,10 +431,7 @@ def character_log(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def session_log(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    membership = (Membership.objects.select_related("campaign")
-                  .filter(campaign_id=pk, user=request.user).first())
-    if membership is None:
-        raise Http404("No such campaign.")
+    membership = Membership.objects.of_or_404(request.user, pk)
     session = get_object_or_404(Session, campaign_id=pk, number=number)
     entries = list(session.rolls.select_related("character", "rolled_by", "gambit", "reroll")
                    [:LOG_SIZE])

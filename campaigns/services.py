@@ -63,17 +63,8 @@ class CampaignError(Refusal):
 # -- helpers ------------------------------------------------------------------------------
 
 
-def role_of(campaign: Campaign | int, user) -> str | None:
-    """The user's role in the campaign, or None for a non-member."""
-    if user is None or not user.is_authenticated:
-        return None
-    campaign_id = campaign if isinstance(campaign, int) else campaign.pk
-    return (Membership.objects.filter(campaign_id=campaign_id, user=user)
-            .values_list("role", flat=True).first())
-
-
 def _require_imp(campaign: Campaign | int | None, by, what: str) -> None:
-    if campaign is None or role_of(campaign, by) not in IMP_ROLES:
+    if Membership.objects.role_of(by, campaign) not in IMP_ROLES:
         raise CampaignError(f"Only the campaign's Imp or a co-Imp may {what}.", "not_imp")
 
 
@@ -85,7 +76,7 @@ def _require_the_imp(campaign: Campaign, by, what: str) -> None:
 def _require_owner_or_imp(character: Character, by, what: str) -> None:
     if by is not None and character.owner_id == by.pk:
         return
-    if character.campaign_id is not None and role_of(character.campaign_id, by) in IMP_ROLES:
+    if Membership.objects.role_of(by, character.campaign_id) in IMP_ROLES:
         return
     raise CampaignError(
         f"Only {character.display_name}'s player or the campaign's Imp may {what}.",
@@ -271,7 +262,7 @@ def character_join(*, campaign: Campaign, character: Character, by,
     if character.owner_id != getattr(by, "pk", None):
         raise CampaignError("You can only bring your own characters.", "not_your_character",
                             field="character")
-    if role_of(campaign, by) is None:
+    if Membership.objects.role_of(by, campaign) is None:
         raise CampaignError("Join the campaign first.", "not_member")
     if character.campaign_id == campaign.pk:
         return character
@@ -316,7 +307,7 @@ def character_duplicate_join(*, campaign: Campaign, character: Character, by,
     if character.owner_id != getattr(by, "pk", None):
         raise CampaignError("You can only duplicate your own characters.",
                             "not_your_character", field="character")
-    if role_of(campaign, by) is None:
+    if Membership.objects.role_of(by, campaign) is None:
         raise CampaignError("Join the campaign first.", "not_member")
     copy = character_duplicate(character=character, by=by)
     return character_join(campaign=campaign, character=copy, by=by, request_key=request_key)

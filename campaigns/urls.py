@@ -46,7 +46,7 @@ urlpatterns = [
          name="quest_abandon"),
     path("<id:pk>/characters/<id:character_pk>/xp/", views.xp_adjust, name="xp_adjust"),
     path("<id:pk>/characters/<id:character_pk>/xp/<id:entry_pk>/reverse/",
-         views.character_xp_reverse, name="character_xp_reverse"),
+         views.xp_entry_reverse, name="character_xp_reverse"),
     path("<id:pk>/characters/<id:character_pk>/leave/", views.character_leave,
          name="character_leave"),
     path("<id:pk>/highlights/", views.highlight_log, name="highlights"),

@@ -4,7 +4,8 @@ ritual (Highlights, absences, Quest XP, payouts, undo). The ritual's actions are
 POSTs that redirect back to the session, so they work without JavaScript.
 
 Non-members get 404 for every campaign page; a member who is not the Imp or a co-Imp
-gets 403 for what only they may do. The writes go through campaigns/services.py.
+gets 403 for what only they may do (Membership.objects.of_or_404, then the role). The
+writes go through campaigns/services.py; the ritual table is read by campaigns/selectors.py.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, SuspiciousOperation
 from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch, Q, Sum
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
@@ -29,7 +30,7 @@ from characters.models import Character, InventoryItem, XpEntry
 from config.parsing import parse_id, request_key
 from rules.engine.eldritch_gambit.statuses import STATUS_BY_KEY
 
-from . import services
+from . import selectors, services
 from .forms import (
     BringCharacterForm,
     CampaignForm,
@@ -60,28 +61,9 @@ DASHBOARD = "campaigns/campaign_detail.html"
 RECENT_SESSIONS = 5
 
 
-def _membership(request: HttpRequest, pk: int) -> Membership:
-    """The user's membership of the campaign, with the campaign: 404 for non-members."""
-    membership = (Membership.objects.select_related("campaign")
-                  .filter(campaign_id=pk, user=request.user).first())
-    if membership is None:
-        raise Http404("No such campaign.")
-    return membership
-
-
 def _require_runs(membership: Membership) -> None:
     if membership.role not in IMP_ROLES:
         raise PermissionDenied("Only the Imp or a co-Imp may do that.")
-
-
-def _active_quests(campaign_id: int) -> dict[int, Quest]:
-    """Each character's active Quest, with invested_sum (the investments' XP, <= 0)."""
-    return {
-        quest.character_id: quest
-        for quest in Quest.objects.filter(character__campaign_id=campaign_id,
-                                          status=Quest.Status.ACTIVE)
-        .annotate(invested_sum=Sum("investments__xp_entry__xp_change"))
-    }
 
 
 def _party(campaign: Campaign, *, full: bool) -> list[dict]:
@@ -92,7 +74,7 @@ def _party(campaign: Campaign, *, full: bool) -> list[dict]:
     if full:
         characters = characters.prefetch_related(
             Prefetch("items", queryset=InventoryItem.objects.select_related("catalog_item")))
-    quests = _active_quests(campaign.pk)
+    quests = selectors.active_quests(campaign.pk)
     rows = []
     for character in characters:
         quest = quests.get(character.pk)
@@ -142,7 +124,7 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
 @require_GET
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The party dashboard; htmx polls its party-dashboard partial every few seconds."""
-    membership = _membership(request, pk)
+    membership = Membership.objects.of_or_404(request.user, pk)
     campaign = membership.campaign
     runs = membership.role in IMP_ROLES
     context = {
@@ -195,7 +177,7 @@ def _my_characters(party: list[dict], user, session: Session | None) -> list[dic
 @login_required
 @require_POST
 def invitation_create(request: HttpRequest, pk: int) -> HttpResponse:
-    membership = _membership(request, pk)
+    membership = Membership.objects.of_or_404(request.user, pk)
     _require_runs(membership)
     services.invitation_create(campaign=membership.campaign, by=request.user)
     messages.success(request, "A new invitation link is ready: share it with your players.")
@@ -205,7 +187,7 @@ def invitation_create(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def invitation_revoke(request: HttpRequest, pk: int, invitation_pk: int) -> HttpResponse:
-    membership = _membership(request, pk)
+    membership = Membership.objects.of_or_404(request.user, pk)
     _require_runs(membership)
     invitation = get_object_or_404(Invitation, pk=invitation_pk, campaign_id=pk)
     services.invitation_revoke(invitation=invitation, by=request.user)
@@ -241,7 +223,7 @@ def campaign_join(request: HttpRequest, code: str) -> HttpResponse:
     character (bring, build, duplicate). An Imp or co-Imp goes to the campaign."""
     invitation = get_object_or_404(Invitation.objects.select_related("campaign"), code=code)
     campaign = invitation.campaign
-    role = services.role_of(campaign, request.user)
+    role = Membership.objects.role_of(request.user, campaign)
     if role in IMP_ROLES:
         return redirect(campaign)
     if request.method == "POST" and role is None:
@@ -267,7 +249,7 @@ def campaign_join(request: HttpRequest, code: str) -> HttpResponse:
 def character_bring(request: HttpRequest, pk: int) -> HttpResponse:
     """Bring one of the member's characters (one click per character). The same
     character twice is brought once."""
-    membership = _membership(request, pk)
+    membership = Membership.objects.of_or_404(request.user, pk)
     campaign = membership.campaign
     form = BringCharacterForm(request.POST or None, user=request.user, campaign=campaign)
     if request.method == "POST" and form.is_valid():
@@ -289,7 +271,7 @@ def character_bring(request: HttpRequest, pk: int) -> HttpResponse:
 def character_duplicate_join(request: HttpRequest, pk: int) -> HttpResponse:
     """A copy of one of the member's characters joins the campaign (the original stays
     where it plays). A double click makes one copy (the form's request key)."""
-    membership = _membership(request, pk)
+    membership = Membership.objects.of_or_404(request.user, pk)
     campaign = membership.campaign
     form = CharacterActionForm(request.POST)
     if not form.is_valid():
@@ -317,7 +299,7 @@ def character_duplicate_join(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def session_list(request: HttpRequest, pk: int) -> HttpResponse:
-    membership = _membership(request, pk)
+    membership = Membership.objects.of_or_404(request.user, pk)
     campaign = membership.campaign
     runs = membership.role in IMP_ROLES
     form = None
@@ -345,84 +327,11 @@ def session_list(request: HttpRequest, pk: int) -> HttpResponse:
     })
 
 
-def _ritual(session: Session, user, *, runs: bool) -> dict:
-    """The session's ritual: a row per character now in the campaign (turns, absence,
-    investment, Quest, Level-ups) and the session's XP entries. A fixed number of
-    queries."""
-    characters = list(Character.objects.filter(campaign_id=session.campaign_id)
-                      .with_progress().select_related("owner"))
-    highlights = list(session.highlights.select_related("character", "xp_entry__reversed_by"))
-    absent = set(session.absences.values_list("character_id", flat=True))
-    investments = {i.character_id: i for i in session.investments.select_related(
-        "quest", "xp_entry__reversed_by")}
-    quests = _active_quests(session.campaign_id)
-    achieved = list(Quest.objects.filter(ended_in=session, status=Quest.Status.ACHIEVED)
-                    .select_related("character", "payout_entry__reversed_by"))
-    levelled = _levelled(session, [c.pk for c in characters])
-    waiting = services.highlight_turns(session)
-    open_round = {character.pk: round_number for character, round_number in waiting}
-    current = waiting[0][0].pk if waiting else None
-    rows = []
-    for character in characters:
-        turns = [h for h in highlights if h.character_id == character.pk]
-        taken = [h for h in turns if h.undone_at is None]
-        quest = quests.get(character.pk)
-        next_round = open_round.get(character.pk)
-        spends = levelled.get(character.pk, [])
-        rows.append({
-            "character": character,
-            "turns": turns,
-            "turns_left": max(session.highlight_rounds - len(taken), 0)
-            if session.has_ritual else 0,
-            "next_round": next_round,
-            "about_other_needed": session.final_round_about_other
-            and next_round == session.highlight_rounds,
-            "absent": character.pk in absent,
-            "investment": investments.get(character.pk),
-            "quest": quest,
-            "invested": -(quest.invested_sum or 0) if quest else 0,
-            "can_invest": runs or character.owner_id == user.pk,
-            "key": uuid.uuid4().hex,
-            "current": character.pk == current,
-            # "Level Up?": the Levels bought during this session, and those the XP
-            # already pays for while the ritual holds them.
-            "levels_up": len(spends),
-            "new_level": max((1 - spend.xp_change for spend in spends), default=None),
-            "levels_waiting": services.levels_affordable(character.level_total,
-                                                         character.xp_total),
-        })
-    by_pk = {row["character"].pk: row for row in rows}
-    turn = None
-    if waiting:
-        turn = {"round": waiting[0][1], "row": by_pk[current],
-                "then": [by_pk[c.pk] for c, n in waiting[1:] if n == waiting[0][1]]}
-    return {"rows": rows, "highlights": highlights, "achieved": achieved, "turn": turn,
-            "waiting": bool(waiting)}
-
-
-def _levelled(session: Session, character_pks: list[int]) -> dict[int, list[XpEntry]]:
-    """The Level-ups (still standing) bought during the session: from its start to the
-    next session's start."""
-    entries = XpEntry.objects.filter(character_id__in=character_pks,
-                                     kind=XpEntry.Kind.LEVEL_SPEND,
-                                     reversed_by__isnull=True,
-                                     created_at__gte=session.created_at)
-    following = (Session.objects.filter(campaign_id=session.campaign_id,
-                                        number__gt=session.number)
-                 .order_by("number").values_list("created_at", flat=True).first())
-    if following is not None:
-        entries = entries.filter(created_at__lt=following)
-    levelled: dict[int, list[XpEntry]] = {}
-    for entry in entries:
-        levelled.setdefault(entry.character_id, []).append(entry)
-    return levelled
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def session_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The session: the ritual (Highlights, then Quest XP), the recap and the Imp's notes."""
-    membership = _membership(request, pk)
+    membership = Membership.objects.of_or_404(request.user, pk)
     campaign = membership.campaign
     session = get_object_or_404(Session, campaign=campaign, number=number)
     runs = membership.role in IMP_ROLES
@@ -453,7 +362,7 @@ def session_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 return redirect(session)
     return render(request, "campaigns/session_detail.html", {
         "campaign": campaign, "session": session, "runs": runs, "form": form,
-        "ritual": _ritual(session, request.user, runs=runs),
+        "ritual": selectors.ritual_table(session, request.user, runs=runs),
         "confirm": parse_id(request.GET.get("confirm", "")),
     })
 
@@ -463,7 +372,7 @@ def _session_action(request: HttpRequest, pk: int, number: int, form_class, *,
     """The session, valid form data and character of a ritual POST (403 for a player
     where only Imps act, 404 for a character not in the campaign, 400 for a broken
     form)."""
-    membership = _membership(request, pk)
+    membership = Membership.objects.of_or_404(request.user, pk)
     if imp_only:
         _require_runs(membership)
     session = get_object_or_404(Session, campaign=membership.campaign, number=number)
@@ -562,7 +471,7 @@ def quest_invest(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @login_required
 @require_POST
 def quest_complete(request: HttpRequest, pk: int, number: int, quest_pk: int) -> HttpResponse:
-    membership = _membership(request, pk)
+    membership = Membership.objects.of_or_404(request.user, pk)
     _require_runs(membership)
     session = get_object_or_404(Session, campaign=membership.campaign, number=number)
     quest = get_object_or_404(Quest, pk=quest_pk, character__campaign=membership.campaign)
@@ -580,7 +489,7 @@ def quest_complete(request: HttpRequest, pk: int, number: int, quest_pk: int) ->
 @require_POST
 def ritual_close(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The Imp ends the ritual: "Level Up?" for everyone (the XP diagram)."""
-    membership = _membership(request, pk)
+    membership = Membership.objects.of_or_404(request.user, pk)
     _require_runs(membership)
     session = get_object_or_404(Session, campaign=membership.campaign, number=number)
 
@@ -599,24 +508,37 @@ def ritual_close(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def xp_entry_reverse(request: HttpRequest, pk: int, number: int, entry_pk: int) -> HttpResponse:
-    """Undo an XP entry of this session. If it bought a Level, the page asks to confirm
-    undoing the Level too (?confirm=<entry>)."""
-    membership = _membership(request, pk)
+def xp_entry_reverse(request: HttpRequest, pk: int, entry_pk: int, *, number: int | None = None,
+                     character_pk: int | None = None) -> HttpResponse:
+    """Undo an XP entry, the Imps only, from the session's ritual (`number`: an entry of a
+    character in the campaign) or from a character's ledger (`character_pk`: one of its
+    entries). If it bought a Level, the page it came from asks to confirm undoing the
+    Level too (?confirm=<entry>)."""
+    if character_pk is None:
+        membership = Membership.objects.of_or_404(request.user, pk)
+        entries = XpEntry.objects.filter(character__campaign=membership.campaign)
+    else:
+        membership, character = _campaign_character(request, pk, character_pk)
+        entries = character.xp_entries.all()
     _require_runs(membership)
-    session = get_object_or_404(Session, campaign=membership.campaign, number=number)
-    entry = get_object_or_404(XpEntry, pk=entry_pk, character__campaign=membership.campaign)
-    was_closed = not session.ritual_open
+    session = None
+    if number is not None:
+        session = get_object_or_404(Session, campaign=membership.campaign, number=number)
+        back, anchor = session.get_absolute_url(), "#ritual"
+    else:
+        back, anchor = _character_url(pk, character_pk), "#ledger"
+    entry = get_object_or_404(entries, pk=entry_pk)
+    was_closed = session is not None and not session.ritual_open
     try:
         services.xp_entry_reverse(entry=entry, by=request.user,
                                   confirm_level_undo=request.POST.get("confirm_level_undo") == "1")
     except CampaignError as error:
         messages.error(request, error.message)
         if error.code == "level_undo_needed":
-            return redirect(f"{session.get_absolute_url()}?confirm={entry.pk}#ritual")
+            return redirect(f"{back}?confirm={entry.pk}{anchor}")
     else:
         messages.success(request, _undone_message(entry, session, was_closed))
-    return redirect(session.get_absolute_url() + "#ritual")
+    return redirect(back + anchor)
 
 
 def _level_waits(character: Character) -> str:
@@ -628,8 +550,11 @@ def _level_waits(character: Character) -> str:
             "the Highlights and the Quest XP).")
 
 
-def _undone_message(entry: XpEntry, session: Session, was_closed: bool) -> str:
+def _undone_message(entry: XpEntry, session: Session | None, was_closed: bool) -> str:
+    """What an undo says; from the session's ritual (`session`), also what reopened."""
     message = f"{entry.get_kind_display()} undone."
+    if session is None:
+        return message
     if entry.kind == XpEntry.Kind.HIGHLIGHT:
         message += (f" {entry.character.display_name}'s turn is open again: retell it or "
                     "pass.")
@@ -648,7 +573,7 @@ def campaign_members(request: HttpRequest, pk: int) -> HttpResponse:
     """Who sits at the table, their roles and characters. The Imp names and removes
     co-Imps, hands the campaign over and takes players or characters out; a player
     takes their character out or leaves."""
-    membership = _membership(request, pk)
+    membership = Membership.objects.of_or_404(request.user, pk)
     campaign = membership.campaign
     members = list(campaign.memberships.select_related("user").order_by("joined_at", "pk"))
     characters: dict[int, list[Character]] = {}
@@ -666,7 +591,7 @@ def _member_action(request: HttpRequest, pk: int, user_pk: int, action, *,
                    self_ok: bool = False, back: str | None = None) -> HttpResponse:
     """Run a service about one member: the Imp's decision (403 for anyone else), or,
     where self_ok, the member's own. A refusal comes back as a message."""
-    membership = _membership(request, pk)
+    membership = Membership.objects.of_or_404(request.user, pk)
     target = get_object_or_404(Membership.objects.select_related("user"), campaign_id=pk,
                                user_id=user_pk)
     if membership.role != Role.IMP and not (self_ok and target.user_id == request.user.pk):
@@ -720,7 +645,7 @@ def membership_leave(request: HttpRequest, pk: int, user_pk: int) -> HttpRespons
 @require_http_methods(["GET", "POST"])
 def imp_handover(request: HttpRequest, pk: int) -> HttpResponse:
     """The Imp hands the campaign to another member and stays on as a co-Imp."""
-    membership = _membership(request, pk)
+    membership = Membership.objects.of_or_404(request.user, pk)
     campaign = membership.campaign
     if membership.role != Role.IMP:
         raise PermissionDenied("Only the campaign's Imp may hand it over.")
@@ -748,7 +673,7 @@ def _campaign_character(request: HttpRequest, pk: int,
                         character_pk: int) -> tuple[Membership, Character]:
     """The character in (or once in) the campaign, for its player and the Imps: 404 for
     non-members and other characters, 403 for the other players."""
-    membership = _membership(request, pk)
+    membership = Membership.objects.of_or_404(request.user, pk)
     character = get_object_or_404(
         _known_characters(membership.campaign).with_progress().select_related("owner"),
         pk=character_pk)
@@ -870,27 +795,6 @@ def xp_adjust(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def character_xp_reverse(request: HttpRequest, pk: int, character_pk: int,
-                         entry_pk: int) -> HttpResponse:
-    """Undo one of the character's XP entries, asking first if it bought a Level."""
-    membership, character = _campaign_character(request, pk, character_pk)
-    _require_runs(membership)
-    entry = get_object_or_404(XpEntry, pk=entry_pk, character=character)
-    url = _character_url(pk, character_pk)
-    try:
-        services.xp_entry_reverse(entry=entry, by=request.user,
-                                  confirm_level_undo=request.POST.get("confirm_level_undo") == "1")
-    except CampaignError as error:
-        messages.error(request, error.message)
-        if error.code == "level_undo_needed":
-            return redirect(f"{url}?confirm={entry.pk}#ledger")
-    else:
-        messages.success(request, f"{entry.get_kind_display()} undone.")
-    return redirect(url + "#ledger")
-
-
-@login_required
-@require_POST
 def character_leave(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
     """The character leaves the campaign (its player decides, or an Imp)."""
     membership, character = _campaign_character(request, pk, character_pk)
@@ -918,7 +822,7 @@ def highlight_log(request: HttpRequest, pk: int) -> HttpResponse:
     """Every Highlight ever told at the table, by character (with counts, so the Imp
     sees who brings up too few) and by session (newest first, ten to a page). Imps
     only. A fixed number of queries, whatever the sessions and characters."""
-    membership = _membership(request, pk)
+    membership = Membership.objects.of_or_404(request.user, pk)
     _require_runs(membership)
     campaign = membership.campaign
     standing = Q(highlights__awarded=True,

@@ -171,10 +171,7 @@ def portrait_image(request: HttpRequest, pk: int) -> FileResponse:
 def _party(request: HttpRequest, pk: int) -> tuple[Campaign, list[Character]]:
     """The campaign and its characters, for the Imp and the co-Imps (404 for
     non-members, 403 for players, as the campaign's pages do)."""
-    membership = (Membership.objects.select_related("campaign")
-                  .filter(campaign_id=pk, user=request.user).first())
-    if membership is None:
-        raise Http404("No such campaign.")
+    membership = Membership.objects.of_or_404(request.user, pk)
     if membership.role not in IMP_ROLES:
         raise PermissionDenied("Only the Imp or a co-Imp may print the party.")
     campaign = membership.campaign

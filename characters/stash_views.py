@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -33,14 +33,6 @@ from .models import Character, GearTransfer, InventoryItem
 
 TEMPLATE = "characters/stash_detail.html"
 HISTORY_LIMIT = 100
-
-
-def _membership(request: HttpRequest, pk: int) -> Membership:
-    membership = (Membership.objects.select_related("campaign")
-                  .filter(campaign_id=pk, user=request.user).first())
-    if membership is None:
-        raise Http404("No such campaign.")
-    return membership
 
 
 @dataclass
@@ -162,7 +154,7 @@ def _context(request: HttpRequest, membership: Membership, **extra) -> dict:
 @login_required
 @require_GET
 def stash_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    membership = _membership(request, pk)
+    membership = Membership.objects.of_or_404(request.user, pk)
     return render(request, TEMPLATE, _context(request, membership))
 
 
@@ -171,7 +163,7 @@ def stash_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def stash_take(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
     """Take a line (a container with everything in it), or part of a stack, into a
     character."""
-    membership = _membership(request, pk)
+    membership = Membership.objects.of_or_404(request.user, pk)
     campaign = membership.campaign
     form = TakeForm(request.POST)
     error = None

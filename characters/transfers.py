@@ -54,25 +54,18 @@ def stash_transfers(campaign: Campaign):
             .order_by("-created_at", "-pk"))
 
 
-def role_of(campaign_id: int | None, user) -> str | None:
-    if campaign_id is None or user is None or not user.is_authenticated:
-        return None
-    return (Membership.objects.filter(campaign_id=campaign_id, user=user)
-            .values_list("role", flat=True).first())
-
-
 def may_give(character: Character, user) -> bool:
     """The character's player, or the Imp or a co-Imp of its campaign."""
     if user is not None and character.owner_id == user.pk:
         return True
-    return role_of(character.campaign_id, user) in IMP_ROLES
+    return Membership.objects.role_of(user, character.campaign_id) in IMP_ROLES
 
 
 def may_take_into(campaign: Campaign, character: Character, user) -> bool:
     """A member into their own character of the campaign; the Imp or a co-Imp into any."""
     if character.campaign_id != campaign.pk:
         return False
-    role = role_of(campaign.pk, user)
+    role = Membership.objects.role_of(user, campaign.pk)
     if role is None:
         return False
     return role in IMP_ROLES or character.owner_id == user.pk
@@ -428,7 +421,7 @@ def _take(*, item, to_character, by, campaign, note, request_key, quantity):
     line = next((line for line in held if line.pk == _pk(item)), None)
     if line is None:
         raise missing
-    role = role_of(campaign.pk, by)
+    role = Membership.objects.role_of(by, campaign.pk)
     if role is None:
         raise InventoryError(f"Only the members of {campaign.name} may take from its stash.",
                              "not_member")

@@ -130,11 +130,7 @@ def _joining(request: HttpRequest):
     campaign_id = parse_id(raw)
     if campaign_id is None:
         raise Http404("No such campaign.")
-    membership = (Membership.objects.select_related("campaign")
-                  .filter(campaign_id=campaign_id, user=request.user).first())
-    if membership is None:
-        raise Http404("No such campaign.")
-    return membership.campaign
+    return Membership.objects.of_or_404(request.user, campaign_id).campaign
 
 
 def _builder(request: HttpRequest, character: Character | None) -> HttpResponse:

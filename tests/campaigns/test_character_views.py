@@ -214,3 +214,41 @@ def test_the_campaign_view_query_count_is_flat(client, imp, player, campaign, he
     services.quest_change(character=hero, text="Another Quest", by=player)
     services.xp_adjust(character=hero, xp_change=1, note="Bonus", by=imp)
     assert count() == small
+
+
+def test_an_undo_returns_to_the_page_it_came_from(client, imp, campaign, hero, first_session):
+    """One view behind both undo links: the session's ritual and the character's ledger
+    each get their own way back and message."""
+    session = services.session_start(campaign=campaign, by=imp)
+    told = services.highlight_award(session=session, character=hero, by=imp, text="A deed")
+    client.force_login(imp)
+
+    response = client.post(url("character_xp_reverse", campaign, hero, told.xp_entry_id))
+    assert response["Location"] == f"{url('character', campaign, hero)}#ledger"
+    assert messages_of(response) == ["Highlight undone."]
+
+    retold = services.highlight_award(session=session, character=hero, by=imp, text="Again")
+    response = client.post(reverse("campaigns:xp_reverse", args=[
+        campaign.pk, session.number, retold.xp_entry_id]))
+    assert response["Location"] == f"{session.get_absolute_url()}#ritual"
+    assert messages_of(response)[-1] == (
+        "Highlight undone. Ash's turn is open again: retell it or pass.")
+    assert progress(hero) == (10, 5)
+
+
+def test_the_ledgers_undo_takes_only_that_characters_entries(client, imp, campaign, hero,
+                                                               first_session):
+    sidekick = CharacterFactory(campaign=campaign, name="Bram",
+                                owner=MembershipFactory(campaign=campaign).user)
+    entry = services.xp_adjust(character=sidekick, xp_change=2, note="Bonus", by=imp)
+    client.force_login(imp)
+    before = list(XpEntry.objects.values_list("pk", "reversed_by"))
+
+    response = client.post(url("character_xp_reverse", campaign, hero, entry.pk))
+
+    assert response.status_code == 404
+    assert list(XpEntry.objects.values_list("pk", "reversed_by")) == before
+    # The session's undo takes any entry of a character at the table.
+    client.post(reverse("campaigns:xp_reverse", args=[
+        campaign.pk, first_session.number, entry.pk]))
+    assert XpEntry.objects.filter(reverses=entry).exists()

@@ -448,17 +448,17 @@ def test_only_the_imp_hands_over_and_names_co_imps(campaign, imp, seat):
         services.imp_handover(campaign=campaign, to_user=UserFactory(), by=imp)
 
     services.co_imp_add(campaign=campaign, user=player, by=imp)
-    assert services.role_of(campaign, player) == "co_imp"
+    assert Membership.objects.role_of(player, campaign) == "co_imp"
     services.co_imp_remove(campaign=campaign, user=player, by=player)  # steps down
-    assert services.role_of(campaign, player) == "player"
+    assert Membership.objects.role_of(player, campaign) == "player"
     with refused("is_the_imp"):
         services.co_imp_remove(campaign=campaign, user=imp, by=imp)
 
     services.imp_handover(campaign=campaign, to_user=player, by=imp)
     campaign.refresh_from_db()
     assert campaign.owner == player
-    assert services.role_of(campaign, player) == "imp"
-    assert services.role_of(campaign, imp) == "co_imp"
+    assert Membership.objects.role_of(player, campaign) == "imp"
+    assert Membership.objects.role_of(imp, campaign) == "co_imp"
     assert Membership.objects.filter(campaign=campaign, role="imp").count() == 1
 
 
@@ -518,7 +518,7 @@ def test_campaign_create_makes_the_owner_its_imp(imp):
     campaign = services.campaign_create(owner=imp, name="  Salt and Ash ", pitch="Sea")
     assert campaign.name == "Salt and Ash"
     assert (campaign.starting_level, campaign.default_highlight_rounds) == (10, 3)
-    assert services.role_of(campaign, imp) == "imp"
+    assert Membership.objects.role_of(imp, campaign) == "imp"
     with refused("name_required"):
         services.campaign_create(owner=imp, name=" ")
     with refused("rounds_out_of_range"):

@@ -169,7 +169,7 @@ def test_creating_a_campaign_makes_you_its_imp(client, user):
     response = client.post(reverse("campaigns:create"), data)
     campaign = Campaign.objects.get()
     assert response["Location"] == campaign.get_absolute_url()
-    assert services.role_of(campaign, user) == "imp"
+    assert Membership.objects.role_of(user, campaign) == "imp"
     client.post(reverse("campaigns:create"), data)  # submitted twice
     assert Campaign.objects.count() == 1
     listing = client.get(reverse("campaigns:list")).content.decode()
