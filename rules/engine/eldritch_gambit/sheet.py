@@ -3,6 +3,14 @@
 The build holds only what the player chose; the sheet is recomputed from it on
 every request and never stored. Rule problems are collected in sheet.issues with
 stable codes, never raised.
+
+compute_sheet composes one small function per SRD section, in the sheet's order:
+level_stats (Characters > Level), attribute_scores (Characters > Attributes, LEVEL
+BENEFITS), worn_armor (Resources > Armor), hit_points and rally (Characters >
+Defenses), load (Characters > Gear > Encumbrance), agility_factor and willpower
+(Characters > Defenses), poison_buildup (Status: Poisoned) and check_dice (Basics >
+Checks). Weapon and natural-attack lines are made on demand (weapon_line,
+natural_attack_line).
 """
 
 from __future__ import annotations
@@ -733,20 +741,20 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
     chosen = chosen_statuses(build)
     size = size_of(build.traits)
 
-    levelled = level_stats(build)
+    level = level_stats(build)
     scores = attribute_scores(build)
     armor = worn_armor(build, carried)
     hp = hit_points(build, armor, size, chosen)
-    rallying = rally(build, armor.armor, size, chosen)
-    carrying = load(build, carried, size, chosen)
-    derived_statuses = hp.derived_statuses + carrying.derived_statuses
+    rally_stat = rally(build, armor.armor, size, chosen)
+    burden = load(build, carried, size, chosen)
+    derived_statuses = hp.derived_statuses + burden.derived_statuses
     statuses = sheet_statuses(chosen, derived_statuses)
     af = agility_factor(build.attributes, carried, statuses)
     wp = willpower(build)
     poison = poison_buildup(build, hp.base, statuses)
     dice = check_dice(statuses)
 
-    sections = (levelled, scores, armor, hp, rallying, carrying, af, wp, poison, dice)
+    sections = (level, scores, armor, hp, rally_stat, burden, af, wp, poison, dice)
     return CharacterSheet(
         build=build,
         stats={stat.name: stat for section in sections for stat in section.stats},
