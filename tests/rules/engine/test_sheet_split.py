@@ -74,7 +74,6 @@ def _pick_best(pieces, key):
 
 # ---------------------------------------------------------------- the frozen copy
 
-# ruff: noqa: E501
 def old_compute_sheet(build: CharacterBuild) -> CharacterSheet:
     issues: list[Issue] = []
     stats: dict[str, Stat] = {}
