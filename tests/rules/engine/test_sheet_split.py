@@ -445,7 +445,7 @@ builds = st.builds(
     gear=gear(),
     traits=traits,
     statuses=st.frozensets(status_names, max_size=4),
-    poison_buildup=st.integers(min_value=0, max_value=60),
+    poison_buildup=st.integers(min_value=0, max_value=60) | st.just(999),
     hp_current=current,
     wp_current=current,
     has_career=st.booleans(),
@@ -484,10 +484,11 @@ def test_equal_on_bare_builds(level, attributes):
 
 def test_the_generated_builds_reach_every_issue_and_status():
     """The strategy is wide enough to matter: across its examples the old function
-    raises every issue code and sets every derived status."""
+    raises every issue code and sets every derived status (derandomized, so the same
+    examples every run)."""
     seen_codes, seen_statuses = set(), set()
 
-    @settings(max_examples=300, deadline=None, database=None,
+    @settings(max_examples=300, deadline=None, database=None, derandomize=True,
               suppress_health_check=[HealthCheck.too_slow])
     @given(builds)
     def collect(build):
