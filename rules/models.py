@@ -83,6 +83,67 @@ class RulesContentQuerySet(models.QuerySet):
         )
 
 
+# The provenance constraints every rules row carries; Django spells each model's own
+# name into %(app_label)s_%(class)s ("rules_gearitem_source_xor_owner").
+PROVENANCE_CONSTRAINTS = [
+    models.CheckConstraint(
+        condition=SOURCE_XOR_OWNER, name="%(app_label)s_%(class)s_source_xor_owner"
+    ),
+    models.CheckConstraint(
+        condition=SHARED_ONLY_IF_HOMEBREW, name="%(app_label)s_%(class)s_shared_only_if_homebrew"
+    ),
+    models.UniqueConstraint(
+        fields=["source", "slug"],
+        condition=Q(source__isnull=False),
+        name="%(app_label)s_%(class)s_unique_source_slug",
+    ),
+    models.UniqueConstraint(
+        fields=["owner", "slug"],
+        condition=Q(owner__isnull=False),
+        name="%(app_label)s_%(class)s_unique_owner_slug",
+    ),
+]
+
+
+def rules_content(*, plural, noun):
+    """The abstract base of a rules row: where it comes from, read one way.
+
+    An SRD row points at its `source`; a homebrew row at its `owner` and, when shared,
+    a `campaign`. Rows are read through RulesContentQuerySet (`srd()`, `visible_to()`).
+    The subclass adds its `name` and `slug` (which PROVENANCE_CONSTRAINTS keep unique
+    per source and per owner) and lists PROVENANCE_CONSTRAINTS in its Meta.
+
+    A function returning the abstract model, not a plain abstract model: each model
+    keeps its reverse names (`source.gear_items`, `user.homebrew_traits`,
+    `campaign.homebrew_gear_items`), which a related_name's %(class)s cannot spell
+    ("gearitem"), and the owner's help text names the kind of row (`noun`).
+    """
+
+    class RulesContent(models.Model):
+        source = models.ForeignKey(
+            Source, on_delete=models.PROTECT, null=True, blank=True, related_name=plural
+        )
+        owner = models.ForeignKey(
+            settings.AUTH_USER_MODEL,
+            on_delete=models.CASCADE,
+            null=True,
+            blank=True,
+            related_name=f"homebrew_{plural}",
+            help_text=f"The author of a homebrew {noun}; empty for SRD rows.",
+        )
+        campaign = shared_with_campaign(plural)
+
+        objects = RulesContentQuerySet.as_manager()
+
+        class Meta:
+            abstract = True
+
+        def __str__(self):
+            return self.name
+
+    return RulesContent
+
+
 class GearCategory(models.TextChoices):
     ARMOR = "armor", "Armor"
     SHIELD = "shield", "Shield"
@@ -94,23 +155,11 @@ class GearCategory(models.TextChoices):
 ARMED = [GearCategory.WEAPON, GearCategory.SHIELD]
 
 
-class GearItem(models.Model):
+class GearItem(rules_content(plural="gear_items", noun="item")):
     """One line of an SRD gear table (or a homebrew item shaped like one)."""
 
     Category = GearCategory
 
-    source = models.ForeignKey(
-        Source, on_delete=models.PROTECT, null=True, blank=True, related_name="gear_items"
-    )
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="homebrew_gear_items",
-        help_text="The author of a homebrew item; empty for SRD rows.",
-    )
-    campaign = shared_with_campaign("gear_items")
     name = models.CharField(max_length=100, help_text="As the table prints it.")
     slug = models.SlugField()
     category = models.CharField(max_length=10, choices=Category.choices)
@@ -155,27 +204,10 @@ class GearItem(models.Model):
     notes = models.CharField(max_length=100, blank=True, help_text="The Notes column as printed.")
     description = models.TextField(blank=True)
 
-    objects = RulesContentQuerySet.as_manager()
-
     class Meta:
         ordering = ["category", "name"]
         constraints = [
-            models.CheckConstraint(
-                condition=SOURCE_XOR_OWNER, name="rules_gearitem_source_xor_owner"
-            ),
-            models.CheckConstraint(
-                condition=SHARED_ONLY_IF_HOMEBREW, name="rules_gearitem_shared_only_if_homebrew"
-            ),
-            models.UniqueConstraint(
-                fields=["source", "slug"],
-                condition=Q(source__isnull=False),
-                name="rules_gearitem_unique_source_slug",
-            ),
-            models.UniqueConstraint(
-                fields=["owner", "slug"],
-                condition=Q(owner__isnull=False),
-                name="rules_gearitem_unique_owner_slug",
-            ),
+            *PROVENANCE_CONSTRAINTS,
             models.CheckConstraint(
                 condition=Q(category__in=GearCategory.values),
                 name="rules_gearitem_category_valid",
@@ -227,9 +259,6 @@ class GearItem(models.Model):
             ),
         ]
 
-    def __str__(self):
-        return self.name
-
     def clean(self):
         tags = self.weapon_tags
         if not isinstance(tags, list) or not all(isinstance(tag, str) for tag in tags):
@@ -257,21 +286,9 @@ class GearItem(models.Model):
         return self.capacity is not None
 
 
-class Trait(models.Model):
+class Trait(rules_content(plural="traits", noun="Trait")):
     """One line of the Bestiary's TEMPLATES table: a Template is a set of Traits."""
 
-    source = models.ForeignKey(
-        Source, on_delete=models.PROTECT, null=True, blank=True, related_name="traits"
-    )
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="homebrew_traits",
-        help_text="The author of a homebrew Trait; empty for SRD rows.",
-    )
-    campaign = shared_with_campaign("traits")
     name = models.CharField(max_length=100, help_text='As the table prints it: "Size (large)".')
     slug = models.SlugField()
     group = models.CharField(max_length=50, help_text='The base name: "Size", "Attack".')
@@ -292,25 +309,10 @@ class Trait(models.Model):
     effects = models.CharField(max_length=200, blank=True, help_text="The table's Effects text.")
     description = models.TextField(blank=True)
 
-    objects = RulesContentQuerySet.as_manager()
-
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.CheckConstraint(condition=SOURCE_XOR_OWNER, name="rules_trait_source_xor_owner"),
-            models.CheckConstraint(
-                condition=SHARED_ONLY_IF_HOMEBREW, name="rules_trait_shared_only_if_homebrew"
-            ),
-            models.UniqueConstraint(
-                fields=["source", "slug"],
-                condition=Q(source__isnull=False),
-                name="rules_trait_unique_source_slug",
-            ),
-            models.UniqueConstraint(
-                fields=["owner", "slug"],
-                condition=Q(owner__isnull=False),
-                name="rules_trait_unique_owner_slug",
-            ),
+            *PROVENANCE_CONSTRAINTS,
             # Fixed Load: no min/max. Variable: min <= load, and load <= max unless open.
             models.CheckConstraint(
                 condition=Q(load_min__isnull=True, load_max__isnull=True)
@@ -321,9 +323,6 @@ class Trait(models.Model):
                 name="rules_trait_load_within_range",
             ),
         ]
-
-    def __str__(self):
-        return self.name
 
     @property
     def has_variable_load(self):

@@ -3,6 +3,14 @@
 The build holds only what the player chose; the sheet is recomputed from it on
 every request and never stored. Rule problems are collected in sheet.issues with
 stable codes, never raised.
+
+compute_sheet composes one small function per SRD section, in the sheet's order:
+level_stats (Characters > Level), attribute_scores (Characters > Attributes, LEVEL
+BENEFITS), worn_armor (Resources > Armor), hit_points and rally (Characters >
+Defenses), load (Characters > Gear > Encumbrance), agility_factor and willpower
+(Characters > Defenses), poison_buildup (Status: Poisoned) and check_dice (Basics >
+Checks). Weapon and natural-attack lines are made on demand (weapon_line,
+natural_attack_line).
 """
 
 from __future__ import annotations
@@ -314,50 +322,105 @@ def encumbrance(load: int, capacity: int) -> str:
     return ENCUMBRANCE_NONE
 
 
+# ---------------------------------------------------------------- the sheet, by SRD section
+#
+# Each function below computes one section of the sheet and returns it as a Section:
+# its Stats in the order the sheet lists them, the Issues it finds, and the values a
+# later section reads (the armor worn, Base HP, the statuses). compute_sheet calls them
+# in the sheet's order and gathers their Stats and Issues.
+
+
+@dataclass(frozen=True, kw_only=True)
+class Section:
+    """What one SRD section adds to the sheet: Stats in sheet order, and Issues."""
+
+    stats: tuple[Stat, ...] = ()
+    issues: tuple[Issue, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class AttributeScores(Section):
+    """Attribute points and the six Attributes; `rows` waits for the check dice."""
+
+    rows: tuple[tuple[str, str, str, int, str, bool], ...]  # key, abbr, name, value, text, over
+
+
+@dataclass(frozen=True, kw_only=True)
+class WornArmor(Section):
+    armor: ArmorType
+    source: str  # what the armor is: the piece worn, the Armored Trait, or nothing
+
+
+@dataclass(frozen=True, kw_only=True)
+class HitPoints(Section):
+    base: int
+    current: int
+    derived_statuses: tuple[str, ...]  # Fallen at 0 HP or below
+
+
+@dataclass(frozen=True, kw_only=True)
+class Load(Section):
+    derived_statuses: tuple[str, ...]  # Encumbered or Incapacitated by Load
+
+
+@dataclass(frozen=True, kw_only=True)
+class AgilityFactor(Section):
+    shield: GearPiece | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckDice(Section):
+    with_ocs: int  # with a relevant Origin, Career or Skill
+    without_ocs: int
+
+
+LEVEL_SOURCE = "Characters > Level"
+
+
 def _pick_best(pieces: list[GearPiece], key) -> GearPiece | None:
     return max(pieces, key=key) if pieces else None
 
 
-def compute_sheet(build: CharacterBuild) -> CharacterSheet:
-    issues: list[Issue] = []
-    stats: dict[str, Stat] = {}
-
-    def add(stat: Stat) -> Stat:
-        stats[stat.name] = stat
-        return stat
-
-    attrs = build.attributes
+def level_stats(build: CharacterBuild) -> Section:
+    """Level, Tier and XP (Characters > Level; Characters > Advancement)."""
     level = build.level
-    level_src = "Characters > Level"
+    issues = ()
     if level < levels.MIN_LEVEL:
-        issues.append(Issue("level_below_minimum", f"Level must be at least {levels.MIN_LEVEL}.",
-                            "level"))
+        issues = (Issue("level_below_minimum", f"Level must be at least {levels.MIN_LEVEL}.",
+                        "level"),)
+    return Section(stats=(
+        Stat("level", "Level", level, source=LEVEL_SOURCE),
+        Stat("tier", "Tier", levels.tier(level),
+             notes=("Common 5, Heroic 10, Elite 15, Legendary 20",), source=LEVEL_SOURCE),
+        Stat("xp", "XP", build.xp, source="Characters > Advancement"),
+        Stat("xp_to_next", "XP to next Level", levels.xp_to_next_level(level, build.xp),
+             terms=(Term("Level", level), Term("less XP", build.xp)), source=LEVEL_SOURCE),
+    ), issues=issues)
 
-    # Level, Tier, Attribute points (Characters > Level, LEVEL BENEFITS).
+
+def attribute_scores(build: CharacterBuild) -> AttributeScores:
+    """Attribute points, the maximum, and the six Attributes (Characters > Level, LEVEL
+    BENEFITS: points equal to the Level, at most half the Level rounded up in one;
+    Characters > Attributes: negative Attributes give no points back)."""
+    attrs, level = build.attributes, build.level
     points = levels.attribute_points(level)
     spent = points_spent(attrs)
     maximum = levels.attribute_max(level)
-    add(Stat("level", "Level", level, source=level_src))
-    add(Stat("tier", "Tier", levels.tier(level), notes=("Common 5, Heroic 10, Elite 15, "
-                                                        "Legendary 20",), source=level_src))
-    add(Stat("xp", "XP", build.xp, source="Characters > Advancement"))
-    add(Stat("xp_to_next", "XP to next Level", levels.xp_to_next_level(level, build.xp),
-             terms=(Term("Level", level), Term("less XP", build.xp)), source=level_src))
-    add(Stat("attribute_points", "Attribute points", points, (Term("Level", level),),
-             source=level_src))
-    add(Stat(
-        "attribute_points_spent", "Points spent", spent,
-        tuple(Term(abbr, attrs[key]) for key, abbr, _ in ATTRIBUTES if attrs[key] > 0),
-        notes=("negative Attributes give no points back",), source="Characters > Attributes",
-    ))
-    add(Stat("attribute_points_left", "Points left", points - spent,
-             (Term("Level", points), Term("less spent", spent)), source=level_src))
-    add(Stat("attribute_max", "Attribute maximum", maximum,
+    stats = [
+        Stat("attribute_points", "Attribute points", points, (Term("Level", level),),
+             source=LEVEL_SOURCE),
+        Stat("attribute_points_spent", "Points spent", spent,
+             tuple(Term(abbr, attrs[key]) for key, abbr, _ in ATTRIBUTES if attrs[key] > 0),
+             notes=("negative Attributes give no points back",),
+             source="Characters > Attributes"),
+        Stat("attribute_points_left", "Points left", points - spent,
+             (Term("Level", points), Term("less spent", spent)), source=LEVEL_SOURCE),
+        Stat("attribute_max", "Attribute maximum", maximum,
              (Term("half of Level", level), Term("rounded up", "")), abbr="Max",
-             source=level_src))
-
-    # The Attribute rows, finished with their check dice once the statuses are known.
-    attribute_rows = []
+             source=LEVEL_SOURCE),
+    ]
+    issues = []
+    rows = []
     for key, abbr, name in ATTRIBUTES:
         value = attrs[key]
         over = value > maximum
@@ -368,138 +431,188 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
                 key,
             ))
         description = describe(value)
-        add(Stat(key, name, value, notes=(description,), abbr=abbr,
-                 source="Characters > Attributes"))
-        attribute_rows.append((key, abbr, name, value, description, over))
+        stats.append(Stat(key, name, value, notes=(description,), abbr=abbr,
+                          source="Characters > Attributes"))
+        rows.append((key, abbr, name, value, description, over))
     if spent > points:
         issues.append(Issue(
             "attribute_points_over_budget",
             f"{spent} Attribute points spent, but Level {level} gives only {points}.",
             "attributes",
         ))
+    return AttributeScores(stats=tuple(stats), issues=tuple(issues), rows=tuple(rows))
 
-    # Statuses chosen by the player; Fallen also follows from HP at zero or below.
-    # Encumbered follows from Load alone: a chosen "Encumbered" is ignored.
-    chosen = {
+
+def chosen_statuses(build: CharacterBuild) -> frozenset[str]:
+    """The statuses the player chose, as keys (Characters > Defenses > Status).
+
+    Fallen also follows from HP at zero or below; Encumbered follows from Load alone,
+    so a chosen "Encumbered" is ignored.
+    """
+    return frozenset(
         key for key in (normalize_status(s) for s in build.statuses)
         if key and not STATUS_BY_KEY[key].derived
-    }
+    )
 
-    # Size and Traits (Bestiary > Templates > Size).
-    size = size_of(build.traits)
-    size_rule = SIZES[size]
-    multiplier = size_rule.hp_multiplier
-    size_terms = (Term(f"x{multiplier}", f"({size.value})"),) if multiplier > 1 else ()
 
-    # Armor (Resources > Armor; Bestiary: the Armored Trait counts as armor).
-    carried = carried_pieces(build.gear)
+def size_terms(size: Size) -> tuple[Term, ...]:
+    """The "x2 (Large)" term of a number Size multiplies (Bestiary > Templates > Size)."""
+    multiplier = SIZES[size].hp_multiplier
+    return (Term(f"x{multiplier}", f"({size.value})"),) if multiplier > 1 else ()
+
+
+def worn_armor(build: CharacterBuild, carried: tuple[GearPiece, ...]) -> WornArmor:
+    """The armor that counts (Resources > Armor: one suit worn at a time; Bestiary >
+    Templates: the Armored Trait counts as armor, and the better of the two counts)."""
     worn = [p for p in carried if p.equipped and p.armor is not None
             and Kind(p.kind) is Kind.ARMOR]
+    issues = ()
     if len(worn) > 1:
-        issues.append(Issue("armor_multiple_worn",
-                            "Only one suit of armor can be worn at a time.", "armor"))
+        issues = (Issue("armor_multiple_worn",
+                        "Only one suit of armor can be worn at a time.", "armor"),)
     worn_piece = _pick_best(worn, key=lambda p: effective_armor(p).ap)
     armor = effective_armor(worn_piece) if worn_piece else UNARMORED
-    armor_source = worn_piece.name if worn_piece else "None or clothed"
+    source = worn_piece.name if worn_piece else "None or clothed"
     if worn_piece and armor.name != worn_piece.name:
-        armor_source = f"{worn_piece.name} ({worn_piece.coverage} set, counts as {armor.name})"
+        source = f"{worn_piece.name} ({worn_piece.coverage} set, counts as {armor.name})"
     trait_armor = armored_trait(build.traits)
     if trait_armor and trait_armor.ap > armor.ap:
         # Armor points do not stack: the better of worn armor and the Trait counts.
-        armor, armor_source = trait_armor, f"Armored Trait (as {trait_armor.name})"
+        armor, source = trait_armor, f"Armored Trait (as {trait_armor.name})"
+    return WornArmor(issues=issues, armor=armor, source=source)
 
-    # Hit Points (Characters > Defenses > Hit Points; Size multiplies HP and AP).
-    hp_base = (level + attrs.str + attrs.end) * multiplier
-    add(Stat("hp_base", "Base HP", hp_base,
-             (Term("Level", level), Term("STR", attrs.str), Term("END", attrs.end)) + size_terms,
-             abbr="Base HP", source="Characters > Defenses"))
-    ap = armor.ap * multiplier
+
+def hit_points(
+    build: CharacterBuild, worn: WornArmor, size: Size, chosen: frozenset[str]
+) -> HitPoints:
+    """Base HP = Level + STR + END, Armored HP = Base HP + AP (Characters > Defenses >
+    Hit Points; Resources > Armor); Size multiplies HP and AP (Bestiary > Size).
+    Fallen follows from HP at 0 or below (Characters > Defenses > HP Status Effects)."""
+    attrs = build.attributes
+    multiplier = SIZES[size].hp_multiplier
+    sized = size_terms(size)
+    hp_base = (build.level + attrs.str + attrs.end) * multiplier
+    ap = worn.armor.ap * multiplier
     hp_armored = hp_base + ap
-    add(Stat("armor_ap", "Armor Points", ap,
-             (Term(armor_source, armor.ap),) + size_terms, abbr="AP",
-             source="Resources > Armor"))
-    add(Stat("hp_armored", "Armored HP", hp_armored,
-             (Term("Base HP", hp_base), Term("AP", ap)), abbr="Armored HP",
-             source="Characters > Defenses"))
     hp_current = hp_armored if build.hp_current is None else build.hp_current
+    issues = ()
     if build.hp_current is not None and build.hp_current > hp_armored:
-        issues.append(Issue(
+        issues = (Issue(
             "hp_current_over_maximum",
             f"Current HP {build.hp_current} is over the Armored HP of {hp_armored}.",
             "hp_current",
-        ))
-    add(Stat("hp_current", "Current HP", hp_current,
+        ),)
+    fallen = hp_current <= 0 and "fallen" not in chosen and "dead" not in chosen
+    return HitPoints(stats=(
+        Stat("hp_base", "Base HP", hp_base,
+             (Term("Level", build.level), Term("STR", attrs.str), Term("END", attrs.end))
+             + sized, abbr="Base HP", source="Characters > Defenses"),
+        Stat("armor_ap", "Armor Points", ap, (Term(worn.source, worn.armor.ap),) + sized,
+             abbr="AP", source="Resources > Armor"),
+        Stat("hp_armored", "Armored HP", hp_armored,
+             (Term("Base HP", hp_base), Term("AP", ap)), abbr="Armored HP",
+             source="Characters > Defenses"),
+        Stat("hp_current", "Current HP", hp_current,
              notes=("at maximum",) if build.hp_current is None else (),
-             abbr="HP", source="Characters > Defenses"))
-    derived_statuses: list[str] = []
-    if hp_current <= 0 and "fallen" not in chosen and "dead" not in chosen:
-        derived_statuses.append("fallen")
+             abbr="HP", source="Characters > Defenses"),
+    ), issues=issues, base=hp_base, current=hp_current,
+        derived_statuses=("fallen",) if fallen else ())
 
-    # Rally (Characters > Defenses; the die improves with armor, steps with Size).
-    rally_dice = sized_dice(Dice(1, armor.rally_die), size).plus(attrs.end)
-    rally_notes = []
-    if "burning" in chosen:
-        rally_notes.append("Burning: cannot Rally")
+
+def rally(build: CharacterBuild, armor: ArmorType, size: Size, chosen: frozenset[str]) -> Section:
+    """Rally = the armor's die + END (Characters > Defenses; the die improves with
+    armor, Resources > Armor, and steps with Size, Bestiary > Size); Burning: cannot
+    Rally (Characters > Defenses > Status)."""
+    die = sized_dice(Dice(1, armor.rally_die), size)
+    notes = ("Burning: cannot Rally",) if "burning" in chosen else ()
     die_label = f"{armor.name} die" if armor.rank else "unarmored die"
-    add(Stat("rally", "Rally", str(rally_dice),
-             (Term(die_label, str(sized_dice(Dice(1, armor.rally_die), size))),
-              Term("END", attrs.end)),
-             tuple(rally_notes), abbr="Rally", source="Characters > Defenses"))
+    return Section(stats=(
+        Stat("rally", "Rally", str(die.plus(build.attributes.end)),
+             (Term(die_label, str(die)), Term("END", build.attributes.end)),
+             notes, abbr="Rally", source="Characters > Defenses"),
+    ))
 
-    # Load (Characters > Gear > Encumbrance; Size scales carried gear; Traits add Load).
+
+def load(
+    build: CharacterBuild, carried: tuple[GearPiece, ...], size: Size, chosen: frozenset[str]
+) -> Load:
+    """Load, Load capacity (STR + END), Encumbrance and the Swim penalty (Characters >
+    Gear > Encumbrance; Size scales carried gear, Traits add Load: Bestiary > Templates);
+    containers hold at most their capacity (Resources > Containers)."""
+    attrs = build.attributes
     raw_gear_load = load_of(carried)
     scaled_gear_load = scale_load(raw_gear_load, size)
     trait_load = sum(trait.load for trait in build.traits)
-    load = scaled_gear_load + trait_load
+    total = scaled_gear_load + trait_load
     load_terms = [Term("gear", scaled_gear_load)]
     if scaled_gear_load != raw_gear_load:
         load_terms = [Term(f"gear {raw_gear_load} scaled for {size.value} Size", scaled_gear_load)]
     if trait_load:
         load_terms.append(Term("Traits", trait_load))
-    add(Stat("load", "Load", load, tuple(load_terms), source="Characters > Gear > Encumbrance"))
     capacity = attrs.str + attrs.end
-    add(Stat("load_capacity", "Load capacity", capacity,
-             (Term("STR", attrs.str), Term("END", attrs.end)), abbr="Load max",
-             notes=(f"Incapacitated over {2 * capacity}",),
-             source="Characters > Gear > Encumbrance"))
-    burden = encumbrance(load, capacity)
+    burden = encumbrance(total, capacity)
     burden_note = {
-        ENCUMBRANCE_NONE: f"Load {load} of {capacity}",
-        ENCUMBRANCE_ENCUMBERED: f"Load {load} over {capacity}: two Moves to cross a Zone",
-        ENCUMBRANCE_INCAPACITATED: f"Load {load} over twice {capacity}: no Action, AF 0",
+        ENCUMBRANCE_NONE: f"Load {total} of {capacity}",
+        ENCUMBRANCE_ENCUMBERED: f"Load {total} over {capacity}: two Moves to cross a Zone",
+        ENCUMBRANCE_INCAPACITATED: f"Load {total} over twice {capacity}: no Action, AF 0",
     }[burden]
-    add(Stat("encumbrance", "Encumbrance", burden, notes=(burden_note,),
-             source="Characters > Gear > Encumbrance"))
+    derived: tuple[str, ...] = ()
     if burden == ENCUMBRANCE_ENCUMBERED:
-        derived_statuses.append("encumbered")
+        derived = ("encumbered",)
     elif burden == ENCUMBRANCE_INCAPACITATED and "incapacitated" not in chosen:
-        derived_statuses.append("incapacitated")
-    add(Stat("swim_penalty", "Swim penalty", -max(load, 0), (Term("-1 per Load", load),),
-             source="Characters > Gear > Encumbrance"))
+        derived = ("incapacitated",)
+    source = "Characters > Gear > Encumbrance"
+    return Load(stats=(
+        Stat("load", "Load", total, tuple(load_terms), source=source),
+        Stat("load_capacity", "Load capacity", capacity,
+             (Term("STR", attrs.str), Term("END", attrs.end)), abbr="Load max",
+             notes=(f"Incapacitated over {2 * capacity}",), source=source),
+        Stat("encumbrance", "Encumbrance", burden, notes=(burden_note,), source=source),
+        Stat("swim_penalty", "Swim penalty", -max(total, 0), (Term("-1 per Load", total),),
+             source=source),
+    ), issues=container_issues(build.gear, carried), derived_statuses=derived)
+
+
+def container_issues(
+    gear: tuple[GearPiece, ...], carried: tuple[GearPiece, ...]
+) -> tuple[Issue, ...]:
+    """A carried container holding more Load than its capacity."""
+    issues = []
     for piece in carried:
         if piece.is_container:
-            inside = container_contents_load(build.gear, piece)
+            inside = container_contents_load(gear, piece)
             if inside > piece.capacity:
                 issues.append(Issue(
                     "container_over_capacity",
                     f"{piece.name} holds Load {inside}, over its maximum of {piece.capacity}.",
                     "gear",
                 ))
+    return tuple(issues)
 
-    statuses = tuple(key for key in STATUS_BY_KEY if key in chosen or key in derived_statuses)
 
-    # Agility Factor (Characters > Defenses; Shields add AF; statuses).
+def sheet_statuses(chosen: frozenset[str], derived: tuple[str, ...]) -> tuple[str, ...]:
+    """Chosen and derived status keys, in the SRD's order (Characters > Defenses > Status)."""
+    return tuple(key for key in STATUS_BY_KEY if key in chosen or key in derived)
+
+
+def agility_factor(
+    attrs: Attributes, carried: tuple[GearPiece, ...], statuses: tuple[str, ...]
+) -> AgilityFactor:
+    """AF = 10 + AGI, + a shield (Characters > Defenses > Agility Factor; Resources >
+    Shields); 0 when Fallen, Dead or Incapacitated, halved when Surprised (Characters >
+    Defenses > Status)."""
     shields = [p for p in carried if p.equipped and p.shield is not None]
+    issues = ()
     if len(shields) > 1:
-        issues.append(Issue("shield_multiple_carried", "Only one shield can be carried ready.",
-                            "shield"))
+        issues = (Issue("shield_multiple_carried", "Only one shield can be carried ready.",
+                        "shield"),)
     shield = _pick_best(shields, key=lambda p: p.shield.af)
     af_terms = [Term("", AF_BASE), Term("AGI", attrs.agi)]
     af = AF_BASE + attrs.agi
     # The sheet's AF box holds 10 + AGI; "the +Shield box is for those wielding one"
     # (Characters > Defenses > Agility Factor). The printed sheet shows both.
-    add(Stat("af_base", "Base AF", af, tuple(af_terms), abbr="AF",
-             notes=("without a shield or Status",), source="Characters > Defenses"))
+    af_base = Stat("af_base", "Base AF", af, tuple(af_terms), abbr="AF",
+                   notes=("without a shield or Status",), source="Characters > Defenses")
     if shield:
         af += shield.shield.af
         af_terms.append(Term("shield", shield.shield.af))
@@ -514,25 +627,29 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
     elif "surprised" in statuses:
         af_notes.append(f"Surprised: AF {af} halved, rounded up")
         af = half_round_up(af)
-    add(Stat("af", "Agility Factor", af, tuple(af_terms), tuple(af_notes), abbr="AF",
-             source="Characters > Defenses"))
+    return AgilityFactor(stats=(
+        af_base,
+        Stat("af", "Agility Factor", af, tuple(af_terms), tuple(af_notes), abbr="AF",
+             source="Characters > Defenses"),
+    ), issues=issues, shield=shield)
 
-    # Willpower (Characters > Defenses > Willpower; Magic > Materia).
-    # Attuned Materia hold their WP down until discarded (deleted from the gear),
-    # even while set down: dropping is not discarding.
+
+def willpower(build: CharacterBuild) -> Section:
+    """WP = 10 + WIS, less a WP per attuned Materia; it can only drop to half
+    (Characters > Defenses > Willpower; Magic > Materia).
+
+    Attuned Materia hold their WP down until discarded (deleted from the gear), even
+    while set down: dropping is not discarding.
+    """
+    wis = build.attributes.wis
     attuned = sum(p.quantity for p in build.gear if p.attuned)
-    wp_full = WP_BASE + attrs.wis
+    wp_full = WP_BASE + wis
     wp = wp_full - attuned
-    wp_terms = [Term("", WP_BASE), Term("WIS", attrs.wis)]
+    wp_terms = [Term("", WP_BASE), Term("WIS", wis)]
     if attuned:
         wp_terms.append(Term("attuned Materia", -attuned))
-    add(Stat("wp", "Willpower", wp, tuple(wp_terms), abbr="WP",
-             source="Characters > Defenses > Willpower"))
     wp_floor = half_round_up(wp_full)
-    add(Stat("wp_floor", "WP floor", wp_floor,
-             (Term("half of", f"10 + WIS = {wp_full}"), Term("rounded up", "")),
-             notes=("WP cannot be spent below this",), abbr="WP floor",
-             source="Characters > Defenses > Willpower"))
+    issues = []
     if attuned and wp < wp_floor:
         # Attuning spends a WP (Magic > Materia), and "WP can only drop to half"
         # (Characters > Defenses > Willpower): no more than WP - floor Materia.
@@ -557,48 +674,99 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
                 f"Current WP {build.wp_current} is below the floor of {wp_floor}: "
                 "no WP can be spent.", "wp_current", severity="warning",
             ))
-    add(Stat("wp_current", "Current WP", wp_current,
+    source = "Characters > Defenses > Willpower"
+    return Section(stats=(
+        Stat("wp", "Willpower", wp, tuple(wp_terms), abbr="WP", source=source),
+        Stat("wp_floor", "WP floor", wp_floor,
+             (Term("half of", f"10 + WIS = {wp_full}"), Term("rounded up", "")),
+             notes=("WP cannot be spent below this",), abbr="WP floor", source=source),
+        Stat("wp_current", "Current WP", wp_current,
              notes=("at maximum",) if build.wp_current is None else (), abbr="WP",
-             source="Characters > Defenses > Willpower"))
-    add(Stat("wp_spendable", "WP to spend", max(wp_current - wp_floor, 0),
-             (Term("current", wp_current), Term("less floor", wp_floor)),
-             source="Characters > Defenses > Willpower"))
+             source=source),
+        Stat("wp_spendable", "WP to spend", max(wp_current - wp_floor, 0),
+             (Term("current", wp_current), Term("less floor", wp_floor)), source=source),
+    ), issues=tuple(issues))
 
-    # Poison Buildup (Characters > Defenses > Status: Poisoned).
+
+def poison_buildup(build: CharacterBuild, hp_base: int, statuses: tuple[str, ...]) -> Section:
+    """Poison Buildup takes effect once it exceeds Base HP (Characters > Defenses >
+    Status: Poisoned)."""
+    issues = ()
     if "poisoned" in statuses and build.poison_buildup > hp_base:
-        issues.append(Issue(
+        issues = (Issue(
             "poison_takes_effect",
             f"Poison Buildup {build.poison_buildup} exceeds Base HP {hp_base}: the poison "
             "takes effect.", "poison_buildup", severity="warning",
-        ))
-    add(Stat("poison_buildup", "Poison Buildup", build.poison_buildup,
+        ),)
+    return Section(stats=(
+        Stat("poison_buildup", "Poison Buildup", build.poison_buildup,
              notes=(f"takes effect over Base HP {hp_base}",),
-             source="Characters > Defenses > Status"))
+             source="Characters > Defenses > Status"),
+    ), issues=issues)
 
-    # Check dice (Basics > Checks; Staggered checks on a d12).
+
+def check_dice(statuses: tuple[str, ...]) -> CheckDice:
+    """A d20 with a relevant Origin, Career or Skill, a d12 without; Staggered: all
+    Checks on a d12 (Basics > Checks; Characters > Defenses > Status)."""
     staggered = "staggered" in statuses
-    die_with_ocs = check_die(has_ocs=True, staggered=staggered)
-    die_without = check_die(has_ocs=False, staggered=staggered)
-    check_notes = ["d20 with a relevant Origin, Career or Skill; d12 without"]
+    with_ocs = check_die(has_ocs=True, staggered=staggered)
+    without_ocs = check_die(has_ocs=False, staggered=staggered)
+    notes = ["d20 with a relevant Origin, Career or Skill; d12 without"]
     if staggered:
-        check_notes.append("Staggered: all Checks on a d12")
+        notes.append("Staggered: all Checks on a d12")
     if "blinded" in statuses:
-        check_notes.append(f"Blinded: {BLINDED_PENALTY} to Checks partly reliant on sight")
+        notes.append(f"Blinded: {BLINDED_PENALTY} to Checks partly reliant on sight")
     if "confused" in statuses:
-        check_notes.append("Confused: an odd raw roll fails")
-    add(Stat("check_dice", "Check dice", f"d{die_with_ocs} / d{die_without}",
-             notes=tuple(check_notes), source="Basics > Checks"))
+        notes.append("Confused: an odd raw roll fails")
+    return CheckDice(stats=(
+        Stat("check_dice", "Check dice", f"d{with_ocs} / d{without_ocs}",
+             notes=tuple(notes), source="Basics > Checks"),
+    ), with_ocs=with_ocs, without_ocs=without_ocs)
+
+
+def attribute_rows(scores: AttributeScores, dice: CheckDice) -> tuple[AttributeRow, ...]:
+    """The Attribute rows with their check dice: the die + the Attribute's modifier
+    (Basics > Checks)."""
     rows = []
-    for key, abbr, name, value, description, over in attribute_rows:
+    for key, abbr, name, value, description, over in scores.rows:
         mod = signed(modifier(value))
         rows.append(AttributeRow(key, abbr, name, value, description, over,
-                                 f"d{die_with_ocs}{mod}", f"d{die_without}{mod}"))
+                                 f"d{dice.with_ocs}{mod}", f"d{dice.without_ocs}{mod}"))
+    return tuple(rows)
 
+
+def compute_sheet(build: CharacterBuild) -> CharacterSheet:
+    """Every derived number of the build, section by section in the sheet's order."""
+    carried = carried_pieces(build.gear)
+    chosen = chosen_statuses(build)
+    size = size_of(build.traits)
+
+    level = level_stats(build)
+    scores = attribute_scores(build)
+    armor = worn_armor(build, carried)
+    hp = hit_points(build, armor, size, chosen)
+    rally_stat = rally(build, armor.armor, size, chosen)
+    burden = load(build, carried, size, chosen)
+    derived_statuses = hp.derived_statuses + burden.derived_statuses
+    statuses = sheet_statuses(chosen, derived_statuses)
+    af = agility_factor(build.attributes, carried, statuses)
+    wp = willpower(build)
+    poison = poison_buildup(build, hp.base, statuses)
+    dice = check_dice(statuses)
+
+    sections = (level, scores, armor, hp, rally_stat, burden, af, wp, poison, dice)
     return CharacterSheet(
-        build=build, stats=stats, attributes=tuple(rows), statuses=statuses,
-        derived_statuses=tuple(derived_statuses), armor=armor, armor_source=armor_source,
-        shield=shield, size=size, check_die=die_with_ocs,
-        issues=tuple(issues),
+        build=build,
+        stats={stat.name: stat for section in sections for stat in section.stats},
+        attributes=attribute_rows(scores, dice),
+        statuses=statuses,
+        derived_statuses=derived_statuses,
+        armor=armor.armor,
+        armor_source=armor.source,
+        shield=af.shield,
+        size=size,
+        check_die=dice.with_ocs,
+        issues=tuple(issue for section in sections for issue in section.issues),
     )
 
 
