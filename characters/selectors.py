@@ -12,8 +12,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from django.db.models import Q
+from django.db.models import Q, Sum
+from django.urls import reverse
+from django.utils.text import slugify
 
+from campaigns.models import Quest
 from config.parsing import search_text
 from rules.engine.eldritch_gambit.gear import GearPiece, unit_load
 from rules.engine.eldritch_gambit.sheet import (
@@ -24,7 +27,8 @@ from rules.engine.eldritch_gambit.sheet import (
 )
 from rules.models import GearItem
 
-from . import inventory, transfers
+from . import inventory, printing, transfers
+from .builds import sheet_for
 from .inventory_forms import GiveForm
 from .models import Character, CoinEntry, GearTransfer, InventoryItem
 
@@ -247,3 +251,47 @@ def transfer_rows(character: Character) -> tuple[list[dict], int]:
         "text": transfers.describe_transfer(entry, character=character),
         "by": entry.created_by.get_username() if transfers.acted_for(entry) else "",
     } for entry in entries], total
+
+
+# -- the printed sheets ----------------------------------------------------------------------
+
+
+def portrait_url(character: Character) -> str:
+    """The picture's URL (the PDF renderer loads it by its path)."""
+    if not character.portrait:
+        return ""
+    return reverse("characters:portrait_image", args=[character.pk])
+
+
+def versioned(url: str, character: Character) -> str:
+    """With the stored name in the query, so a new picture is never a cached old one."""
+    return f"{url}?v={slugify(character.portrait.name)}" if url else ""
+
+
+def printed_sheets(characters: list[Character]) -> tuple[list[printing.PrintedSheet], dict]:
+    """The printed sheets of these characters (items prefetched), with their active
+    Quests and the XP invested in them, in one query for all; and the portraits the
+    PDF renderer may load (URL path -> storage name)."""
+    quests = {
+        quest.character_id: quest
+        for quest in Quest.objects.filter(character__in=[c.pk for c in characters],
+                                          status=Quest.Status.ACTIVE)
+        .annotate(invested_sum=Sum("investments__xp_entry__xp_change"))
+    }
+    sheets, portraits = [], {}
+    for character in characters:
+        items = list(character.items.all())
+        quest = quests.get(character.pk)
+        # The box next to XP: the XP invested in the active Quest (Characters >
+        # Advancement > Quest XP); left empty for pencil outside a campaign.
+        invested = -(quest.invested_sum or 0) if quest else (0 if character.campaign_id
+                                                             else None)
+        url = portrait_url(character)
+        if url:
+            portraits[url] = character.portrait.name
+        sheets.append(printing.printed_sheet(
+            character, items, sheet_for(character, items),
+            quest=quest.text if quest else character.quest, invested=invested,
+            portrait_url=versioned(url, character),
+        ))
+    return sheets, portraits

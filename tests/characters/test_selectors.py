@@ -5,10 +5,11 @@ test_transfer_views.py and test_print.py."""
 
 import pytest
 
+from campaigns import services as campaign_services
 from characters import inventory, selectors, transfers
 from characters.builds import sheet_for
 from characters.inventory_forms import GiveForm
-from characters.models import CoinEntry
+from characters.models import Character, CoinEntry
 from rules.engine.eldritch_gambit.gear import unit_load
 from rules.engine.eldritch_gambit.sheet import container_contents_load
 from rules.models import GearItem
@@ -17,6 +18,7 @@ from tests.factories import (
     CampaignFactory,
     CharacterFactory,
     MembershipFactory,
+    SessionFactory,
     UserFactory,
 )
 
@@ -245,3 +247,35 @@ def test_transfer_rows_say_what_went_where():
                      "text": transfers.describe_transfer(transfer, character=asphodel),
                      "by": ""}]
     assert selectors.transfer_rows(brom)[1] == 1
+
+
+# -- the printed sheets -------------------------------------------------------------------
+
+
+def test_printed_sheets_read_the_quest_and_its_invested_xp_for_all_at_once(
+        django_assert_max_num_queries):
+    campaign = CampaignFactory()
+    member = MembershipFactory(campaign=campaign)
+    questing = CharacterFactory(owner=member.user, campaign=campaign,
+                                quest="Find the lost bell", progress__xp=3)
+    idle = CharacterFactory(owner=MembershipFactory(campaign=campaign).user,
+                            campaign=campaign)
+    solo = CharacterFactory(owner=member.user)
+    campaign_services.quest_invest(session=SessionFactory(campaign=campaign),
+                                   character=questing, by=member.user)
+    characters = list(Character.objects.filter(pk__in=[questing.pk, idle.pk, solo.pk])
+                      .with_progress().prefetch_related("items").order_by("pk"))
+    # One query for every Quest, none per character (their items are prefetched).
+    with django_assert_max_num_queries(1):
+        sheets, portraits = selectors.printed_sheets(characters)
+    assert len(sheets) == 3
+    first, second, third = sheets
+    assert (first.quest, first.invested) == ("Find the lost bell", 1)
+    assert second.invested == 0  # in a campaign, nothing invested yet
+    assert third.invested is None  # outside a campaign: left for pencil
+    assert portraits == {} and all(sheet.portrait_url == "" for sheet in sheets)
+
+
+def test_no_portrait_no_url(character):
+    assert selectors.portrait_url(character) == ""
+    assert selectors.versioned("", character) == ""
