@@ -2,7 +2,8 @@
 
 The inventory page's rows (each line's numbers and move targets, the container tree,
 Worn and ready / Carried / Dropped), its catalog search, the purse's ledger, the gear
-handed over and to whom it may go; the printed sheets of one character or a party.
+handed over and to whom it may go; the printed sheets of one character or a party;
+the weapons' Hit and damage on the Template page.
 The views call these and keep one readable flow; writes stay in the services
 (characters/inventory.py, characters/transfers.py).
 """
@@ -18,6 +19,7 @@ from django.utils.text import slugify
 
 from campaigns.models import Quest
 from config.parsing import search_text
+from rules.engine.eldritch_gambit import Stat
 from rules.engine.eldritch_gambit.gear import GearPiece, unit_load
 from rules.engine.eldritch_gambit.sheet import (
     CharacterSheet,
@@ -295,3 +297,32 @@ def printed_sheets(characters: list[Character]) -> tuple[list[printing.PrintedSh
             portrait_url=versioned(url, character),
         ))
     return sheets, portraits
+
+
+# -- the Template page's weapons ---------------------------------------------------------------
+
+
+def weapon_stats(sheet) -> list[dict]:
+    """Each carried weapon's Hit and damage as explainable stats for `{% stat %}`, then
+    each Attack Trait's (Bestiary > Templates), which the Traits being chosen change."""
+    rows = [_weapon_stat_row(line, f"weapon{index}-", "Resources > Weapons")
+            for index, line in enumerate(sheet.weapons, start=1)]
+    rows += [_weapon_stat_row(line, f"attack{index}-", "Bestiary > Templates")
+             for index, line in enumerate(sheet.natural_attacks, start=1)]
+    return rows
+
+
+def _weapon_stat_row(line, prefix: str, source: str) -> dict:
+    hit_notes = () if line.has_attack_check else ("no Attack Check: all in the Zone are hit",)
+    damage_notes = (f"Critical +{line.critical_bonus}",) if line.has_attack_check else ()
+    if line.element:
+        damage_notes += (line.element,)
+    return {
+        "line": line,
+        "prefix": prefix,
+        "hit": Stat("weapon_hit", f"{line.name} Hit", line.hit_display, line.terms_hit,
+                    hit_notes, abbr="Hit", source=source),
+        "damage": Stat("weapon_damage", f"{line.name} damage", line.damage,
+                       line.terms_damage, notes=damage_notes, abbr="Damage",
+                       source=f"{source}; Bestiary > Size"),
+    }

@@ -279,3 +279,24 @@ def test_printed_sheets_read_the_quest_and_its_invested_xp_for_all_at_once(
 def test_no_portrait_no_url(character):
     assert selectors.portrait_url(character) == ""
     assert selectors.versioned("", character) == ""
+
+
+# -- the Template page's weapons ----------------------------------------------------------
+
+
+def test_weapon_stats_list_weapons_then_attack_traits(character):
+    character.template_traits = [{"name": "Attack", "value": "close", "load": 1},
+                                 {"name": "Attack", "value": "area", "load": 1}]
+    character.save()
+    add(character, "Spear")
+    sheet = sheet_for(character, list(character.items.select_related("catalog_item")))
+    stats = selectors.weapon_stats(sheet)
+    assert [row["prefix"] for row in stats] == ["weapon1-", "attack1-", "attack2-"]
+    spear, close, area = stats
+    assert spear["line"] == sheet.weapons[0]
+    assert spear["damage"].value == sheet.weapons[0].damage
+    assert spear["hit"].source == "Resources > Weapons"
+    assert close["damage"].notes[0] == f"Critical +{sheet.natural_attacks[0].critical_bonus}"
+    # An area attack has no Attack Check: no Critical, and the Hit says why.
+    assert not any(note.startswith("Critical") for note in area["damage"].notes)
+    assert area["hit"].notes == ("no Attack Check: all in the Zone are hit",)
