@@ -316,6 +316,7 @@ def roll_view(request: HttpRequest, pk: int) -> HttpResponse:
     the small forms carry their own fields."""
     character = _character(request, pk)
     sheet = sheet_for(character)
+    key = request_key(request.POST)  # a forged key is a 400 before anything else
     kind = roll_kind(request.POST.get("what", ""))
     form = kind.bind(request.POST)
     bound = {kind.form_name: form} if form is not None else {}
@@ -323,7 +324,7 @@ def roll_view(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             result = kind.make(character=character, by=request.user, sheet=sheet,
                                data=form.cleaned_data if form is not None else request.POST,
-                               request_key=request_key(request.POST))
+                               request_key=key)
         except RollError as error:
             if form is None or kind.refused_field is None:
                 raise

@@ -158,3 +158,30 @@ def test_a_roll_off_that_cannot_be_rolled_is_a_roll_error(hero, sheet):
                                   request_key=None)
     assert not Roll.objects.filter(character=hero).exists()
 
+
+
+# -- the view's lookup --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("data, status", [
+    ({"what": "nope"}, 404),
+    ({}, 404),
+    ({"what": "nope", "request_key": "x" * 500}, 400),  # a forged key first, as before
+    ({"what": "fall", "fall-zones": "zz", "request_key": "x" * 500}, 400),
+    ({"what": "fall", "fall-zones": "zz"}, 422),
+    ({"what": "damage", "weapon": "n9"}, 404),
+])
+def test_the_view_refuses_before_it_rolls(client, hero, data, status):
+    client.force_login(hero.owner)
+    response = client.post(reverse("characters:roll", args=[hero.pk]), data)
+    assert response.status_code == status
+    assert not Roll.objects.filter(character=hero).exists()
+
+
+@pytest.mark.parametrize("who", ["anonymous", "stranger"])
+def test_only_those_who_may_roll_reach_the_table(client, hero, who):
+    if who == "stranger":
+        client.force_login(UserFactory())
+    response = client.post(reverse("characters:roll", args=[hero.pk]), {"what": "rally"})
+    assert response.status_code in (302, 404)
+    assert not Roll.objects.filter(character=hero).exists()
