@@ -20,10 +20,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from characters.builds import sheet_for
 from characters.models import Character
-from config.parsing import parse_id, request_key
-from rules.engine.eldritch_gambit import rolls
+from config.parsing import request_key
 from rules.engine.eldritch_gambit.checks import check_odds, percent
-from rules.engine.eldritch_gambit.templates import has_trait
 from rules.engine.rolling import RollError
 
 from . import roll_services
@@ -32,13 +30,11 @@ from .roll_forms import (
     ACTION_BY_SLUG,
     ATTACK_MELEE,
     ATTACK_RANGED,
-    BuildupForm,
     CheckForm,
     FallForm,
-    FireForm,
-    RollOffForm,
     weapon_fill,
 )
+from .roll_kinds import FORM_KINDS, damage_lines, roll_kind
 from .roll_services import RollRefused
 from .rolls import Roll
 
@@ -112,12 +108,8 @@ def _check_form(character, sheet, data=None, request=None) -> CheckForm:
             typed = request.session.get(_typed_key(character)) or {}
             initial.update({k: v for k, v in typed.items() if k in TYPED_FIELDS})
         return CheckForm(initial=initial, sheet=sheet, action_url=url,
-                         weapons=_damage_lines(sheet))
-    return CheckForm(data, sheet=sheet, action_url=url, weapons=_damage_lines(sheet))
-
-
-ROLL_FORMS = (("fall_form", FallForm, "fall"), ("fire_form", FireForm, "fire"),
-              ("buildup_form", BuildupForm, "buildup"), ("rolloff_form", RollOffForm, "rolloff"))
+                         weapons=damage_lines(sheet))
+    return CheckForm(data, sheet=sheet, action_url=url, weapons=damage_lines(sheet))
 
 
 def _forms(character, sheet, typed=None, request=None, **bound) -> dict:
@@ -127,7 +119,8 @@ def _forms(character, sheet, typed=None, request=None, **bound) -> dict:
     armed = sheet.weapons or sheet.natural_attacks
     defaults = {"rolloff_form": {"attacker": armed[0].damage if armed else "1d4",
                                  "defender": "1d6"}}
-    for name, form_class, prefix in ROLL_FORMS:
+    for kind in FORM_KINDS:
+        name, form_class, prefix = kind.form_name, kind.form_class, kind.prefix
         initial = dict(defaults.get(name, {}))
         if typed is not None:
             for field in form_class.base_fields:
@@ -157,7 +150,7 @@ def _context(request, character, sheet, **extra) -> dict:
         "session": roll_services.current_session(character),
         "recent": _recent(character),
         "request_key": _key(),
-        "damage_lines": _damage_lines(sheet),
+        "damage_lines": damage_lines(sheet),
     }
     bound = {k: v for k, v in extra.items() if k.endswith("_form")}
     typed = extra.pop("typed", None)
@@ -225,7 +218,7 @@ def _check_weapon(sheet, check):
     """The weapon a Check was rolled with, as (value, line) for its damage Roll; None if
     none, or if the character's weapons have changed since (the value names another)."""
     value = check.detail.get("weapon_value")
-    line = dict(_damage_lines(sheet)).get(value) if isinstance(value, str) else None
+    line = dict(damage_lines(sheet)).get(value) if isinstance(value, str) else None
     if line is None or line.title != check.detail.get("weapon"):
         return None
     return value, line
@@ -242,7 +235,7 @@ def check_action(request: HttpRequest, pk: int) -> HttpResponse:
     data = request.POST.copy()
     chose_weapon = ("use_weapon" in data
                     or request.htmx.trigger_name == "weapon")
-    weapon = dict(_damage_lines(sheet)).get(data.get("weapon", "")) if chose_weapon else None
+    weapon = dict(damage_lines(sheet)).get(data.get("weapon", "")) if chose_weapon else None
     if weapon is not None and weapon.has_attack_check:
         for name, value in weapon_fill(sheet, weapon, data.get("action", "")).items():
             data[name] = value  # QueryDict.update would append
@@ -315,87 +308,33 @@ def gambit(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
     return _render(request, context, "check-panel")
 
 
-def _damage_lines(sheet) -> list[tuple[str, object]]:
-    """Each line a damage Roll can name, with the value `_weapon` reads back: carried
-    weapons by index ("0"), then the Attack Traits' lines after an "n" ("n0")."""
-    return ([(str(index), line) for index, line in enumerate(sheet.weapons)]
-            + [(f"n{index}", line) for index, line in enumerate(sheet.natural_attacks)])
-
-
-def _weapon(sheet, value: str, *, critical: bool = False):
-    """A carried weapon by its index in sheet.weapons ("0"), or an Attack Trait's line by
-    its index in sheet.natural_attacks after an "n" ("n0"). An area Attack Trait has no
-    Attack Check, so no Critical (docs/RULES.md)."""
-    lines = sheet.weapons
-    if value[:1] == "n":
-        lines, value = sheet.natural_attacks, value[1:]
-    index = parse_id(value)
-    if index is None or index >= len(lines):
-        raise Http404("No such weapon.")
-    line = lines[index]
-    if critical and not line.has_attack_check:
-        raise Http404("No Critical without an Attack Check.")
-    return line
-
-
 @login_required
 @require_POST
 def roll_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Damage (normal or Critical) for a listed weapon, Rally, a fall, fire, Buildup, a
-    Roll-off. `what` names the Roll; the small forms carry their own fields."""
+    Roll-off. `what` names the Roll's kind (campaigns/roll_kinds.py; 404 for any other);
+    the small forms carry their own fields."""
     character = _character(request, pk)
     sheet = sheet_for(character)
-    what = request.POST.get("what", "")
-    key = request_key(request.POST)
-    bound: dict = {}
-    spec = kind = None
-    if what in ("damage", "critical"):
-        line = _weapon(sheet, request.POST.get("weapon", ""), critical=what == "critical")
-        spec = rolls.weapon_damage(line.title, line.damage, line.critical_bonus,
-                                   critical=what == "critical")
-        kind = Roll.Kind.DAMAGE
-    elif what == "rally":
-        spec, kind = rolls.rally(str(sheet.value("rally"))), Roll.Kind.RALLY
-    elif what == "fall":
-        form = bound["fall_form"] = FallForm(request.POST, prefix="fall")
-        if form.is_valid():
-            spec = rolls.fall(form.cleaned_data["zones"], sheet.size,
-                              plummet=form.cleaned_data["plummet"],
-                              jump=has_trait(sheet.build.traits, "Jump"))
-            kind = Roll.Kind.FALL
-    elif what == "fire":
-        form = bound["fire_form"] = FireForm(request.POST, prefix="fire")
-        if form.is_valid():
-            spec, kind = rolls.fire(form.cleaned_data["fire"]), Roll.Kind.FIRE
-    elif what == "buildup":
-        form = bound["buildup_form"] = BuildupForm(request.POST, prefix="buildup")
-        if form.is_valid():
-            spec, kind = rolls.buildup(form.cleaned_data["buildup"]), Roll.Kind.BUILDUP
-    elif what == "rolloff":
-        form = bound["rolloff_form"] = RollOffForm(request.POST, prefix="rolloff")
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                result = roll_services.roll_off(
-                    character=character, by=request.user, attacker=data["attacker"],
-                    defender=data["defender"], label=data["label"], side=data["side"],
-                    request_key=key)
-            except RollError as error:
-                form.add_error("attacker", str(error))
-            else:
-                context = _context(request, character, sheet_for(character), result=result,
-                                   logged=True, typed=request.POST, **bound)
-                return _render(request, context, "rolls-panel")
-    else:
-        raise Http404("No such Roll.")
-    if spec is None:
-        context = _context(request, character, sheet, typed=request.POST, **bound)
-        return _render(request, context, "rolls-panel", status=200 if request.htmx else 422)
-    result = roll_services.make_roll(character=character, by=request.user, spec=spec,
-                                     kind=kind, request_key=key)
-    context = _context(request, character, sheet_for(character), result=result, logged=True,
-                       typed=request.POST, **bound)
-    return _render(request, context, "rolls-panel")
+    key = request_key(request.POST)  # a forged key is a 400 before anything else
+    kind = roll_kind(request.POST.get("what", ""))
+    form = kind.bind(request.POST)
+    bound = {kind.form_name: form} if form is not None else {}
+    if form is None or form.is_valid():
+        try:
+            result = kind.make(character=character, by=request.user, sheet=sheet,
+                               data=form.cleaned_data if form is not None else request.POST,
+                               request_key=key)
+        except RollError as error:
+            if form is None or kind.refused_field is None:
+                raise
+            form.add_error(kind.refused_field, str(error))
+        else:
+            context = _context(request, character, sheet_for(character), result=result,
+                               logged=True, typed=request.POST, **bound)
+            return _render(request, context, "rolls-panel")
+    context = _context(request, character, sheet, typed=request.POST, **bound)
+    return _render(request, context, "rolls-panel", status=200 if request.htmx else 422)
 
 
 @login_required

@@ -7,38 +7,31 @@ works the same from htmx: then the answer is the region the action changed (the
 inventory, the ledger, a form with its errors) plus, out of band, the derived stats
 and whatever else changed with it; the page never reloads. A refused action
 re-renders its form with the message beside the field and what was typed kept.
+
+What the page shows (the rows, the catalog search, the ledgers) is read by
+characters/selectors.py; the writes are characters/inventory.py's and transfers.py's.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
-from config.parsing import search_text
-from rules.engine.eldritch_gambit.gear import GearPiece, price_cp, unit_load
-from rules.engine.eldritch_gambit.sheet import (
-    CharacterSheet,
-    WeaponLine,
-    carried_pieces,
-    container_contents_load,
-)
+from rules.engine.eldritch_gambit.gear import price_cp
 from rules.models import GearItem
 
 from . import inventory as services
-from . import transfers
+from . import selectors, transfers
 from .builds import sheet_for
 from .inventory import InventoryError
 from .inventory_forms import (
@@ -54,17 +47,13 @@ from .inventory_forms import (
     StartingGearForm,
     SwitchForm,
 )
-from .models import Character, CoinEntry, GearTransfer, InventoryItem
+from .models import Character, GearTransfer, InventoryItem
+from .selectors import Failure
 
 TEMPLATE = "characters/inventory.html"
-CATALOG_LIMIT = 80
-LEDGER_LIMIT = 100
 # Both add forms have a quantity and a container: prefixes keep their ids apart.
 ADD_PREFIX, FREE_PREFIX = "add", "free"
 CATEGORY_CHOICES = [("", "All kinds"), *GearItem.Category.choices]
-# The ledger's own words for the entries this page writes ("Set in the builder" is the
-# builder's; here an adjustment is one the player typed).
-KIND_LABELS = {CoinEntry.Kind.ADJUSTMENT: "Adjustment"}
 
 
 # -- reading ----------------------------------------------------------------------------
@@ -72,46 +61,6 @@ KIND_LABELS = {CoinEntry.Kind.ADJUSTMENT: "Adjustment"}
 
 def _character(request: HttpRequest, pk: int) -> Character:
     return get_object_or_404(Character.objects.editable_by(request.user).with_progress(), pk=pk)
-
-
-@dataclass
-class Row:
-    """One line of the inventory as the page shows it."""
-
-    item: InventoryItem
-    piece: GearPiece
-    depth: int
-    load: int  # the line: unit Load (quality, coverage) x quantity
-    unit_price: int | None
-    sale_price: int
-    weapon: WeaponLine | None = None
-    inside: int | None = None  # a container: Load of its contents
-    opens: bool = False  # a container whose contents follow, nested
-    closes: int = 0  # containers that end after this line
-    targets: list[tuple[str, str]] = field(default_factory=list)
-    errors: dict[str, list[str]] = field(default_factory=dict)
-    typed: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def capacity(self) -> int | None:
-        return self.piece.capacity
-
-    @property
-    def closers(self) -> range:
-        return range(self.closes)
-
-    @property
-    def over(self) -> bool:
-        return self.inside is not None and self.inside > self.piece.capacity
-
-
-@dataclass
-class Failure:
-    """A refused per-item action: which line, the messages by field, what was typed."""
-
-    item: int
-    errors: dict[str, list[str]]
-    typed: dict[str, str]
 
 
 def _errors(form) -> dict[str, list[str]]:
@@ -127,160 +76,6 @@ def _refuse(form, error: InventoryError) -> None:
     form.add_error(name, ValidationError(error.message, code=error.code))
 
 
-def _weapon_lines(sheet: CharacterSheet) -> dict[object, WeaponLine]:
-    """The engine's weapon lines by item: sheet.weapons follows the carried pieces
-    that have weapon stats, in order."""
-    armed = [p.key for p in carried_pieces(sheet.build.gear) if p.weapon is not None]
-    return dict(zip(armed, sheet.weapons, strict=False))
-
-
-def _rows(items: list[InventoryItem], sheet: CharacterSheet,
-          failure: Failure | None) -> dict[str, list[Row]]:
-    """Lines grouped as Worn and ready, Carried and Dropped, each container followed by
-    its contents (nested, depth-first), with the move targets each line may take."""
-    gear = sheet.build.gear
-    pieces = {piece.key: piece for piece in gear}
-    by_pk = {item.pk: item for item in items}
-    children: dict[int | None, list[InventoryItem]] = {}
-    for item in items:
-        parent = item.container_id if item.container_id in by_pk else None
-        children.setdefault(parent, []).append(item)
-    weapons = _weapon_lines(sheet)
-    containers = [item for item in items if services.is_container(item)]
-    names = Counter(c.name for c in containers)
-    seen_names: Counter = Counter()
-    labels = {}
-    for container in containers:
-        seen_names[container.name] += 1
-        suffix = f" {seen_names[container.name]}" if names[container.name] > 1 else ""
-        labels[container.pk] = container.name + suffix
-    inside = {c.pk: container_contents_load(gear, pieces[c.pk]) for c in containers}
-
-    def descendants(item: InventoryItem) -> set[int]:
-        found, stack = set(), [item.pk]
-        while stack:
-            for child in children.get(stack.pop(), ()):
-                if child.pk not in found:
-                    found.add(child.pk)
-                    stack.append(child.pk)
-        return found
-
-    def targets(item: InventoryItem) -> list[tuple[str, str]]:
-        inner = descendants(item) if services.is_container(item) else set()
-        options = [("", "Carried loose")]
-        for container in containers:
-            if container.pk == item.pk or container.pk in inner:
-                continue
-            cap = pieces[container.pk].capacity
-            state = ", dropped" if container.dropped else ""
-            options.append((str(container.pk),
-                            f"{labels[container.pk]} ({inside[container.pk]} / {cap}{state})"))
-        return options
-
-    visited: set[int] = set()
-
-    def walk(item: InventoryItem, depth: int, out: list[Row]) -> None:
-        visited.add(item.pk)
-        piece = pieces[item.pk]
-        unit = services._item_price(item.catalog_item, item.quality)
-        row = Row(item=item, piece=piece, depth=depth,
-                  load=unit_load(piece) * item.quantity, unit_price=unit,
-                  sale_price=services.sale_price_cp(item), weapon=weapons.get(item.pk),
-                  inside=inside.get(item.pk), targets=targets(item))
-        if failure is not None and failure.item == item.pk:
-            row.errors, row.typed = failure.errors, failure.typed
-        out.append(row)
-        kids = [kid for kid in children.get(item.pk, ()) if kid.pk not in visited]
-        if kids:
-            row.opens = True
-            for kid in kids:
-                walk(kid, depth + 1, out)
-            out[-1].closes += 1
-
-    groups: dict[str, list[Row]] = {"worn": [], "carried": [], "dropped": []}
-    for item in children.get(None, ()):
-        if item.dropped:
-            group = "dropped"
-        elif item.equipped and item.kind in services.WEARABLE:
-            group = "worn"
-        else:
-            group = "carried"
-        walk(item, 0, groups[group])
-    for item in items:  # a loop in the data (A in B in A): shown loose, never lost
-        if item.pk not in visited:
-            walk(item, 0, groups["dropped" if item.dropped else "carried"])
-    return groups
-
-
-def _catalog(user, q: str, category: str) -> list[dict]:
-    if not q and not category:
-        return []
-    rows = GearItem.objects.visible_to(user)
-    q = search_text(q)
-    if q:
-        rows = rows.filter(Q(name__icontains=q) | Q(notes__icontains=q))
-    if category in GearItem.Category.values:
-        rows = rows.filter(category=category)
-    results = []
-    for gear in rows.order_by("category", "name")[:CATALOG_LIMIT + 1]:
-        stats = []
-        if gear.armor_ap is not None:
-            stats.append(f"AP {gear.armor_ap}, Rally d{gear.armor_rally_die}")
-        if gear.shield_af is not None:
-            stats.append(f"AF +{gear.shield_af}, Block +{gear.shield_block}")
-        if gear.weapon_damage:
-            stats.append(f"Hit {gear.weapon_hit:+d}, {gear.weapon_damage}")
-        if gear.capacity is not None:
-            stats.append(f"holds Load {gear.capacity}")
-        if gear.notes and not gear.shield_af:
-            stats.append(gear.notes)
-        results.append({"gear": gear, "stats": "; ".join(stats), "homebrew": gear.owner_id})
-    return results
-
-
-def _purse_rows(character: Character) -> tuple[list[dict], int]:
-    entries = list(
-        character.coin_entries.select_related("reversed_by").order_by("-created_at", "-pk")
-        [:LEDGER_LIMIT]
-    )
-    total = character.coin_entries.count() if len(entries) == LEDGER_LIMIT else len(entries)
-    rows = []
-    for entry in entries:
-        reversed_by = getattr(entry, "reversed_by", None)
-        rows.append({
-            "entry": entry,
-            "label": KIND_LABELS.get(entry.kind, entry.get_kind_display()),
-            "reversed": reversed_by is not None,
-            "reversible": reversed_by is None and entry.kind != CoinEntry.Kind.REVERSAL
-            and entry.amount_cp != 0,  # the starting gear's record when no coin moved
-        })
-    return rows, total
-
-
-def _give_targets(character: Character) -> list[tuple[str, str]]:
-    """Who may receive this character's gear: the rest of its campaign's party and the
-    party stash; nobody outside a campaign."""
-    if character.campaign_id is None:
-        return []
-    party = (Character.objects.filter(campaign_id=character.campaign_id)
-             .exclude(pk=character.pk).only("pk", "name"))
-    return [(str(other.pk), other.display_name) for other in party] + [
-        (GiveForm.STASH, transfers.STASH_LABEL)]
-
-
-def _transfer_rows(character: Character) -> tuple[list[dict], int]:
-    entries = list(transfers.transfers_of(character)
-                   .select_related("created_by", "from_character", "to_character")
-                   [:LEDGER_LIMIT])
-    total = (GearTransfer.objects.filter(Q(from_character=character) | Q(to_character=character))
-             .count() if len(entries) == LEDGER_LIMIT else len(entries))
-    return [{
-        "entry": entry,
-        "text": transfers.describe_transfer(entry, character=character),
-        "by": entry.created_by.get_username() if transfers.acted_for(entry) else "",
-    } for entry in entries], total
-
-
 def _context(request: HttpRequest, character: Character, **extra) -> dict:
     """Everything the page (or any of its regions) shows, read fresh."""
     character = _character(request, character.pk)
@@ -288,26 +83,26 @@ def _context(request: HttpRequest, character: Character, **extra) -> dict:
     sheet = sheet_for(character, items)
     q = (extra.pop("q", None) or "").strip()[:100]
     category = extra.pop("category", None) or ""
-    ledger, ledger_total = _purse_rows(character)
-    handed, handed_total = _transfer_rows(character)
+    ledger, ledger_total = selectors.purse_rows(character)
+    handed, handed_total = selectors.transfer_rows(character)
     containers = [item for item in items if services.is_container(item)]
     context = {
         "character": character,
         "sheet": sheet,
-        "groups": _rows(items, sheet, extra.pop("failure", None)),
+        "groups": selectors.inventory_rows(items, sheet, extra.pop("failure", None)),
         "item_count": len(items),
         "containers": containers,
         "ledger": ledger,
         "ledger_total": ledger_total,
-        "give_targets": _give_targets(character),
+        "give_targets": selectors.give_targets(character),
         "transfers": handed,
         "transfers_total": handed_total,
         "q": q,
         "category": category,
         "category_choices": CATEGORY_CHOICES,
-        "results": _catalog(request.user, q, category) if q or category else [],
+        "results": selectors.catalog_results(request.user, q, category),
         "searched": bool(q or category),
-        "catalog_limit": CATALOG_LIMIT,
+        "catalog_limit": selectors.CATALOG_LIMIT,
         "quality_choices": InventoryItem.Quality.choices,
         "coverage_choices": InventoryItem.Coverage.choices,
         "add_form": CatalogAddForm(initial={"quality": "standard", "quantity": 1},
@@ -327,8 +122,8 @@ def _context(request: HttpRequest, character: Character, **extra) -> dict:
         "ledger_error": "",
     }
     context.update(extra)
-    context["results_truncated"] = len(context["results"]) > CATALOG_LIMIT
-    context["results"] = context["results"][:CATALOG_LIMIT]
+    context["results_truncated"] = len(context["results"]) > selectors.CATALOG_LIMIT
+    context["results"] = context["results"][:selectors.CATALOG_LIMIT]
     return context
 
 

@@ -1,7 +1,7 @@
 """The printed sheet: the print view, its PDF, the blank sheet, the Imp's party pack,
 and the portrait (upload, remove, and the picture itself, served only to those who may
 see the character: its owner and the Imp and co-Imps of its campaign, the rule of
-Character.objects.visible_to)."""
+Character.objects.visible_to). The sheets themselves are read by characters/selectors.py."""
 
 from __future__ import annotations
 
@@ -10,60 +10,19 @@ import functools
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch, Sum
+from django.db.models import Prefetch
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
-from campaigns.models import IMP_ROLES, Campaign, Membership, Quest
+from campaigns.models import IMP_ROLES, Campaign, Membership
 
 from . import printing
-from .builds import sheet_for
 from .models import Character, InventoryItem
 from .portraits import PortraitForm, character_portrait_set, content_type_for
-
-
-def portrait_url(character: Character) -> str:
-    """The picture's URL (the PDF renderer loads it by its path)."""
-    if not character.portrait:
-        return ""
-    return reverse("characters:portrait_image", args=[character.pk])
-
-
-def versioned(url: str, character: Character) -> str:
-    """With the stored name in the query, so a new picture is never a cached old one."""
-    return f"{url}?v={slugify(character.portrait.name)}" if url else ""
-
-
-def printed_sheets(characters: list[Character]) -> tuple[list[printing.PrintedSheet], dict]:
-    """The printed sheets of these characters (items prefetched), with their active
-    Quests and the XP invested in them, in one query for all; and the portraits the
-    PDF renderer may load (URL path -> storage name)."""
-    quests = {
-        quest.character_id: quest
-        for quest in Quest.objects.filter(character__in=[c.pk for c in characters],
-                                          status=Quest.Status.ACTIVE)
-        .annotate(invested_sum=Sum("investments__xp_entry__xp_change"))
-    }
-    sheets, portraits = [], {}
-    for character in characters:
-        items = list(character.items.all())
-        quest = quests.get(character.pk)
-        # The box next to XP: the XP invested in the active Quest (Characters >
-        # Advancement > Quest XP); left empty for pencil outside a campaign.
-        invested = -(quest.invested_sum or 0) if quest else (0 if character.campaign_id
-                                                             else None)
-        url = portrait_url(character)
-        if url:
-            portraits[url] = character.portrait.name
-        sheets.append(printing.printed_sheet(
-            character, items, sheet_for(character, items),
-            quest=quest.text if quest else character.quest, invested=invested,
-            portrait_url=versioned(url, character),
-        ))
-    return sheets, portraits
+from .selectors import portrait_url, printed_sheets, versioned
 
 
 def _with_items(queryset):

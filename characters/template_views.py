@@ -25,10 +25,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from config.parsing import parse_id
-from rules.engine.eldritch_gambit import Stat, compute_sheet
+from rules.engine.eldritch_gambit import compute_sheet
 from rules.engine.eldritch_gambit.templates import ARMORED_LEVELS, Size
 from rules.models import Trait
 
+from . import selectors
 from .builds import build_from_character, trait_choices
 from .exchange import MAX_TRAITS, TRAIT_LOAD_RANGE
 from .models import Character
@@ -531,32 +532,6 @@ def template_update(*, character: Character, name: str, traits: list[dict]) -> C
     return character
 
 
-def weapon_stats(sheet) -> list[dict]:
-    """Each carried weapon's Hit and damage as explainable stats for `{% stat %}`, then
-    each Attack Trait's (Bestiary > Templates), which the Traits being chosen change."""
-    rows = [_weapon_row(line, f"weapon{index}-", "Resources > Weapons")
-            for index, line in enumerate(sheet.weapons, start=1)]
-    rows += [_weapon_row(line, f"attack{index}-", "Bestiary > Templates")
-             for index, line in enumerate(sheet.natural_attacks, start=1)]
-    return rows
-
-
-def _weapon_row(line, prefix: str, source: str) -> dict:
-    hit_notes = () if line.has_attack_check else ("no Attack Check: all in the Zone are hit",)
-    damage_notes = (f"Critical +{line.critical_bonus}",) if line.has_attack_check else ()
-    if line.element:
-        damage_notes += (line.element,)
-    return {
-        "line": line,
-        "prefix": prefix,
-        "hit": Stat("weapon_hit", f"{line.name} Hit", line.hit_display, line.terms_hit,
-                    hit_notes, abbr="Hit", source=source),
-        "damage": Stat("weapon_damage", f"{line.name} damage", line.damage,
-                       line.terms_damage, notes=damage_notes, abbr="Damage",
-                       source=f"{source}; Bestiary > Size"),
-    }
-
-
 def _sheet(character: Character, items: list, traits: list[dict]):
     """The sheet with these Traits in place of the stored ones (the preview)."""
     build = replace(build_from_character(character, items), traits=trait_choices(traits))
@@ -574,7 +549,7 @@ def _render(request, character, editor, items, *, preview: bool, status=200):
     context = {
         "character": character, "editor": editor, "form": editor.form,
         "traits": editor.traits, "sheet": sheet,
-        "weapons": weapon_stats(sheet) if sheet else [], "cannot_compute": cannot_compute,
+        "weapons": selectors.weapon_stats(sheet) if sheet else [], "cannot_compute": cannot_compute,
     }
     template = "characters/character_template.html"
     if preview:

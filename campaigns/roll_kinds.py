@@ -1,0 +1,160 @@
+"""The Rolls of the character's page, as a table: each kind's `what` (the value its
+form posts), its name, its form, how it builds the Roll from the sheet, and what it
+logs. The roll view (campaigns/roll_views.py) looks the kind up and 404s an unknown
+one; the dice are rolled and logged by campaigns/roll_services.py, the numbers come
+from the rules engine (rules/engine/eldritch_gambit/rolls.py).
+
+A kind without a form (damage, a Critical, Rally) reads the posted data as is: only
+the weapon's value (see `damage_lines`). A kind with a form is bound with its prefix
+("fall-zones"), so that every small form of the page can carry what is typed in the
+others (hx-include ".keep-typed").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from django import forms
+from django.http import Http404
+
+from config.parsing import parse_id
+from rules.engine.eldritch_gambit import rolls
+from rules.engine.eldritch_gambit.rolls import RollSpec
+from rules.engine.eldritch_gambit.sheet import CharacterSheet
+from rules.engine.eldritch_gambit.templates import has_trait
+
+from . import roll_services
+from .roll_forms import BuildupForm, FallForm, FireForm, RollOffForm
+from .rolls import Roll
+
+# -- the weapons a damage Roll can name -----------------------------------------------------
+
+
+def damage_lines(sheet: CharacterSheet) -> list[tuple[str, object]]:
+    """Each line a damage Roll can name, with the value `weapon_line` reads back: carried
+    weapons by index ("0"), then the Attack Traits' lines after an "n" ("n0")."""
+    return ([(str(index), line) for index, line in enumerate(sheet.weapons)]
+            + [(f"n{index}", line) for index, line in enumerate(sheet.natural_attacks)])
+
+
+def weapon_line(sheet: CharacterSheet, value: str, *, critical: bool = False):
+    """A carried weapon by its index in sheet.weapons ("0"), or an Attack Trait's line by
+    its index in sheet.natural_attacks after an "n" ("n0"). An area Attack Trait has no
+    Attack Check, so no Critical (docs/RULES.md). Http404 for any other value."""
+    lines = sheet.weapons
+    if value[:1] == "n":
+        lines, value = sheet.natural_attacks, value[1:]
+    index = parse_id(value)
+    if index is None or index >= len(lines):
+        raise Http404("No such weapon.")
+    line = lines[index]
+    if critical and not line.has_attack_check:
+        raise Http404("No Critical without an Attack Check.")
+    return line
+
+
+# -- how each kind builds its Roll ------------------------------------------------------------
+
+
+def _damage(sheet: CharacterSheet, data: Mapping) -> RollSpec:
+    line = weapon_line(sheet, data.get("weapon", ""))
+    return rolls.weapon_damage(line.title, line.damage, line.critical_bonus)
+
+
+def _critical(sheet: CharacterSheet, data: Mapping) -> RollSpec:
+    line = weapon_line(sheet, data.get("weapon", ""), critical=True)
+    return rolls.weapon_damage(line.title, line.damage, line.critical_bonus, critical=True)
+
+
+def _rally(sheet: CharacterSheet, data: Mapping) -> RollSpec:
+    return rolls.rally(str(sheet.value("rally")))
+
+
+def _fall(sheet: CharacterSheet, data: Mapping) -> RollSpec:
+    return rolls.fall(data["zones"], sheet.size, plummet=data["plummet"],
+                      jump=has_trait(sheet.build.traits, "Jump"))
+
+
+def _fire(sheet: CharacterSheet, data: Mapping) -> RollSpec:
+    return rolls.fire(data["fire"])
+
+
+def _buildup(sheet: CharacterSheet, data: Mapping) -> RollSpec:
+    return rolls.buildup(data["buildup"])
+
+
+def _roll_off(*, character, by, sheet: CharacterSheet, data: Mapping,
+              request_key: str | None) -> Roll:
+    """Two Rolls typed in the form (Basics > Rolls > Roll-offs), not the sheet's: rolled
+    and logged by roll_services.roll_off. RollError when a side cannot be rolled."""
+    return roll_services.roll_off(
+        character=character, by=by, attacker=data["attacker"], defender=data["defender"],
+        label=data["label"], side=data["side"], request_key=request_key)
+
+
+# -- the table --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RollKind:
+    """One kind of Roll the page offers.
+
+    `spec` builds the Roll from the sheet and the data (the form's cleaned data, or
+    the post for a kind without a form), and `logs` is the kind it is logged as; or
+    `roll` rolls and logs it itself (a Roll-off), refusing with a RollError whose
+    message goes on the form's `refused_field`.
+    """
+
+    what: str
+    label: str
+    logs: str
+    spec: Callable[[CharacterSheet, Mapping], RollSpec] | None = None
+    form_class: type[forms.Form] | None = None
+    roll: Callable[..., Roll] | None = None
+    refused_field: str | None = None
+
+    @property
+    def prefix(self) -> str:
+        return self.what
+
+    @property
+    def form_name(self) -> str:
+        """The page's context name for this kind's form ("fall_form")."""
+        return f"{self.what}_form"
+
+    def bind(self, data) -> forms.Form | None:
+        return self.form_class(data, prefix=self.prefix) if self.form_class else None
+
+    def make(self, *, character, by, sheet: CharacterSheet, data: Mapping,
+             request_key: str | None) -> Roll:
+        """Roll it for the character and log it (once per request_key)."""
+        if self.roll is not None:
+            return self.roll(character=character, by=by, sheet=sheet, data=data,
+                             request_key=request_key)
+        return roll_services.make_roll(character=character, by=by,
+                                       spec=self.spec(sheet, data), kind=self.logs,
+                                       request_key=request_key)
+
+
+ROLL_KINDS: dict[str, RollKind] = {kind.what: kind for kind in (
+    RollKind("damage", "Damage", Roll.Kind.DAMAGE, spec=_damage),
+    RollKind("critical", "Critical damage", Roll.Kind.DAMAGE, spec=_critical),
+    RollKind("rally", "Rally", Roll.Kind.RALLY, spec=_rally),
+    RollKind("fall", "Fall", Roll.Kind.FALL, spec=_fall, form_class=FallForm),
+    RollKind("fire", "Fire", Roll.Kind.FIRE, spec=_fire, form_class=FireForm),
+    RollKind("buildup", "Buildup", Roll.Kind.BUILDUP, spec=_buildup, form_class=BuildupForm),
+    RollKind("rolloff", "Roll-off", Roll.Kind.ROLLOFF, form_class=RollOffForm,
+             roll=_roll_off, refused_field="attacker"),
+)}
+
+# The kinds with a form of their own, in the page's order.
+FORM_KINDS: tuple[RollKind, ...] = tuple(k for k in ROLL_KINDS.values() if k.form_class)
+
+
+def roll_kind(what: str) -> RollKind:
+    """The kind a form's `what` names; Http404 for any other."""
+    kind = ROLL_KINDS.get(what)
+    if kind is None:
+        raise Http404("No such Roll.")
+    return kind
