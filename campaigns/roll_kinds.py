@@ -107,7 +107,6 @@ class RollKind:
     """
 
     what: str
-    label: str
     logs: str
     spec: Callable[[CharacterSheet, Mapping], RollSpec] | None = None
     form_class: type[forms.Form] | None = None
@@ -138,13 +137,13 @@ class RollKind:
 
 
 ROLL_KINDS: dict[str, RollKind] = {kind.what: kind for kind in (
-    RollKind("damage", "Damage", Roll.Kind.DAMAGE, spec=_damage),
-    RollKind("critical", "Critical damage", Roll.Kind.DAMAGE, spec=_critical),
-    RollKind("rally", "Rally", Roll.Kind.RALLY, spec=_rally),
-    RollKind("fall", "Fall", Roll.Kind.FALL, spec=_fall, form_class=FallForm),
-    RollKind("fire", "Fire", Roll.Kind.FIRE, spec=_fire, form_class=FireForm),
-    RollKind("buildup", "Buildup", Roll.Kind.BUILDUP, spec=_buildup, form_class=BuildupForm),
-    RollKind("rolloff", "Roll-off", Roll.Kind.ROLLOFF, form_class=RollOffForm,
+    RollKind("damage", Roll.Kind.DAMAGE, spec=_damage),
+    RollKind("critical", Roll.Kind.DAMAGE, spec=_critical),
+    RollKind("rally", Roll.Kind.RALLY, spec=_rally),
+    RollKind("fall", Roll.Kind.FALL, spec=_fall, form_class=FallForm),
+    RollKind("fire", Roll.Kind.FIRE, spec=_fire, form_class=FireForm),
+    RollKind("buildup", Roll.Kind.BUILDUP, spec=_buildup, form_class=BuildupForm),
+    RollKind("rolloff", Roll.Kind.ROLLOFF, form_class=RollOffForm,
              roll=_roll_off, refused_field="attacker"),
 )}
 
