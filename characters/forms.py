@@ -161,12 +161,13 @@ class CharacterForm(forms.Form):
         self._user = user
         self.sheet = None
         self.unreadable: list[str] = []  # set by clean()
+        # The catalog's armors and shields as this user sees them (their homebrew too).
+        # Querysets are lazy: listed only when a field is rendered, and a posted choice
+        # is looked up by its id.
+        catalog = self._gear()
         for name in GEAR_FIELDS:
-            # The catalog's armors and shields as this user sees them (their homebrew
-            # too). Querysets are lazy: listed only when the field is rendered, and a
-            # posted choice is looked up by its id.
             field = self.fields[name]
-            field.queryset = self._gear().filter(category=field.category)
+            field.queryset = catalog.filter(category=field.category)
         if character is not None and ledger_rules_progress(character):
             # In a campaign the XP ledger sets Level and XP (Highlights, Quests, Level-ups),
             # and still after the character left one (docs/RULES.md).
