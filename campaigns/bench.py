@@ -3,8 +3,8 @@ with bulk inserts of the rows the services write (a Highlight and its XP entry p
 the Level-ups they buy, one Quest investment per session), and the two requests that
 show the dashboard: the page, and the poll htmx sends every 5 s while it is open.
 
-The command times them beside its bare view and checks that the dashboard's query count
-is the same for 2 characters with 2 sessions as for 8 characters with 200 sessions.
+The command times them and counts their queries, for 2 characters with 2 sessions and
+for 8 characters with 200 sessions (tests pin that the counts are the same).
 """
 
 from __future__ import annotations

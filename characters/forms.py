@@ -3,12 +3,9 @@ budget, trackers) are checked by the engine and reported on the right field."""
 
 from __future__ import annotations
 
-import copy
-
 from django import forms
 from django.core.exceptions import ValidationError
 
-from config.parsing import parse_id
 from rules.engine.eldritch_gambit import ATTRIBUTES, compute_sheet
 from rules.engine.eldritch_gambit.attributes import ABBREVIATIONS, NAMES
 from rules.engine.eldritch_gambit.statuses import CHOOSABLE_STATUSES
@@ -71,42 +68,13 @@ class SkillsField(forms.Field):
         return [str(v).strip() for v in value if str(v).strip()]
 
 
-class _LazyChoiceIterator(forms.models.ModelChoiceIterator):
-    """Reads the field's queryset when the choices are listed, not when built."""
-
-    @property
-    def queryset(self):
-        return self.field.queryset
-
-    @queryset.setter
-    def queryset(self, value):
-        pass
-
-
 class GearChoiceField(forms.ModelChoiceField):
-    """A catalog choice that the form can answer from rows it already loaded
-    (`clean_from`), refusing rows of another category. Its choices come from
-    `queryset_factory`, called when they are first listed."""
-
-    iterator = _LazyChoiceIterator
+    """A catalog choice (armor or shield); the form gives it the catalog rows of its
+    category that the user may choose."""
 
     def __init__(self, *args, category, **kwargs):
-        self.queryset_factory = None
         super().__init__(*args, **kwargs)
         self.category = category
-
-    def _get_queryset(self):
-        if self._queryset is None and self.queryset_factory is not None:
-            self._set_queryset(self.queryset_factory())
-        return self._queryset
-
-    queryset = property(_get_queryset, forms.ModelChoiceField._set_queryset)
-
-    def __deepcopy__(self, memo):
-        result = super().__deepcopy__(memo)
-        result.queryset_factory = self.queryset_factory
-        result.widget.choices = result.choices  # list the copy's choices, not the original's
-        return result
 
     def label_from_instance(self, obj):
         if obj.armor_ap is not None:
@@ -115,40 +83,12 @@ class GearChoiceField(forms.ModelChoiceField):
             return f"{obj.name} (AF +{obj.shield_af}, Block +{obj.shield_block}, Load {obj.load})"
         return obj.name
 
-    def clean_from(self, value, rows: dict):
-        """`clean(value)`, with the choice looked up in `rows` (pk -> GearItem: the rows
-        the form may offer, already loaded) rather than in the queryset."""
-        if value in self.empty_values:
-            return self.clean(value)
-        try:
-            item = rows.get(int(value))
-        except (TypeError, ValueError):
-            item = None
-        if item is None or item.category != self.category:
-            raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice",
-                                  params={"value": value})
-        self.validate(item)
-        self.run_validators(item)
-        return item
-
 
 # The fields the derived numbers are computed from (builds.build_from_form reads them):
 # while one of them cannot be read, the live preview says so instead of computing.
 COMPUTED_FROM = ("level", "xp", *(key for key, _, _ in ATTRIBUTES), "skills", "armor",
                  "armor_coverage", "shield", "statuses", "poison_buildup", "hp_current",
                  "wp_current", "career", "origin")
-
-
-class SharedFields(dict):
-    """A form's `base_fields` whose deep copy (one per form instance, in
-    `BaseForm.__init__`) shares the fields instead: the live preview builds a
-    CharacterForm on every keystroke, and deep-copying two dozen fields with their
-    widgets and choices was a third of its work. A form copies a field itself before
-    it changes it (`CharacterForm._own`); a shared field is never changed after the
-    class is built (a test checks that a form leaves them as it found them)."""
-
-    def __deepcopy__(self, memo):
-        return dict(self)
 
 
 class CharacterForm(forms.Form):
@@ -219,16 +159,22 @@ class CharacterForm(forms.Form):
             items = list(character.items.select_related("catalog_item")) if character else []
         self.items = items
         self._user = user
-        self._owned = set()
         self.sheet = None
         self.unreadable: list[str] = []  # set by clean()
+        # The catalog's armors and shields as this user sees them (their homebrew too).
+        # Querysets are lazy: listed only when a field is rendered, and a posted choice
+        # is looked up by its id.
+        catalog = self._gear()
+        for name in GEAR_FIELDS:
+            field = self.fields[name]
+            field.queryset = catalog.filter(category=field.category)
         if character is not None and ledger_rules_progress(character):
             # In a campaign the XP ledger sets Level and XP (Highlights, Quests, Level-ups),
             # and still after the character left one (docs/RULES.md).
             note = ("In a campaign the XP ledger sets it." if character.campaign_id else
                     "Kept by the XP ledger since it played in a campaign: an Imp adjusts it.")
             for name in ("level", "xp"):
-                field = self._own(name)
+                field = self.fields[name]
                 field.disabled = True
                 field.help_text = note
         if joining is not None:
@@ -236,25 +182,10 @@ class CharacterForm(forms.Form):
             # campaign starts at its Level with no XP; the ledger takes it from there.
             self.initial.update(level=joining.starting_level, xp=0)
             for name in ("level", "xp"):
-                field = self._own(name)
+                field = self.fields[name]
                 field.disabled = True
                 field.help_text = (f"{joining.name} starts at Level {joining.starting_level}."
                                    if name == "level" else "New characters start with 0 XP.")
-
-    def _own(self, name: str) -> forms.Field:
-        """This form's own copy of a field (they are shared until changed)."""
-        if name not in self._owned:
-            self.fields[name] = copy.deepcopy(self.fields[name])
-            self._owned.add(name)
-        return self.fields[name]
-
-    def __getitem__(self, name: str) -> forms.BoundField:
-        if name in GEAR_FIELDS and name not in self._owned:
-            # The catalog's armors and shields as this user sees them (their homebrew
-            # too), listed on first use: the form renders them, the preview never does.
-            field = self._own(name)
-            field.queryset_factory = lambda: self._gear().filter(category=field.category)
-        return super().__getitem__(name)
 
     @property
     def is_new(self) -> bool:
@@ -313,55 +244,6 @@ class CharacterForm(forms.Form):
     def _gear(self):
         return GearItem.objects.visible_to(self._user).order_by("armor_rank", "cost_cp", "name")
 
-    def _full_clean_worn(self):
-        """Look the posted armor and shield up in one query (the live preview runs
-        on every keystroke); each is still refused unless visible and of its kind."""
-        wanted = {}
-        for name in ("armor", "shield"):
-            pk = parse_id(self.data.get(self.add_prefix(name), ""))
-            if pk is not None:
-                wanted[name] = pk
-        # While the player types, the posted armor and shield are usually the ones
-        # already worn: answer from the loaded inventory without a query.
-        found = {
-            item.catalog_item.pk: item.catalog_item
-            for item in self.items
-            if item.catalog_item is not None and item.catalog_item.pk in wanted.values()
-        }
-        missing = [pk for pk in wanted.values() if pk not in found]
-        if missing:
-            found.update(
-                (item.pk, item)
-                for item in self._gear().filter(
-                    pk__in=missing,
-                    category__in=[GearItem.Category.ARMOR, GearItem.Category.SHIELD],
-                )
-            )
-        return found
-
-    def _clean_fields(self):
-        """BaseForm._clean_fields without a BoundField per field: the live preview
-        cleans the form on every keystroke and never renders a field, and making the
-        two dozen BoundFields was a fifth of the cleaning."""
-        found = self._full_clean_worn() if self.is_bound else {}
-        for name, field in self.fields.items():
-            try:
-                if type(field)._clean_bound_field is not forms.Field._clean_bound_field:
-                    value = field._clean_bound_field(self[name])  # a FileField, say
-                elif field.disabled:
-                    value = field.clean(self.get_initial_for_field(field, name))
-                elif name in GEAR_FIELDS:
-                    value = field.clean_from(self._widget_data_value(
-                        field.widget, self.add_prefix(name)), found)
-                else:
-                    value = field.clean(self._widget_data_value(field.widget,
-                                                                self.add_prefix(name)))
-                self.cleaned_data[name] = value
-                if hasattr(self, f"clean_{name}"):
-                    self.cleaned_data[name] = getattr(self, f"clean_{name}")()
-            except ValidationError as error:
-                self.add_error(name, error)
-
     def clean_template_name(self):
         return self.cleaned_data.get("template_name", "").strip() or "Human"
 
@@ -416,9 +298,6 @@ class CharacterForm(forms.Form):
         shown with the numbers."""
         self.errors  # noqa: B018 -- clean() computes it
         return self.sheet
-
-
-CharacterForm.base_fields = SharedFields(CharacterForm.base_fields)
 
 
 def level_up(level: int, xp: int) -> tuple[int, int]:

@@ -7,9 +7,9 @@ import secrets
 from pathlib import PurePath
 
 from django.conf import settings
-from django.db import connection, models
-from django.db.models import Q, Sum
-from django.db.models.expressions import RawSQL
+from django.db import models
+from django.db.models import OuterRef, Q, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 
 
@@ -39,23 +39,13 @@ class CharacterQuerySet(models.QuerySet):
 
     def with_progress(self) -> CharacterQuerySet:
         """Annotate Level, XP and coins from the ledgers (level_total, xp_total,
-        coins_total), each a correlated sum in the same query.
-
-        Written as plain SQL because the live preview runs this on every
-        keystroke and the ORM spends longer compiling three grouped subqueries
-        than the database spends running them.
-        """
-        character_table = connection.ops.quote_name(self.model._meta.db_table)
+        coins_total): each a correlated subquery summing the character's ledger rows,
+        0 for none, in the same query."""
 
         def ledger_sum(model, column):
-            table = connection.ops.quote_name(model._meta.db_table)
-            return RawSQL(
-                f"SELECT COALESCE(SUM({table}.{connection.ops.quote_name(column)}), 0) "
-                f"FROM {table} WHERE {table}.{connection.ops.quote_name('character_id')} = "
-                f"{character_table}.{connection.ops.quote_name('id')}",
-                (),
-                output_field=models.BigIntegerField(),
-            )
+            total = (model.objects.filter(character=OuterRef("pk")).order_by()
+                     .values("character").annotate(total=Sum(column)).values("total"))
+            return Coalesce(Subquery(total), Value(0), output_field=models.BigIntegerField())
 
         return self.annotate(
             level_total=ledger_sum(XpEntry, "level_change"),

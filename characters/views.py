@@ -4,11 +4,9 @@ duplicate, compare, delete. Function views; querysets start from the user."""
 from __future__ import annotations
 
 import random
-from operator import attrgetter
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -29,9 +27,8 @@ from rules.engine.eldritch_gambit.seeds import roll_name_initial, roll_quirk, ro
 from . import exchange, services
 from .builds import build_from_form, sheet_for
 from .forms import NEW_CHARACTER_INITIAL, CharacterForm, initial_from_character
-from .models import Character, InventoryItem, XpEntry
+from .models import Character, XpEntry
 from .portraits import portrait_file_forget
-from .prepared import PreparedQuery
 
 ROLL_ACTIONS = ("roll_name", "roll_quirk", "roll_attributes", "roll_coins", "roll_all")
 LOCKS = ("lock_name", "lock_description", "lock_attributes", "lock_coins")
@@ -212,43 +209,23 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
     return _builder(request, _character_for(request, pk, edit=True))
 
 
-# The live preview's two queries, compiled once (see characters/prepared.py): the
-# character the user may edit, and its inventory with the catalog rows.
-_EDITABLE_CHARACTER = PreparedQuery(
-    lambda pk, owner: Character.objects.editable_by(get_user_model()(pk=owner)).filter(pk=pk)
-    .annotate(had_campaign=Exists(XpEntry.objects.filter(
-        character_id=OuterRef("pk"), kind__in=services.CAMPAIGN_XP_KINDS))),
-    "pk", "owner",
-)
-_ITEMS_WITH_CATALOG = PreparedQuery(
-    lambda character: InventoryItem.objects.filter(character_id=character)
-    .select_related("catalog_item").order_by(),
-    "character",
-)
-
-
 def _character_with_items(request: HttpRequest, pk: int):
-    """The character the user may edit, then its inventory with the catalog rows.
-
-    Two plain queries: Django builds them faster than one query that joins the
-    character to every item (and makes one Character per item row), which matters
-    on every keystroke of the live preview. No ledger sums: Level and XP come from
-    what is typed (see the lazy initial)."""
-    character = _EDITABLE_CHARACTER.first(pk=pk, owner=request.user.pk)
-    if character is None:
-        raise Http404("No such character.")
-    character._campaign_history = bool(character.had_campaign)  # services.campaign_history
+    """The character the user may edit, then its inventory with the catalog rows: two
+    queries however much it carries. No ledger sums unless the ledger sets Level and
+    XP: otherwise they come from what is typed (see the lazy initial)."""
+    character = get_object_or_404(
+        Character.objects.editable_by(request.user).annotate(had_campaign=Exists(
+            XpEntry.objects.filter(character_id=OuterRef("pk"),
+                                   kind__in=services.CAMPAIGN_XP_KINDS))),
+        pk=pk,
+    )
+    character._campaign_history = character.had_campaign  # services.campaign_history
     if services.ledger_rules_progress(character):
         # In a campaign the form shows the ledger's Level and XP (read-only fields take
         # their initial values): both sums in one query, not one query per field.
         totals = Character.objects.with_progress().values("level_total", "xp_total").get(pk=pk)
         character.level_total, character.xp_total = totals["level_total"], totals["xp_total"]
-    items = _ITEMS_WITH_CATALOG.all(character=character.pk)
-    for item in items:
-        item.character = character  # as character.items would
-    # In inventory order (InventoryItem.Meta.ordering), sorted here: Django takes longer
-    # to build the ORDER BY than Python takes to sort a character's items.
-    return character, sorted(items, key=attrgetter("position", "pk"))
+    return character, list(character.items.select_related("catalog_item"))
 
 
 @login_required

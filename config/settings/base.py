@@ -106,8 +106,6 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Django's backend, converting each query's placeholders once (config/sqlite).
-    DATABASES["default"]["ENGINE"] = "config.sqlite"
     # Several processes share one SQLite file: wait for locks instead of failing,
     # and take the write lock at the start of a transaction (no upgrade deadlocks).
     DATABASES["default"]["OPTIONS"] = {

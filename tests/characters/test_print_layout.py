@@ -1,7 +1,6 @@
 """characters/printing.py without a PDF: the paper from the browser's language, and how
 boxes are filled (normal type, small type in two columns, the rest moved on)."""
 
-import re
 from io import StringIO
 
 import pytest
@@ -117,8 +116,7 @@ def test_the_bench_prints_the_pdf_times_beside_the_print_html(db):
     assert pages == "8"
     assert rows["GET characters:sheet_pdf (1 character)"][2] == "1"
     assert rows["GET characters:print (HTML, baseline)"][4] == "1.0x"
-    assert re.search(r"One character's PDF: \d+ ms \(aim: under 1000 ms: (met|NOT met)\); "
-                     r"party pack of 8: [\d.]+ s", output)
+    assert "aim:" not in output  # the bench measures; targets come from the load benchmark
 
 
 def test_a_weapon_line_takes_the_lines_of_its_longer_column():
