@@ -402,3 +402,17 @@ def test_the_migration_closes_the_earlier_rituals_and_marks_undone_awards(campai
     assert closed[2] is None  # the latest stays open
     highlight.refresh_from_db()
     assert highlight.undone_at == highlight.xp_entry.reversed_by.created_at
+
+
+def test_the_dashboard_says_a_held_level_up_waits_for_the_ritual(client, table, imp, campaign):
+    """A Highlight that pays for the Level buys nothing until the ritual's end: the
+    dashboard's "XP needed" reads 0 then, and says the Level-up waits, not that it is lost."""
+    session, ash, bram = table
+    award(session, ash, imp)  # Ash: Level 10, XP 10 (held)
+    client.force_login(imp)
+    page = client.get(campaign.get_absolute_url()).content.decode()
+    ash_row = re.search(rf'<tr data-character="{ash.pk}">.*?</tr>', page, re.S).group(0)
+    bram_row = re.search(rf'<tr data-character="{bram.pk}">.*?</tr>', page, re.S).group(0)
+    assert '<span data-stat="xp_to_next">0</span>' in ash_row
+    assert "Level up at the ritual's end" in ash_row
+    assert "ritual's end" not in bram_row
