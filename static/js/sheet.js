@@ -25,14 +25,25 @@
       pop.showPopover(); place(button, pop); button.dataset.hoverOpen = "1";
     }
   });
+  // Leaving the number closes a hover-opened explanation a moment later, unless the
+  // pointer has gone on into the explanation (to follow its "SRD:" link): it closes when
+  // the pointer leaves both.
+  var hideTimer = null;
+  function hideLater(button, pop) {
+    clearTimeout(hideTimer);
+    hideTimer = setTimeout(function () {
+      if (!button.dataset.hoverOpen || pop.matches(":hover") || button.matches(":hover")) return;
+      if (pop.hidePopover && pop.matches(":popover-open")) pop.hidePopover();
+      delete button.dataset.hoverOpen;
+    }, 300);
+  }
   document.addEventListener("pointerout", function (e) {
     if (e.pointerType !== "mouse") return;
     var button = statButton(e);
-    var pop = target(button);
-    if (pop && button.dataset.hoverOpen && pop.hidePopover && pop.matches(":popover-open")) {
-      pop.hidePopover();
-    }
-    if (button) delete button.dataset.hoverOpen;
+    var pop = button ? target(button) : e.target.closest && e.target.closest(".stat-why:popover-open");
+    if (!pop || (e.relatedTarget && pop.contains(e.relatedTarget))) return;
+    button = button || document.querySelector('[popovertarget="' + pop.id + '"]');
+    if (button && button.dataset.hoverOpen) hideLater(button, pop);
   });
   // A click on a number that hovering already opened pins it open instead of closing it.
   document.addEventListener("click", function (e) {

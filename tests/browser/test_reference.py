@@ -173,6 +173,36 @@ def test_a_stats_explanation_links_to_its_rules_entry(page, live_server, rules_c
     screenshot(page, "rules-entry-willpower")
 
 
+def test_a_hovered_explanation_stays_open_on_the_way_to_its_link(page, live_server,
+                                                               rules_catalog, password):
+    """A mouse hover shows an explanation in passing; moving the pointer on into it (across
+    the small gap below the number) keeps it open, so its "SRD:" link can be followed.
+    Leaving both closes it."""
+    login(page, live_server, UserFactory(username="hover"), password)
+    page.goto("/characters/new/")
+    number = page.locator("[data-stat=wp]")
+    why = page.locator("#why-wp")
+    number.hover()
+    expect(why).to_be_visible()
+    box = number.bounding_box()
+    # Down through the gap between the number and its explanation, then onto the link.
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] + 3)
+    link = why.get_by_role("link", name="Characters > Defenses > Willpower")
+    link.hover()
+    page.wait_for_timeout(500)
+    expect(why).to_be_visible()
+    with page.expect_navigation():
+        link.click()
+    assert page.url.endswith("/rules/characters/willpower/")
+
+    page.go_back()
+    number = page.locator("[data-stat=wp]")
+    number.hover()
+    expect(page.locator("#why-wp")).to_be_visible()
+    page.mouse.move(5, 5)  # away from both
+    expect(page.locator("#why-wp")).to_be_hidden()
+
+
 @pytest.mark.parametrize(("query", "name"), [
     ("reroll", "Rerolls"), ("willpower", "Willpower (WP)"), ("advancement", "Advancement"),
     ("highlights", "Highlights XP"), ("gambit", "Gambits"),
