@@ -123,7 +123,8 @@ def test_the_tables_words_find_their_entry_first(client, query, chapter, slug):
 # -- every explanation links to its entry -----------------------------------------------
 
 CITATION = re.compile(
-    r'(?:"|; )((?:Basics|Characters|Resources|Bestiary|Scenes|Magic)(?: > [^";:{}()]+)+)(?=["; :])')
+    r'(?:"|; )((?:Basics|Characters|Resources|Bestiary|Scenes|Magic)(?: > [^";:{}()>]+)+)'
+    r'(?=["; :)])')
 
 
 def cited_in_code() -> set[str]:
