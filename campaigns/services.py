@@ -21,6 +21,7 @@ from django.utils import timezone
 from characters.models import Character, XpEntry
 from characters.refusals import Refusal
 from characters.services import character_duplicate
+from rules.engine.eldritch_gambit.levels import levels_affordable
 
 from .models import (
     IMP_ROLES,
@@ -517,18 +518,6 @@ def absence_set(*, session: Session, character: Character, absent: bool = True,
 
 
 # -- Level-ups ----------------------------------------------------------------------------
-
-
-def levels_affordable(level: int, xp: int) -> int:
-    """How many Levels `xp` buys from `level`: "Levels raise when the character has as
-    many XP as their current Level. The player then erases the spent XP, keeping any
-    leftovers" (Characters > Advancement), one Level after the other."""
-    count = 0
-    while level >= MIN_LEVEL and xp >= level:
-        xp -= level
-        level += 1
-        count += 1
-    return count
 
 
 @transaction.atomic

@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 
 from rules.engine.eldritch_gambit import ATTRIBUTES, compute_sheet
 from rules.engine.eldritch_gambit.attributes import ABBREVIATIONS, NAMES
+from rules.engine.eldritch_gambit.levels import after_level_ups
 from rules.engine.eldritch_gambit.statuses import CHOOSABLE_STATUSES
 from rules.models import GearItem
 
@@ -270,7 +271,7 @@ class CharacterForm(forms.Form):
         comes to (docs/RULES.md, "XP in the builder")."""
         if xp < level:
             return
-        new_level, left = level_up(level, xp)
+        new_level, left = after_level_ups(level, xp)
         if new_level > MAX_LEVEL:
             message = ("At Level %(level)s, %(level)s XP buys the next Level: keep XP "
                        "below the Level.")
@@ -298,15 +299,6 @@ class CharacterForm(forms.Form):
         shown with the numbers."""
         self.errors  # noqa: B018 -- clean() computes it
         return self.sheet
-
-
-def level_up(level: int, xp: int) -> tuple[int, int]:
-    """The Level and XP after buying every Level the XP pays for, each costing the
-    current Level (as campaigns.services.level_ups does in play)."""
-    while level >= 1 and xp >= level:
-        xp -= level
-        level += 1
-    return level, xp
 
 
 def initial_from_character(character: Character, items) -> dict:

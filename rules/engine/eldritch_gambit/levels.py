@@ -35,3 +35,19 @@ def tier(level: int) -> str | None:
 def xp_to_next_level(level: int, xp: int) -> int:
     """XP still needed: a Level rises when XP reaches the current Level."""
     return max(level - xp, 0)
+
+
+def after_level_ups(level: int, xp: int) -> tuple[int, int]:
+    """The Level and XP once the XP has bought every Level it pays for: "Levels raise
+    when the character has as many XP as their current Level. The player then erases
+    the spent XP, keeping any leftovers" (Characters > Advancement), one Level after the
+    other, each costing the Level it leaves."""
+    while level >= MIN_LEVEL and xp >= level:
+        xp -= level
+        level += 1
+    return level, xp
+
+
+def levels_affordable(level: int, xp: int) -> int:
+    """How many Levels `xp` buys from `level` (after_level_ups)."""
+    return after_level_ups(level, xp)[0] - level

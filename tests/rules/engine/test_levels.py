@@ -84,3 +84,19 @@ def test_most_groups_start_at_level_10():
 )
 def test_xp_to_next_level(level, xp, needed):
     assert levels.xp_to_next_level(level, xp) == needed
+
+
+@pytest.mark.parametrize(
+    ("level", "xp", "after"),
+    [
+        (10, 9, (10, 9)),  # not yet
+        (10, 10, (11, 0)),  # "as many XP as their current Level"
+        (10, 15, (11, 5)),  # "keeping any leftovers"
+        (1, 4, (3, 1)),  # Level 2 for 1, Level 3 for 2, 1 left
+        (10, 21, (12, 0)),
+        (0, 5, (0, 5)),  # below Level 1 nothing is bought
+    ],
+)
+def test_after_level_ups(level, xp, after):
+    assert levels.after_level_ups(level, xp) == after
+    assert levels.levels_affordable(level, xp) == after[0] - level
