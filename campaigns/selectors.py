@@ -1,4 +1,5 @@
-"""Campaign reads that build a page's data: the session page's ritual table (whose turn
+"""Campaign reads that build a page's data: what a member can bring (the invitation's
+and the Bring page's ways forward), the session page's ritual table (whose turn
 it is, a row per character and what each row shows) and the Quests and Level-ups it
 reads. Plain reads with a fixed number of queries; the writes are in
 campaigns/services.py, whose highlight_turns stays the one source of the turn order.
@@ -10,11 +11,33 @@ import uuid
 from dataclasses import dataclass
 
 from django.db.models import Sum
+from django.urls import reverse
 
 from characters.models import Character, XpEntry
 
 from . import services
-from .models import Highlight, Quest, QuestInvestment, Session
+from .models import Campaign, Highlight, Quest, QuestInvestment, Session
+
+
+def ways_forward(campaign: Campaign, user) -> dict:
+    """What a member can bring to the campaign: each of their characters, with what
+    one click does for it (bring a free one, duplicate one that plays elsewhere), and
+    the builder's address for a new one that lands here. Two queries."""
+    rows = []
+    for character in (Character.objects.filter(owner=user).with_progress()
+                      .select_related("campaign").order_by("name", "pk")):
+        if character.campaign_id == campaign.pk:
+            state = "here"
+        elif character.campaign_id is None:
+            state = "free"
+        else:
+            state = "elsewhere"
+        rows.append({"character": character, "state": state, "key": uuid.uuid4().hex})
+    return {
+        "rows": rows,
+        "build_url": f"{reverse('characters:create')}?campaign={campaign.pk}",
+        "free": sum(1 for row in rows if row["state"] == "free"),
+    }
 
 
 def active_quests(campaign_id: int) -> dict[int, Quest]:

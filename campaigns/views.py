@@ -195,27 +195,6 @@ def invitation_revoke(request: HttpRequest, pk: int, invitation_pk: int) -> Http
     return redirect(reverse("campaigns:detail", args=[pk]) + "#invitations")
 
 
-def _ways_forward(campaign: Campaign, user) -> dict:
-    """What a member can bring to the campaign: each of their characters, with what
-    one click does for it (bring a free one, duplicate one that plays elsewhere), and
-    the builder's address for a new one that lands here. Two queries."""
-    rows = []
-    for character in (Character.objects.filter(owner=user).with_progress()
-                      .select_related("campaign").order_by("name", "pk")):
-        if character.campaign_id == campaign.pk:
-            state = "here"
-        elif character.campaign_id is None:
-            state = "free"
-        else:
-            state = "elsewhere"
-        rows.append({"character": character, "state": state, "key": uuid.uuid4().hex})
-    return {
-        "rows": rows,
-        "build_url": f"{reverse('characters:create')}?campaign={campaign.pk}",
-        "free": sum(1 for row in rows if row["state"] == "free"),
-    }
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_join(request: HttpRequest, code: str) -> HttpResponse:
@@ -239,7 +218,7 @@ def campaign_join(request: HttpRequest, code: str) -> HttpResponse:
         return redirect(invitation)  # joined already (a double click): show the way on
     context = {"campaign": campaign, "invitation": invitation, "member": role is not None}
     if role is not None:
-        context["ways"] = _ways_forward(campaign, request.user)
+        context["ways"] = selectors.ways_forward(campaign, request.user)
     status = 200 if role is not None or invitation.is_active else 410
     return render(request, "campaigns/campaign_join.html", context, status=status)
 
@@ -262,7 +241,7 @@ def character_bring(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, f"{character.display_name} joined {campaign.name}.")
             return redirect(campaign)
     return render(request, "campaigns/character_bring.html", {
-        "campaign": campaign, "form": form, "ways": _ways_forward(campaign, request.user),
+        "campaign": campaign, "form": form, "ways": selectors.ways_forward(campaign, request.user),
     })
 
 

@@ -1,7 +1,7 @@
-"""campaigns/selectors.py: the session page's ritual table (whose turn, its rows, what
-each row shows), the active Quests and the session's Level-ups. The turn order itself
-is services.highlight_turns' (tests/campaigns/test_ritual_order.py); these tests check
-that the table shows it."""
+"""campaigns/selectors.py: what a member can bring, the session page's ritual table
+(whose turn, its rows, what each row shows), the active Quests and the session's
+Level-ups. The turn order itself is services.highlight_turns'
+(tests/campaigns/test_ritual_order.py); these tests check that the table shows it."""
 
 import pytest
 from django.db import connection
@@ -11,7 +11,7 @@ from django.utils import timezone
 from campaigns import selectors, services
 from campaigns.models import Quest
 from characters.models import XpEntry
-from tests.factories import UserFactory
+from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -204,3 +204,23 @@ def test_level_ups_count_from_the_session_start_to_the_next(table, imp):
     assert selectors.session_level_ups(session, [ash.pk]) == {ash.pk: bought}
     later = selectors.session_level_ups(following, [ash.pk])[ash.pk]
     assert [1 - spend.xp_change for spend in later] == [12]
+
+
+# -- what a member can bring --------------------------------------------------------------
+
+
+def test_ways_forward_says_what_one_click_does_for_each_character(campaign):
+    player = MembershipFactory(campaign=campaign, user=UserFactory(username="wren")).user
+    here = CharacterFactory(owner=player, name="Ada", campaign=campaign)
+    free = CharacterFactory(owner=player, name="Bel")
+    elsewhere = CharacterFactory(owner=player, name="Cyr", campaign=CampaignFactory())
+    CharacterFactory(name="Not hers")  # another user's: not listed
+
+    ways = selectors.ways_forward(campaign, player)
+
+    assert [(row["character"], row["state"]) for row in ways["rows"]] == [
+        (here, "here"), (free, "free"), (elsewhere, "elsewhere")]
+    assert ways["free"] == 1
+    assert ways["build_url"].endswith(f"/characters/new/?campaign={campaign.pk}")
+    keys = [row["key"] for row in ways["rows"]]
+    assert len(set(keys)) == 3 and all(len(key) == 32 for key in keys)
