@@ -90,14 +90,15 @@ CAMPAIGN_XP_KINDS = (
 
 def campaign_history(character: Character) -> bool:
     """Whether the character ever played in a campaign (joined one, or earned or spent
-    XP in one). Read once per instance: the live preview asks on every keystroke."""
+    XP in one). Read once per instance: a queryset may annotate it as `had_campaign`
+    (the live preview does, since it asks on every keystroke)."""
     if character.campaign_id is not None:
         return True
-    known = getattr(character, "_campaign_history", None)
+    known = getattr(character, "had_campaign", None)
     if known is None:
         known = character.pk is not None and XpEntry.objects.filter(
             character_id=character.pk, kind__in=CAMPAIGN_XP_KINDS).exists()
-        character._campaign_history = known
+        character.had_campaign = known
     return known
 
 

@@ -219,7 +219,6 @@ def _character_with_items(request: HttpRequest, pk: int):
                                    kind__in=services.CAMPAIGN_XP_KINDS))),
         pk=pk,
     )
-    character._campaign_history = character.had_campaign  # services.campaign_history
     if services.ledger_rules_progress(character):
         # In a campaign the form shows the ledger's Level and XP (read-only fields take
         # their initial values): both sums in one query, not one query per field.
