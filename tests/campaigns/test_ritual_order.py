@@ -13,28 +13,14 @@ from django.urls import reverse
 
 from campaigns import services
 from campaigns.models import Highlight, QuestInvestment, Session
-from campaigns.services import CampaignError, progress
+from campaigns.services import progress
 from characters.models import XpEntry
+from tests.campaigns.test_services import refused
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, SessionFactory
 
 pytestmark = pytest.mark.django_db
 
 Kind = XpEntry.Kind
-
-
-def refused(code):
-    class _Refused:
-        def __enter__(self):
-            self.raises = pytest.raises(CampaignError)
-            self.info = self.raises.__enter__()
-            return self.info
-
-        def __exit__(self, *exc):
-            handled = self.raises.__exit__(*exc)
-            assert self.info.value.code == code, self.info.value.message
-            return handled
-
-    return _Refused()
 
 
 @pytest.fixture
