@@ -16,6 +16,8 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
 
+from rules import systems
+
 # Characters > Advancement > Highlights XP: "This question goes around the table three
 # times ... A short session may call for two, and a long one may call for four chances."
 MIN_HIGHLIGHT_ROUNDS = 2
@@ -56,6 +58,9 @@ class CampaignQuerySet(models.QuerySet):
 
 class Campaign(models.Model):
     name = models.CharField(max_length=120)
+    # The game system (rules.systems): chosen when the campaign is created, fixed once a
+    # character has joined; only characters of this system join.
+    system = models.CharField(max_length=systems.KEY_MAX_LENGTH, default=systems.ELDRITCH_GAMBIT)
     pitch = models.TextField(max_length=2000, blank=True)
     starting_level = models.PositiveSmallIntegerField(default=DEFAULT_STARTING_LEVEL)
     default_highlight_rounds = models.PositiveSmallIntegerField(
@@ -89,6 +94,10 @@ class Campaign(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("campaigns:detail", args=[self.pk])
+
+    @property
+    def game_system(self) -> systems.GameSystem:
+        return systems.get(self.system)
 
 
 class MembershipQuerySet(models.QuerySet):

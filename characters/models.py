@@ -12,6 +12,8 @@ from django.db.models import OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 
+from rules import systems
+
 
 def portrait_path(character: Character, filename: str) -> str:
     """portraits/<character id>/<random>.<ext>: a new name for every upload, so a cached
@@ -63,6 +65,8 @@ class Character(models.Model):
         "campaigns.Campaign", null=True, blank=True, on_delete=models.SET_NULL,
         related_name="characters",
     )
+    # The game system (rules.systems), chosen when the character is created.
+    system = models.CharField(max_length=systems.KEY_MAX_LENGTH, default=systems.ELDRITCH_GAMBIT)
     # Concept (Characters > Concept). Every part may stay blank for now.
     name = models.CharField(max_length=120, blank=True)
     pronouns = models.CharField(max_length=40, blank=True)
@@ -113,6 +117,10 @@ class Character(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("characters:detail", args=[self.pk])
+
+    @property
+    def game_system(self) -> systems.GameSystem:
+        return systems.get(self.system)
 
     @property
     def display_name(self) -> str:

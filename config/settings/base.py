@@ -59,6 +59,8 @@ INSTALLED_APPS = [
     "rules",
     "characters",
     "campaigns",
+    # The game systems (rules.systems): one package each.
+    "characters.systems.eldritch_gambit",
     "csp",
     # Last, as its documentation asks: failed logins are counted in its database tables.
     "axes",
