@@ -6,6 +6,5 @@ from . import views
 # "password_reset_done", ...) without one.
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
-    path("landing/", views.landing, name="landing"),
     path("", include("django.contrib.auth.urls")),
 ]

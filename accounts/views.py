@@ -1,13 +1,10 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_http_methods, require_safe
-
-from campaigns.models import IMP_ROLES, Membership
+from django.views.decorators.http import require_http_methods
 
 from .forms import SignupForm
 
@@ -40,15 +37,6 @@ def signup(request):
         messages.success(request, f"Welcome, {user.username}! Your account is ready.")
         return redirect(next_url or settings.LOGIN_REDIRECT_URL)
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
-
-
-@login_required
-@require_safe
-def landing(request):
-    """Where logging in leads (LOGIN_REDIRECT_URL): an Imp or co-Imp who runs a
-    campaign to the campaigns, everyone else to their characters."""
-    runs = Membership.objects.filter(user=request.user, role__in=IMP_ROLES).exists()
-    return redirect("campaigns:list" if runs else "characters:list")
 
 
 def login_locked_out(request, response=None, credentials=None):

@@ -124,6 +124,12 @@ class MembershipQuerySet(models.QuerySet):
         """The user's role in the campaign, or None for a non-member."""
         return self.of(user, campaign).values_list("role", flat=True).first()
 
+    def running(self) -> MembershipQuerySet:
+        """The memberships of those who run their campaign: the Imp's and the co-Imps'.
+        The lower apps reach it through the user (`user.memberships.running()`) without
+        importing campaigns."""
+        return self.filter(role__in=IMP_ROLES)
+
 
 class Membership(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")

@@ -1,8 +1,6 @@
 from django.urls import path
 
-from characters import print_views, stash_views
-
-from . import initiative_views, roll_views, views
+from . import initiative_views, print_views, roll_views, stash_views, views
 
 app_name = "campaigns"
 
@@ -51,7 +49,7 @@ urlpatterns = [
          name="character_leave"),
     path("<id:pk>/highlights/", views.highlight_log, name="highlights"),
 
-    # The party stash (characters/stash_views.py): gear the party keeps in common.
+    # The party stash (campaigns/stash_views.py): gear the party keeps in common.
     path("<id:pk>/stash/", stash_views.stash_detail, name="stash"),
     path("<id:pk>/stash/<id:item_pk>/take/", stash_views.stash_take, name="stash_take"),
 
@@ -74,7 +72,7 @@ urlpatterns = [
     path("<id:pk>/initiative/<id:encounter_pk>/undo/", initiative_views.undo,
          name="initiative_undo"),
 
-    # The party's printed sheets, to print or as one PDF (characters/print_views.py).
+    # The party's printed sheets, to print or as one PDF (campaigns/print_views.py).
     path("<id:pk>/party/print/", print_views.party_print, name="party_print"),
     path("<id:pk>/party.pdf", print_views.party_pdf, name="party_pdf"),
 

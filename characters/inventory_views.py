@@ -9,7 +9,8 @@ and whatever else changed with it; the page never reloads. A refused action
 re-renders its form with the message beside the field and what was typed kept.
 
 What the page shows (the rows, the catalog search, the ledgers) is read by
-characters/selectors.py; the writes are characters/inventory.py's and transfers.py's.
+characters/selectors.py; the writes are characters/inventory.py's (giving gear to the party:
+campaigns/transfer_views.py).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from rules.engine.eldritch_gambit.gear import price_cp
 from rules.models import GearItem
 
 from . import inventory as services
-from . import selectors, transfers
+from . import selectors
 from .builds import sheet_for
 from .inventory import InventoryError
 from .inventory_forms import (
@@ -40,14 +41,13 @@ from .inventory_forms import (
     CoinsForm,
     CoverageForm,
     FreeItemForm,
-    GiveForm,
     MoveForm,
     QuantityForm,
     SellForm,
     StartingGearForm,
     SwitchForm,
 )
-from .models import Character, GearTransfer, InventoryItem
+from .models import Character, InventoryItem
 from .selectors import Failure
 
 TEMPLATE = "characters/inventory.html"
@@ -473,29 +473,3 @@ def item_attune(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
         item = services.materia_attune(character=character, item=item_pk, attuned=data["on"])
         return f"{item.name} is {'attuned' if item.attuned else 'no longer attuned'}."
     return _item_action(request, pk, item_pk, SwitchForm, act)
-
-
-@login_required
-@require_POST
-def item_give(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
-    """Hand a line (a container with everything in it), or part of a stack, to another
-    character of the campaign or to the party stash (characters/transfers.py)."""
-    def act(character, data):
-        key = data["request_key"] or None
-        if key and GearTransfer.objects.filter(request_key=key).exists():
-            return "That was handed over already."
-        to = data["to"]
-        transfer = transfers.item_give(
-            item=item_pk, from_character=character, by=request.user, request_key=key,
-            to_stash=character.campaign_id if to == GiveForm.STASH else None,
-            to_character=None if to == GiveForm.STASH else to, quantity=data["quantity"],
-        )
-        what = services.describe(transfer.item_name, transfer.quantity, transfer.quality)
-        if transfer.lines > 1:
-            what += ", with everything in it,"
-        if transfer.kind == GearTransfer.Kind.TO_STASH:
-            return f"{what} went into the party stash."
-        return f"{what} went to {transfer.to_label}."
-    return _item_action(request, pk, item_pk, GiveForm, act,
-                        oob=("inventory-stats", "transfer-history"),
-                        names={"quantity": "give_quantity"})

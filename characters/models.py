@@ -29,9 +29,9 @@ class CharacterQuerySet(models.QuerySet):
         party's summary on the campaign's page, not each other's sheets.)"""
         if not user.is_authenticated:
             return self.none()
-        from campaigns.models import IMP_ROLES, Membership
-
-        run = Membership.objects.filter(user=user, role__in=IMP_ROLES).values("campaign_id")
+        # Through the user's memberships (campaigns' related name): campaigns is the
+        # higher app, so it is not imported here.
+        run = user.memberships.running().values("campaign_id")
         return self.filter(Q(owner=user) | Q(campaign_id__in=run))
 
     def editable_by(self, user) -> CharacterQuerySet:
@@ -262,7 +262,7 @@ class InventoryItem(models.Model):
         MINIMAL = "minimal", "Minimal set (two types lower)"
 
     # Who holds the line: a character, or a campaign's shared stash (exactly one of the
-    # two; characters/transfers.py moves lines between them).
+    # two; campaigns/transfers.py moves lines between them).
     character = models.ForeignKey(
         Character, null=True, blank=True, on_delete=models.CASCADE, related_name="items"
     )
@@ -271,7 +271,8 @@ class InventoryItem(models.Model):
         related_name="stash_items",
     )
     catalog_item = models.ForeignKey(
-        "rules.GearItem", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "rules.GearItem", null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="inventory_items",  # rules asks which lines use its homebrew gear
     )
     name = models.CharField(max_length=120)
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.ITEM)

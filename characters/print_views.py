@@ -1,7 +1,8 @@
-"""The printed sheet: the print view, its PDF, the blank sheet, the Imp's party pack,
-and the portrait (upload, remove, and the picture itself, served only to those who may
-see the character: its owner and the Imp and co-Imps of its campaign, the rule of
-Character.objects.visible_to). The sheets themselves are read by characters/selectors.py."""
+"""The printed sheet: the print view, its PDF, the blank sheet, and the portrait (upload,
+remove, and the picture itself, served only to those who may see the character: its owner
+and the Imp and co-Imps of its campaign, the rule of Character.objects.visible_to). The
+sheets themselves are read by characters/selectors.py; the Imp's party pack is
+campaigns/print_views.py."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import functools
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -17,15 +17,13 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
-from campaigns.models import IMP_ROLES, Campaign, Membership
-
 from . import printing
 from .models import Character, InventoryItem
 from .portraits import PortraitForm, character_portrait_set, content_type_for
 from .selectors import portrait_url, printed_sheets, versioned
 
 
-def _with_items(queryset):
+def with_items(queryset):
     return queryset.prefetch_related(
         Prefetch("items", queryset=InventoryItem.objects.select_related("catalog_item")))
 
@@ -33,10 +31,10 @@ def _with_items(queryset):
 def _printable_character(request: HttpRequest, pk: int) -> Character:
     """The character to print, if the user may see it, with its items and ledger sums."""
     return get_object_or_404(
-        _with_items(Character.objects.visible_to(request.user).with_progress()), pk=pk)
+        with_items(Character.objects.visible_to(request.user).with_progress()), pk=pk)
 
 
-def _filename(name: str, suffix: str) -> str:
+def pdf_filename(name: str, suffix: str) -> str:
     return f"{slugify(name) or 'character'}-{suffix}.pdf"
 
 
@@ -69,7 +67,7 @@ def character_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     html = printing.render_html(sheets, paper=paper, request=request,
                                 title=character.display_name)
     return printing.pdf_response(printing.render_pdf(html, portraits=portraits),
-                                 _filename(character.display_name, "sheet"))
+                                 pdf_filename(character.display_name, "sheet"))
 
 
 @functools.lru_cache(maxsize=len(printing.PAPERS))
@@ -125,52 +123,3 @@ def portrait_image(request: HttpRequest, pk: int) -> FileResponse:
     response["Cache-Control"] = "private, max-age=300"
     response["X-Content-Type-Options"] = "nosniff"
     return response
-
-
-def _party(request: HttpRequest, pk: int) -> tuple[Campaign, list[Character]]:
-    """The campaign and its characters, for the Imp and the co-Imps (404 for
-    non-members, 403 for players, as the campaign's pages do)."""
-    membership = Membership.objects.of_or_404(request.user, pk)
-    if membership.role not in IMP_ROLES:
-        raise PermissionDenied("Only the Imp or a co-Imp may print the party.")
-    campaign = membership.campaign
-    return campaign, list(_with_items(
-        Character.objects.filter(campaign=campaign).with_progress()))
-
-
-def _nothing_to_print(request: HttpRequest, campaign: Campaign) -> HttpResponse:
-    messages.info(request, "No character plays in this campaign yet: nothing to print.")
-    return redirect(campaign)
-
-
-@login_required
-@require_GET
-def party_print(request: HttpRequest, pk: int) -> HttpResponse:
-    """Every character of the campaign, one page each, to print from the browser."""
-    campaign, characters = _party(request, pk)
-    if not characters:
-        return _nothing_to_print(request, campaign)
-    sheets, _ = printed_sheets(characters)
-    html = printing.render_html(sheets, paper=printing.paper_for(request), request=request,
-                                title=f"{campaign.name}: the party", controls={
-                                    "heading": f"Print the party of {campaign.name}",
-                                    "pdf_url": reverse("campaigns:party_pdf", args=[pk]),
-                                    "back_url": campaign.get_absolute_url(),
-                                    "back_label": "Back to the campaign",
-                                    "portrait_url": "",
-                                })
-    return HttpResponse(html)
-
-
-@login_required
-@require_GET
-def party_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    """The same pages in one PDF, rendered by WeasyPrint."""
-    campaign, characters = _party(request, pk)
-    if not characters:
-        return _nothing_to_print(request, campaign)
-    sheets, portraits = printed_sheets(characters)
-    html = printing.render_html(sheets, paper=printing.paper_for(request), request=request,
-                                title=f"{campaign.name}: the party")
-    return printing.pdf_response(printing.render_pdf(html, portraits=portraits),
-                                 _filename(campaign.name, "party"))

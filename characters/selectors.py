@@ -5,7 +5,7 @@ Worn and ready / Carried / Dropped), its catalog search, the purse's ledger, the
 handed over and to whom it may go; the printed sheets of one character or a party;
 the weapons' Hit and damage on the Template page.
 The views call these and keep one readable flow; writes stay in the services
-(characters/inventory.py, characters/transfers.py).
+(characters/inventory.py; gear changing hands: campaigns/transfers.py).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from django.db.models import Q, Sum
 from django.urls import reverse
 from django.utils.text import slugify
 
-from campaigns.models import Quest
 from config.parsing import search_text
 from rules.engine.eldritch_gambit import Stat
 from rules.engine.eldritch_gambit.gear import GearPiece, unit_load
@@ -29,7 +28,7 @@ from rules.engine.eldritch_gambit.sheet import (
 )
 from rules.models import GearItem
 
-from . import inventory, printing, transfers
+from . import inventory, printing
 from .builds import sheet_for
 from .inventory_forms import GiveForm
 from .models import Character, CoinEntry, GearTransfer, InventoryItem
@@ -229,6 +228,49 @@ def purse_rows(character: Character) -> tuple[list[dict], int]:
     return rows, total
 
 
+# -- the gear handed over (the writes: campaigns/transfers.py) -----------------------------
+
+# How the histories name the party stash, the receiver of a deposit.
+STASH_LABEL = "The party stash"
+
+
+def transfers_of(character: Character):
+    """A character's hand-overs, given or received, newest first."""
+    return (GearTransfer.objects.filter(Q(from_character=character) | Q(to_character=character))
+            .order_by("-created_at", "-pk"))
+
+
+def describe_transfer(transfer: GearTransfer, *, character: Character | None = None) -> str:
+    """"Gave Backpack with 3 lines inside to Brom", "Brom stashed Rope (10m)":
+    a transfer as `character` sees it, or as the stash sees it when `character` is None."""
+    what = inventory.describe(transfer.item_name, transfer.quantity, transfer.quality)
+    if transfer.lines > 1:
+        inner = transfer.lines - 1
+        what += f" with {inner} line{'s' if inner != 1 else ''} inside"
+    kind = transfer.kind
+    if character is None:
+        if kind == GearTransfer.Kind.FROM_STASH:
+            return f"{transfer.to_label} took {what}"
+        return f"{transfer.from_label} stashed {what}"
+    if kind == GearTransfer.Kind.TO_STASH:
+        return f"Put {what} into the party stash"
+    if kind == GearTransfer.Kind.FROM_STASH:
+        return f"Took {what} from the party stash"
+    if transfer.from_character_id == character.pk:
+        return f"Gave {what} to {transfer.to_label}"
+    return f"Received {what} from {transfer.from_label}"
+
+
+def acted_for(transfer: GearTransfer) -> bool:
+    """Whether someone else than the acting character's player did it (the Imp for
+    them): the giver's for a gift or a deposit, the taker's for a withdrawal. Needs
+    from_character and to_character loaded."""
+    actor = (transfer.to_character if transfer.kind == GearTransfer.Kind.FROM_STASH
+             else transfer.from_character)
+    return (transfer.created_by_id is not None and actor is not None
+            and actor.owner_id != transfer.created_by_id)
+
+
 def give_targets(character: Character) -> list[tuple[str, str]]:
     """Who may receive this character's gear: the rest of its campaign's party and the
     party stash; nobody outside a campaign."""
@@ -237,21 +279,21 @@ def give_targets(character: Character) -> list[tuple[str, str]]:
     party = (Character.objects.filter(campaign_id=character.campaign_id)
              .exclude(pk=character.pk).only("pk", "name"))
     return [(str(other.pk), other.display_name) for other in party] + [
-        (GiveForm.STASH, transfers.STASH_LABEL)]
+        (GiveForm.STASH, STASH_LABEL)]
 
 
 def transfer_rows(character: Character) -> tuple[list[dict], int]:
     """The newest LEDGER_LIMIT hand-overs to or from the character, each as the page says
     it (and who acted for whom), and how many there are in all."""
-    entries = list(transfers.transfers_of(character)
+    entries = list(transfers_of(character)
                    .select_related("created_by", "from_character", "to_character")
                    [:LEDGER_LIMIT])
     total = (GearTransfer.objects.filter(Q(from_character=character) | Q(to_character=character))
              .count() if len(entries) == LEDGER_LIMIT else len(entries))
     return [{
         "entry": entry,
-        "text": transfers.describe_transfer(entry, character=character),
-        "by": entry.created_by.get_username() if transfers.acted_for(entry) else "",
+        "text": describe_transfer(entry, character=character),
+        "by": entry.created_by.get_username() if acted_for(entry) else "",
     } for entry in entries], total
 
 
@@ -274,11 +316,14 @@ def printed_sheets(characters: list[Character]) -> tuple[list[printing.PrintedSh
     """The printed sheets of these characters (items prefetched), with their active
     Quests and the XP invested in them, in one query for all; and the portraits the
     PDF renderer may load (URL path -> storage name)."""
+    # Through the characters' Quests (campaigns' related name; one "active" at most, a
+    # constraint of campaigns.Quest): campaigns is the higher app, not imported here.
     quests = {
-        quest.character_id: quest
-        for quest in Quest.objects.filter(character__in=[c.pk for c in characters],
-                                          status=Quest.Status.ACTIVE)
-        .annotate(invested_sum=Sum("investments__xp_entry__xp_change"))
+        row["pk"]: row
+        for row in Character.objects.filter(pk__in=[c.pk for c in characters],
+                                            quests__status="active")
+        .values("pk", "quests__text")
+        .annotate(invested_sum=Sum("quests__investments__xp_entry__xp_change")).order_by()
     }
     sheets, portraits = [], {}
     for character in characters:
@@ -286,14 +331,14 @@ def printed_sheets(characters: list[Character]) -> tuple[list[printing.PrintedSh
         quest = quests.get(character.pk)
         # The box next to XP: the XP invested in the active Quest (Characters >
         # Advancement > Quest XP); left empty for pencil outside a campaign.
-        invested = -(quest.invested_sum or 0) if quest else (0 if character.campaign_id
+        invested = -(quest["invested_sum"] or 0) if quest else (0 if character.campaign_id
                                                              else None)
         url = portrait_url(character)
         if url:
             portraits[url] = character.portrait.name
         sheets.append(printing.printed_sheet(
             character, items, sheet_for(character, items),
-            quest=quest.text if quest else character.quest, invested=invested,
+            quest=quest["quests__text"] if quest else character.quest, invested=invested,
             portrait_url=versioned(url, character),
         ))
     return sheets, portraits

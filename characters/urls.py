@@ -1,15 +1,14 @@
 from django.urls import path
 
-from campaigns import roll_views
-
 from . import inventory_views, print_views, template_views, views
 
+# The campaign-level pages (a new character's builder, which may build it for a campaign;
+# a character's Checks and Rolls; giving its gear to the party) are
+# campaigns/character_urls.py, under the same prefix and namespace (config/urls.py).
 app_name = "characters"
 
 urlpatterns = [
     path("", views.character_list, name="list"),
-    path("new/", views.character_create, name="create"),
-    path("preview/", views.character_preview, name="preview"),
     path("compare/", views.character_compare, name="compare"),
     path("import/", views.character_import, name="import"),
     path("<id:pk>/", views.character_detail, name="detail"),
@@ -52,23 +51,10 @@ urlpatterns = [
     path("<id:pk>/inventory/<id:item_pk>/attune/", inventory_views.item_attune,
          name="item_attune"),
 
-    # Handing gear to the party (characters/transfers.py).
-    path("<id:pk>/inventory/<id:item_pk>/give/", inventory_views.item_give, name="item_give"),
-
     # The printed sheet and the portrait (characters/print_views.py).
     path("blank-sheet.pdf", print_views.blank_sheet_pdf, name="blank_sheet_pdf"),
     path("<id:pk>/print/", print_views.character_print, name="print"),
     path("<id:pk>/sheet.pdf", print_views.character_sheet_pdf, name="sheet_pdf"),
     path("<id:pk>/portrait/", print_views.character_portrait, name="portrait"),
     path("<id:pk>/portrait/image/", print_views.portrait_image, name="portrait_image"),
-
-    # Checks and Rolls from the sheet (campaigns/roll_views.py): odds, Gambits, Rerolls, the log.
-    path("<id:pk>/play/", roll_views.play, name="play"),
-    path("<id:pk>/play/odds/", roll_views.check_odds_view, name="check_odds"),
-    path("<id:pk>/play/action/", roll_views.check_action, name="check_action"),
-    path("<id:pk>/play/check/", roll_views.check_roll, name="check"),
-    path("<id:pk>/play/check/<id:roll_pk>/gambit/", roll_views.gambit, name="gambit"),
-    path("<id:pk>/play/roll/", roll_views.roll_view, name="roll"),
-    path("<id:pk>/play/roll/<id:roll_pk>/reroll/", roll_views.reroll_view, name="reroll"),
-    path("<id:pk>/play/log/", roll_views.character_log, name="roll_log"),
 ]

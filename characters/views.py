@@ -1,9 +1,12 @@
 """Character pages: list, builder (create/edit) with live preview, detail,
-duplicate, compare, delete. Function views; querysets start from the user."""
+duplicate, compare, delete. Function views; querysets start from the user. A new
+character's builder and preview are served by campaigns/character_views.py, which may
+build it for a campaign the user plays in."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib import messages
@@ -17,8 +20,6 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns import services as campaign_services
-from campaigns.models import Membership
 from config.parsing import parse_id
 from rules.engine.eldritch_gambit import ATTRIBUTE_KEYS, compute_sheet
 from rules.engine.eldritch_gambit.attributes import ABBREVIATIONS, roll_attributes
@@ -118,24 +119,16 @@ def _render_builder(request, form, character=None, rolls=(), status=200):
     return render(request, template, context, status=status)
 
 
-def _joining(request: HttpRequest):
-    """The campaign a new character is built for (`?campaign=` on the join page's
-    "Build" link, then a hidden field): one the user plays in, else 404."""
-    raw = request.POST.get("campaign") or request.GET.get("campaign") or ""
-    if not raw:
-        return None
-    campaign_id = parse_id(raw)
-    if campaign_id is None:
-        raise Http404("No such campaign.")
-    return Membership.objects.of_or_404(request.user, campaign_id).campaign
-
-
-def _builder(request: HttpRequest, character: Character | None) -> HttpResponse:
+def builder(request: HttpRequest, character: Character | None, *, joining=None,
+            join: Callable[[Character], object] | None = None) -> HttpResponse:
+    """The builder's page: a new character, or `character` to edit. `joining` is the
+    campaign a new character is built for (campaigns/character_views.py): it starts at the
+    campaign's Level, and `join(character)` runs in the transaction that creates it."""
     items = list(character.items.select_related("catalog_item")) if character else []
     initial = initial_from_character(character, items) if character else dict(
         NEW_CHARACTER_INITIAL
     )
-    campaign = _joining(request) if character is None else None
+    campaign = joining if character is None else None
     kwargs = {"initial": initial, "user": request.user, "character": character, "items": items,
               "joining": campaign}
     if request.method == "GET":
@@ -161,8 +154,7 @@ def _builder(request: HttpRequest, character: Character | None) -> HttpResponse:
             with transaction.atomic():
                 character = services.character_create(owner=request.user,
                                                       data=form.cleaned_data)
-                campaign_services.character_join(campaign=campaign, character=character,
-                                                 by=request.user)
+                join(character)
             messages.success(request, f"{character.display_name} was created and joined "
                                       f"{campaign.name}.")
             if not request.htmx:
@@ -199,14 +191,8 @@ def character_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def character_create(request: HttpRequest) -> HttpResponse:
-    return _builder(request, None)
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
 def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    return _builder(request, _character_for(request, pk, edit=True))
+    return builder(request, _character_for(request, pk, edit=True))
 
 
 def _character_with_items(request: HttpRequest, pk: int):
@@ -229,8 +215,15 @@ def _character_with_items(request: HttpRequest, pk: int):
 
 @login_required
 @require_POST
-def character_preview(request: HttpRequest, pk: int | None = None) -> HttpResponse:
+def character_preview(request: HttpRequest, pk: int) -> HttpResponse:
+    """The live preview of a character being edited (a new character's is
+    campaigns/character_views.py's)."""
+    return preview(request, pk)
+
+
+def preview(request: HttpRequest, pk: int | None = None, *, joining=None) -> HttpResponse:
     """The live preview: recompute the derived stats from what is typed, save nothing.
+    `joining`: the campaign a new character is built for, as in `builder`.
 
     Answers with the stats panel and, out of band, each field's error slot; it
     never replaces the inputs being typed in.
@@ -240,7 +233,7 @@ def character_preview(request: HttpRequest, pk: int | None = None) -> HttpRespon
         NEW_CHARACTER_INITIAL
     )
     form = CharacterForm(request.POST, initial=initial, user=request.user, character=character,
-                         items=items, joining=None if pk else _joining(request))
+                         items=items, joining=None if pk else joining)
     form.is_valid()
     return render(request, "characters/character_form.html#live-preview", {
         "form": form, "character": character, "sheet": form.preview_sheet(),

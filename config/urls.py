@@ -8,12 +8,21 @@ from .parsing import IdConverter
 # an id beyond the 64-bit range is a 404 on SQLite as on PostgreSQL.
 register_converter(IdConverter, "id")
 
+# The two URLconfs that share the "characters" namespace, imported once `id` is known.
+from campaigns import character_urls as campaign_character_urls  # noqa: E402
+from characters import urls as character_urls  # noqa: E402
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("about/", views.about, name="about"),
+    # Where logging in leads (LOGIN_REDIRECT_URL): it knows the campaigns, so not accounts'.
+    path("accounts/landing/", views.landing, name="landing"),
     path("accounts/", include("accounts.urls")),
     # The apps' own pages: characters (the builder), campaigns and rules (the reference).
-    path("characters/", include("characters.urls")),
+    # A character's campaign-level pages (its Checks and Rolls, giving its gear) are the
+    # campaigns app's, under the same prefix and the same "characters" namespace.
+    path("characters/", include((character_urls.urlpatterns
+                                 + campaign_character_urls.urlpatterns, "characters"))),
     path("campaigns/", include("campaigns.urls")),
     path("rules/", include("rules.urls")),
     path("admin/", admin.site.urls),

@@ -1,14 +1,27 @@
-"""Site pages that belong to no app: the landing page and the credits."""
+"""Site pages that belong to no app: the home page, where logging in leads, and the
+credits."""
 
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import RequestDataTooBig
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.views import defaults
 from django.views.decorators.http import require_safe
+
+from campaigns.models import IMP_ROLES, Membership
 
 
 @require_safe
 def home(request):
     return render(request, "home.html")
+
+
+@login_required
+@require_safe
+def landing(request):
+    """Where logging in leads (LOGIN_REDIRECT_URL): an Imp or co-Imp who runs a
+    campaign to the campaigns, everyone else to their characters."""
+    runs = Membership.objects.filter(user=request.user, role__in=IMP_ROLES).exists()
+    return redirect("campaigns:list" if runs else "characters:list")
 
 
 @require_safe

@@ -11,8 +11,6 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.text import slugify
 
-from campaigns.models import Campaign
-
 from .engine.dice import Dice
 from .engine.eldritch_gambit.templates import ARMORED_LEVELS, Size
 from .models import ARMED, RALLY_DICE, WEAPON_TAGS, GearCategory, GearItem, Trait
@@ -71,7 +69,7 @@ class HomebrewForm(forms.ModelForm):
     shared with a campaign the author runs (as the Imp or a co-Imp)."""
 
     campaign = forms.ModelChoiceField(
-        label="Share with campaign", queryset=Campaign.objects.none(), required=False,
+        label="Share with campaign", queryset=None, required=False,
         empty_label="No one: only me",
         help_text="Its members see it and may use it; only you may edit or delete it.",
         error_messages={"invalid_choice": "Choose a campaign you run, or only you."},
@@ -80,8 +78,10 @@ class HomebrewForm(forms.ModelForm):
     def __init__(self, *args, owner, **kwargs):
         super().__init__(*args, **kwargs)
         self.owner = owner
-        # A forged id (a campaign the author does not run) is an invalid_choice here.
-        self.fields["campaign"].queryset = Campaign.objects.run_by(owner)
+        # A forged id (a campaign the author does not run) is an invalid_choice here. The
+        # Campaign model comes through the row's foreign key: campaigns is the higher app.
+        campaigns = self._meta.model._meta.get_field("campaign").related_model.objects
+        self.fields["campaign"].queryset = campaigns.run_by(owner)
 
     def clean_name(self):
         name = self.cleaned_data["name"].strip()

@@ -75,9 +75,9 @@ class RulesContentQuerySet(models.QuerySet):
         user is a member of (any role). An Exists() subquery, not a join: no row twice."""
         if user is None or not user.is_authenticated:
             return self.srd()
-        from campaigns.models import Membership  # campaigns' models import nothing of ours
-
-        member = Membership.objects.filter(user=user, campaign=OuterRef("campaign"))
+        # Through the user's memberships (campaigns' related name): campaigns is the
+        # higher app, so it is not imported here.
+        member = user.memberships.filter(campaign=OuterRef("campaign"))
         return self.filter(
             Q(source__isnull=False) | Q(owner=user) | Q(Exists(member))
         )

@@ -292,10 +292,9 @@ def trait_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _in_inventories(item: GearItem):
-    # Imported here: the rules app does not otherwise depend on characters.
-    from characters.models import InventoryItem
-
-    return InventoryItem.objects.filter(catalog_item=item)
+    """The characters' inventory lines that use the item, through their foreign key's
+    related name: characters is the higher app, so it is not imported here."""
+    return item.inventory_items.all()
 
 
 @login_required

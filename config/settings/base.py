@@ -163,7 +163,7 @@ CONTENT_SECURITY_POLICY = {
 }
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "landing"  # accounts.views.landing: Imps to their campaigns
+LOGIN_REDIRECT_URL = "landing"  # config.views.landing: Imps to their campaigns
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en-us"

@@ -8,7 +8,8 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from characters import inventory, transfers
+from campaigns import transfers
+from characters import inventory
 from rules.models import GearItem
 from tests.browser.conftest import PHONE, axe_check, describe, login, screenshot
 from tests.factories import (

@@ -6,7 +6,8 @@ test_transfer_views.py and test_print.py."""
 import pytest
 
 from campaigns import services as campaign_services
-from characters import inventory, selectors, transfers
+from campaigns import transfers
+from characters import inventory, selectors
 from characters.builds import sheet_for
 from characters.inventory_forms import GiveForm
 from characters.models import Character, CoinEntry
@@ -229,7 +230,7 @@ def test_give_targets_are_the_rest_of_the_party_and_the_stash():
                             campaign=campaign, name="Brom")
     CharacterFactory(campaign=CampaignFactory(), name="Stranger")
     assert selectors.give_targets(asphodel) == [
-        (str(brom.pk), brom.display_name), (GiveForm.STASH, transfers.STASH_LABEL)]
+        (str(brom.pk), brom.display_name), (GiveForm.STASH, selectors.STASH_LABEL)]
 
 
 def test_transfer_rows_say_what_went_where():
@@ -244,7 +245,7 @@ def test_transfer_rows_say_what_went_where():
     rows, total = selectors.transfer_rows(asphodel)
     assert total == 1
     assert rows == [{"entry": transfer,
-                     "text": transfers.describe_transfer(transfer, character=asphodel),
+                     "text": selectors.describe_transfer(transfer, character=asphodel),
                      "by": ""}]
     assert selectors.transfer_rows(brom)[1] == 1
 

@@ -15,7 +15,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from characters.management.commands.bench import Command
+from campaigns.management.commands.bench import Command
 from characters.models import Character
 from tests.factories import AsphodelFactory
 

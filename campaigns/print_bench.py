@@ -19,7 +19,7 @@ from collections.abc import Callable
 from django.test import Client
 from django.urls import reverse
 
-from campaigns.models import Campaign
+from .models import Campaign
 
 
 def pdf_pages(content: bytes) -> int | None:

@@ -1,4 +1,4 @@
-"""Gear changing hands in a campaign (characters/transfers.py): a backpack with a sack
+"""Gear changing hands in a campaign (campaigns/transfers.py): a backpack with a sack
 inside with rope goes to a party member or the stash with everything in it; both Loads
 follow (the rules engine's numbers); one ledger row shows on both sides; refusals."""
 
@@ -9,7 +9,8 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from campaigns import services as campaign_services
-from characters import inventory, transfers
+from campaigns import transfers
+from characters import inventory, selectors
 from characters.builds import sheet_for
 from characters.inventory import InventoryError
 from characters.models import Character, GearTransfer, InventoryItem
@@ -118,11 +119,11 @@ def test_a_backpack_goes_with_everything_in_it(asphodel, brom, pack):
 
 def test_the_ledger_row_shows_on_both_sides(asphodel, brom, pack):
     transfer = transfers.item_give(item=pack[0], to_character=brom, by=asphodel.owner)
-    assert list(transfers.transfers_of(asphodel)) == [transfer]
-    assert list(transfers.transfers_of(brom)) == [transfer]
+    assert list(selectors.transfers_of(asphodel)) == [transfer]
+    assert list(selectors.transfers_of(brom)) == [transfer]
     back = transfers.item_give(item=pack[0], to_character=asphodel, by=brom.owner)
-    assert list(transfers.transfers_of(asphodel)) == [back, transfer]
-    assert list(transfers.transfers_of(brom)) == [back, transfer]
+    assert list(selectors.transfers_of(asphodel)) == [back, transfer]
+    assert list(selectors.transfers_of(brom)) == [back, transfer]
     assert load(asphodel) == 3 and load(brom) == 0
 
 
@@ -282,7 +283,7 @@ def test_the_stash_holds_the_lot_and_gives_it_back(asphodel, brom, campaign, pac
     assert load(brom) == 3
     assert not campaign.stash_items.exists()
     assert list(transfers.stash_transfers(campaign)) == [took, put]
-    assert list(transfers.transfers_of(brom)) == [took]
+    assert list(selectors.transfers_of(brom)) == [took]
 
 
 def test_the_imp_takes_from_the_stash_into_anyones_character(asphodel, brom, campaign, pack):
@@ -410,8 +411,8 @@ def test_the_history_outlives_a_deleted_character(asphodel, brom, pack):
     asphodel.delete()
     transfer.refresh_from_db()
     assert transfer.from_character is None and transfer.from_label == name
-    assert list(transfers.transfers_of(brom)) == [transfer]
-    assert transfers.describe_transfer(transfer, character=brom) == (
+    assert list(selectors.transfers_of(brom)) == [transfer]
+    assert selectors.describe_transfer(transfer, character=brom) == (
         f"Received Backpack with 3 lines inside from {name}")
     assert load(brom) == 3  # what was given is Brom's, not deleted with the giver
 
@@ -446,12 +447,12 @@ def test_giving_part_of_a_stack_splits_it(asphodel, brom, pack):
     assert (transfer.item_id, transfer.item_name, transfer.quantity, transfer.lines) == (
         part.pk, "Iron spikes", 4, 1)
     assert transfer.contents == []
-    assert transfers.describe_transfer(transfer, character=asphodel) == (
+    assert selectors.describe_transfer(transfer, character=asphodel) == (
         "Gave Iron spikes x4 to Brom")
-    assert transfers.describe_transfer(transfer, character=brom) == (
+    assert selectors.describe_transfer(transfer, character=brom) == (
         f"Received Iron spikes x4 from {asphodel.name}")
-    assert list(transfers.transfers_of(asphodel)) == [transfer]
-    assert list(transfers.transfers_of(brom)) == [transfer]
+    assert list(selectors.transfers_of(asphodel)) == [transfer]
+    assert list(selectors.transfers_of(brom)) == [transfer]
 
 
 def test_the_rest_of_a_packed_stack_stays_packed(asphodel, brom, pack):
@@ -522,8 +523,8 @@ def test_part_of_a_stack_into_the_stash_and_part_of_it_back(asphodel, brom, camp
     part = brom.items.get()
     assert part.quantity == 1 and took.item_id == part.pk and took.quantity == 1
     assert load(brom) == 1
-    assert transfers.describe_transfer(took) == "Brom took Torch"
-    assert transfers.describe_transfer(put) == f"{asphodel.name} stashed Torch x2"
+    assert selectors.describe_transfer(took) == "Brom took Torch"
+    assert selectors.describe_transfer(put) == f"{asphodel.name} stashed Torch x2"
 
     # The last one: the line itself leaves the stash.
     last = transfers.item_take_from_stash(item=stashed, to_character=brom, by=brom.owner,

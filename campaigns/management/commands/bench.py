@@ -8,7 +8,7 @@ request and the response size, for a small, a typical and a 200-item character (
 query counts do not grow with the inventory; tests pin that, not this command). It also
 times the campaign dashboard and its htmx poll as the Imp sees them, for 2 characters
 with 2 sessions and for 8 with 200 (built by campaigns/bench.py), and the printed sheet
-(characters/print_bench.py): one character's PDF and the Imp's party pack of 8.
+(campaigns/print_bench.py): one character's PDF and the Imp's party pack of 8.
 
 It measures and prints; it judges nothing. The times are of one process on the machine
 it runs on, not what users feel under load: performance targets come from the load
@@ -48,7 +48,8 @@ from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
 
 from campaigns import bench as campaign_bench
-from characters import print_bench, services
+from campaigns import print_bench
+from characters import services
 from characters.forms import initial_from_character
 from characters.models import Character, InventoryItem
 from rules.models import GearItem

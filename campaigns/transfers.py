@@ -28,23 +28,17 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 
-from campaigns.models import IMP_ROLES, Campaign, Membership
+from characters.inventory import MAX_QUANTITY, MIN_QUANTITY, InventoryError, _pk, describe
+from characters.models import Character, GearTransfer, InventoryItem
+from characters.selectors import STASH_LABEL
 
-from .inventory import MAX_QUANTITY, MIN_QUANTITY, InventoryError, _pk, describe
-from .models import Character, GearTransfer, InventoryItem
+from .models import IMP_ROLES, Campaign, Membership
 
-STASH_LABEL = "The party stash"
 CONTENTS_LISTED = 100  # the names kept in a transfer's `contents`
 NOTE_LENGTH = 300
 
 
 # -- reading --------------------------------------------------------------------------------
-
-
-def transfers_of(character: Character):
-    """A character's hand-overs, given or received, newest first."""
-    return (GearTransfer.objects.filter(Q(from_character=character) | Q(to_character=character))
-            .order_by("-created_at", "-pk"))
 
 
 def stash_transfers(campaign: Campaign):
@@ -439,37 +433,3 @@ def _take(*, item, to_character, by, campaign, note, request_key, quantity):
                        note=note, request_key=request_key, to_character=receiver)
     _move(lot, to_character=receiver, to_stash=None)
     return transfer
-
-
-# -- how the histories name a transfer -------------------------------------------------------
-
-
-def describe_transfer(transfer: GearTransfer, *, character: Character | None = None) -> str:
-    """"Gave Backpack with 3 lines inside to Brom", "Brom stashed Rope (10m)":
-    a transfer as `character` sees it, or as the stash sees it when `character` is None."""
-    what = describe(transfer.item_name, transfer.quantity, transfer.quality)
-    if transfer.lines > 1:
-        inner = transfer.lines - 1
-        what += f" with {inner} line{'s' if inner != 1 else ''} inside"
-    kind = transfer.kind
-    if character is None:
-        if kind == GearTransfer.Kind.FROM_STASH:
-            return f"{transfer.to_label} took {what}"
-        return f"{transfer.from_label} stashed {what}"
-    if kind == GearTransfer.Kind.TO_STASH:
-        return f"Put {what} into the party stash"
-    if kind == GearTransfer.Kind.FROM_STASH:
-        return f"Took {what} from the party stash"
-    if transfer.from_character_id == character.pk:
-        return f"Gave {what} to {transfer.to_label}"
-    return f"Received {what} from {transfer.from_label}"
-
-
-def acted_for(transfer: GearTransfer) -> bool:
-    """Whether someone else than the acting character's player did it (the Imp for
-    them): the giver's for a gift or a deposit, the taker's for a withdrawal. Needs
-    from_character and to_character loaded."""
-    actor = (transfer.to_character if transfer.kind == GearTransfer.Kind.FROM_STASH
-             else transfer.from_character)
-    return (transfer.created_by_id is not None and actor is not None
-            and actor.owner_id != transfer.created_by_id)

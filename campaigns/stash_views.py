@@ -3,7 +3,7 @@ common, with its Load and what each container holds, "Take into" a character, an
 stash's history. Gear goes in from a character's inventory ("Give to" the party stash).
 
 Members only: anyone else gets 404. A player takes into their own characters of the
-campaign, the Imp or a co-Imp into anyone's; the service (characters/transfers.py)
+campaign, the Imp or a co-Imp into anyone's; the service (campaigns/transfers.py)
 checks it again. Taking is a plain POST that redirects back, and from htmx the answer
 is the stash's list with its history and status out of band.
 """
@@ -21,15 +21,16 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
-from campaigns.models import IMP_ROLES, Membership
+from characters.builds import gear_piece
+from characters.inventory import InventoryError, describe
+from characters.inventory_forms import TakeForm
+from characters.models import Character, GearTransfer, InventoryItem
+from characters.selectors import acted_for, describe_transfer
 from rules.engine.eldritch_gambit.gear import GearPiece, unit_load
 from rules.engine.eldritch_gambit.sheet import container_contents_load, gear_load
 
 from . import transfers
-from .builds import gear_piece
-from .inventory import InventoryError, describe
-from .inventory_forms import TakeForm
-from .models import Character, GearTransfer, InventoryItem
+from .models import IMP_ROLES, Membership
 
 TEMPLATE = "characters/stash_detail.html"
 HISTORY_LIMIT = 100
@@ -114,8 +115,8 @@ def _history(campaign) -> tuple[list[dict], int]:
              else len(entries))
     return [{
         "entry": entry,
-        "text": transfers.describe_transfer(entry),
-        "by": entry.created_by.get_username() if transfers.acted_for(entry) else "",
+        "text": describe_transfer(entry),
+        "by": entry.created_by.get_username() if acted_for(entry) else "",
     } for entry in entries], total
 
 

@@ -7,7 +7,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from characters import inventory, inventory_views, stash_views, transfers
+from campaigns import stash_views, transfers
+from characters import inventory, inventory_views
 from characters.models import GearTransfer, InventoryItem
 from rules.models import GearItem
 from tests.factories import (

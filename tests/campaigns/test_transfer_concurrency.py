@@ -5,7 +5,7 @@ give more than the stack holds."""
 
 import pytest
 
-from characters import transfers
+from campaigns import transfers
 from characters.inventory import InventoryError
 from characters.models import GearTransfer, InventoryItem
 from tests.concurrency import needs_postgresql, run_at_once
