@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules.engine import volleyball
 from rules.engine.eldritch_gambit import initiative as ini
 from rules.engine.eldritch_gambit.initiative import (
     ACT,
@@ -412,12 +413,12 @@ def _with_action_after(state, kind, payload):
     """Who had an Action right after the step, before any new Round refresh."""
     import dataclasses
 
-    original = ini.new_round
+    original = volleyball.new_round  # settle() calls the shared module's
     try:
-        ini.new_round = lambda s: dataclasses.replace(s, round_start=True)
+        volleyball.new_round = lambda s: dataclasses.replace(s, round_start=True)
         mid = ini.apply_step(state, kind, payload)
     finally:
-        ini.new_round = original
+        volleyball.new_round = original
     return mid.with_action
 
 
