@@ -190,6 +190,12 @@ def _listed(formats: Iterable[tuple[str, systems.GameSystem]]) -> str:
     return shown[0] if len(shown) == 1 else "one of " + ", ".join(shown)
 
 
+def formats_listed() -> str:
+    """The installed systems' format names, for a help text: '"x-character" (X), ...'."""
+    return ", ".join(f"{json.dumps(name)} ({system.name})"
+                     for name, system in sorted(_formats().items()))
+
+
 def read_header(data: dict) -> tuple[systems.GameSystem, int]:
     """The file's game system and version. Format and version first: for a file no
     installed system reads, nothing else is worth reading."""
@@ -213,7 +219,7 @@ def read_header(data: dict) -> tuple[systems.GameSystem, int]:
         raise ExchangeError(
             "version: the file is version %(version)s, newer than this site reads for "
             "%(system)s (versions up to %(max)s).", code="unsupported_version",
-            params={"version": version, "system": system.name, "max": newest},
+            params={"version": what(version), "system": system.name, "max": newest},
         )
     return system, version
 
