@@ -1,162 +1,86 @@
-"""Character exchange: one JSON file per character (README.md, "Exchange format").
+"""Character exchange, the envelope: one JSON file per character, of any game system
+(README.md, "Exchange format").
 
-Export reads the stored choices and ledgers through the one adapter
-(characters/builds.py). Import treats the file as untrusted: `parse` checks that
-it is a JSON object of sane size, `character_import` checks every key and then
-the same engine rules as the builder, and only then writes, in one transaction.
-Every problem names the key it is about and what was expected.
+Every file is one JSON object: `{"format": ..., "version": ..., **body}`. This module
+owns what every system shares: `parse` (a JSON object of sane size, no key named twice),
+the header (`format` names the game system, `version` the version of its body), the
+import form, the filename and the JSON writing. The body, every other key, belongs to the
+character's game system: `system.exchange` (rules/systems.py), registered by the system's
+package, for Eldritch Gambit characters/systems/eldritch_gambit/exchange.py.
+
+A system's exchange is an object with (see `SystemExchange`):
+- `format`: the file's format name, its own ("eldritch-gambit-character");
+- `version`: the version it writes, and the newest one it reads (from 1);
+- `export_body(character) -> dict`: every key of the file but "format" and "version";
+- `import_body(*, owner, data, version) -> Character`: a new character from `data`, the
+  file's object without "format" and "version", of a `version` from 1 to its own. It
+  raises `ExchangeError` listing every problem, each with the key it is about (`Problems`
+  collects them), and writes everything in one transaction or nothing.
+
+Import treats the file as untrusted: the envelope refuses what is no JSON object, an
+unknown format and a version the system does not read before any body is read.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 from django import forms
-from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.utils.text import slugify
 
-from rules.engine.eldritch_gambit import ATTRIBUTE_KEYS, compute_sheet
-from rules.engine.eldritch_gambit.statuses import (
-    CHOOSABLE_STATUSES,
-    STATUS_BY_KEY,
-    normalize_status,
-)
-from rules.engine.eldritch_gambit.templates import ARMORED_LEVELS, Size
-from rules.models import GearItem
+from rules import systems
 
-from .builds import build_from_character, gear_piece, sheet_for, trait_choices
-from .forms import MAX_SKILLS, SKILL_MAX_LENGTH, CharacterForm
-from .models import ATTRIBUTE_FIELDS, Character, CoinEntry, InventoryItem, XpEntry
-
-FORMAT = "eldritch-gambit-character"
-VERSION = 1  # the version written, and the newest one read
 MAX_BYTES = 1024 * 1024  # 1 MB: a character with 500 gear items is far smaller
-MAX_GEAR = 500
-MAX_TRAITS = 50
 MAX_REPORTED = 20  # problems listed before "... and N more"
-ATTRIBUTE_RANGE = (-10, 99)  # the builder's attribute fields (CharacterForm.__init__)
-GEAR_LOAD_RANGE = (-100, 100)
-TRAIT_LOAD_RANGE = (-100, 100)
-CHARGES_MAX = 10_000
-ID_MAX_LENGTH = 40
-IMPORT_NOTE = "Imported from a character file"
-
-CHARACTER_TEXT = ("name", "pronouns", "career", "quest", "origin", "description")
-TOP_KEYS = frozenset({
-    "format", "version", "name", "pronouns", "level", "xp", "career", "quest", "origin",
-    "description", "template", "attributes", "skills", "gear", "coins_cp", "statuses",
-    "hp_current", "wp_current", "poison_buildup", "derived",
-})
-TEMPLATE_KEYS = frozenset({"name", "traits"})
-TRAIT_KEYS = frozenset({"name", "value", "load"})
-GEAR_KEYS = frozenset({
-    "id", "name", "label", "kind", "quantity", "quality", "equipped", "coverage", "load",
-    "in", "dropped", "attuned", "charges", "notes",
-})
-CHOOSABLE_KEYS = tuple(rule.key for rule in CHOOSABLE_STATUSES)
-# Traits whose value the engine reads, and the values it knows.
-TRAIT_VALUES = {
-    "size": tuple(size.value for size in Size),
-    "armored": tuple(ARMORED_LEVELS),
-}
+HEADER_KEYS = ("format", "version")
 
 
-def _max_length(model, field: str) -> int:
-    return model._meta.get_field(field).max_length
+class SystemExchange(Protocol):
+    """What a game system registers as `GameSystem.exchange`."""
+
+    format: str
+    version: int
+
+    def export_body(self, character) -> dict: ...
+
+    def import_body(self, *, owner, data: dict, version: int): ...
 
 
-def _form_range(field: str) -> tuple[int, int]:
-    """The builder's limits for a number, so the two never disagree."""
-    form_field = CharacterForm.base_fields[field]
-    return form_field.min_value, form_field.max_value
+class ExchangeError(ValidationError):
+    """A refused file: a ValidationError whose messages each start with the key they are
+    about ("level: expected a whole number from 1 to 100, got "ten"."), with a code."""
 
 
 # ---------------------------------------------------------------------------
 # Export
 
 
-def character_export(character: Character) -> dict:
-    """The character as the exchange format's object (see README.md)."""
-    items = list(character.items.select_related("catalog_item"))
-    sheet = sheet_for(character, items)
-    index_of = {item.pk: index for index, item in enumerate(items)}
-    refs = [_GearRef(f"g{index}", item.name) for index, item in enumerate(items, start=1)]
-
-    def container_ref(item: InventoryItem) -> str | None:
-        index = index_of.get(item.container_id)
-        if index is None:
-            return None
-        # The container's name where that names it alone, else its id.
-        name = items[index].name
-        return name if _resolve(name, refs) == [index] else refs[index].id
-
-    gear = []
-    for item, ref in zip(items, refs, strict=True):
-        catalog = item.catalog_item
-        entry = {"id": ref.id, "name": catalog.name if catalog else item.name}
-        if catalog and item.name != catalog.name:
-            entry["label"] = item.name
-        entry.update({
-            "kind": item.kind,
-            "quantity": item.quantity,
-            "quality": item.quality,
-            "equipped": item.equipped,
-            "coverage": item.coverage,
-            "load": gear_piece(item).load,
-            "in": container_ref(item),
-            "dropped": item.dropped,
-            "attuned": item.attuned,
-            "charges": item.charges,
-            "notes": item.notes,
-        })
-        gear.append(entry)
-
-    traits = []
-    for trait in trait_choices(character.template_traits):
-        entry = {"name": trait.name}
-        if trait.value:
-            entry["value"] = trait.value
-        if trait.load:
-            entry["load"] = trait.load
-        traits.append(entry)
-
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "name": character.name,
-        "pronouns": character.pronouns,
-        "level": character.level,
-        "xp": character.xp,
-        "career": character.career,
-        "quest": character.quest,
-        "origin": character.origin,
-        "description": character.description,
-        "template": {"name": character.template_name, "traits": traits},
-        "attributes": character.attribute_values,
-        "skills": list(character.skills or ()),
-        "gear": gear,
-        "coins_cp": character.coins_cp,
-        "statuses": [
-            STATUS_BY_KEY[key].name if key in STATUS_BY_KEY else key
-            for key in character.statuses or ()
-        ],
-        "hp_current": character.hp_current,
-        "wp_current": character.wp_current,
-        "poison_buildup": character.poison_buildup,
-        "derived": {**sheet.derived(), "weapons": [
-            {"name": line.name, "hit": line.hit, "damage": line.damage}
-            for line in sheet.weapons
-        ]},
-    }
+def system_exchange(system: systems.GameSystem) -> SystemExchange:
+    if system.exchange is None:
+        raise ImproperlyConfigured(f"The game system {system.key!r} registers no exchange "
+                                   "format (GameSystem.exchange).")
+    return system.exchange
 
 
-def export_json(character: Character) -> str:
+def character_export(character) -> dict:
+    """The character as its file's object: the header, then its system's body."""
+    exchange = system_exchange(character.game_system)
+    body = exchange.export_body(character)
+    clash = set(HEADER_KEYS) & set(body)
+    if clash:
+        raise ImproperlyConfigured(f"The {exchange.format} body writes {sorted(clash)}, "
+                                   "which the envelope writes.")
+    return {"format": exchange.format, "version": exchange.version, **body}
+
+
+def export_json(character) -> str:
     return json.dumps(character_export(character), indent=2, ensure_ascii=False)
 
 
-def export_filename(character: Character) -> str:
+def export_filename(character) -> str:
     return f"{slugify(character.name) or f'character-{character.pk}'}.json"
 
 
@@ -193,7 +117,7 @@ def parse(raw: bytes | str) -> dict:
     """The file's top-level object, or a ValidationError saying why not."""
     size = len(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
     if size > MAX_BYTES:
-        raise ValidationError(
+        raise ExchangeError(
             "The file is over 1 MB (%(max)s bytes), more than any character needs.",
             code="too_large", params={"max": f"{MAX_BYTES:,}"},
         )
@@ -201,7 +125,7 @@ def parse(raw: bytes | str) -> dict:
         try:
             raw = raw.decode("utf-8-sig")
         except UnicodeDecodeError as error:
-            raise ValidationError(
+            raise ExchangeError(
                 "The file is not UTF-8 text (a character export is JSON text).",
                 code="not_text",
             ) from error
@@ -209,46 +133,113 @@ def parse(raw: bytes | str) -> dict:
         data = json.loads(raw, parse_constant=_refuse_constant,
                           object_pairs_hook=_refuse_duplicates)
     except json.JSONDecodeError as error:
-        raise ValidationError(
+        raise ExchangeError(
             "The file is not valid JSON: %(problem)s at line %(line)s, column %(column)s.",
             code="not_json",
             params={"problem": error.msg, "line": error.lineno, "column": error.colno},
         ) from error
     except _NotJson as error:
-        raise ValidationError("The file is not valid JSON: %(problem)s.", code="not_json",
-                              params={"problem": error}) from error
+        raise ExchangeError("The file is not valid JSON: %(problem)s.", code="not_json",
+                            params={"problem": error}) from error
     except _DuplicateKey as error:
-        raise ValidationError(
+        raise ExchangeError(
             "The file names the key %(key)s twice in one object; keep one of them, so it "
             "is clear which value is meant.", code="duplicate_key",
             params={"key": json.dumps(error.key[:60], ensure_ascii=False)
                     + ("…" if len(error.key) > 60 else "")},
         ) from error
     except (ValueError, RecursionError) as error:
-        raise ValidationError(
+        raise ExchangeError(
             "The file is not valid JSON: it nests too deep or holds a number too long.",
             code="not_json",
         ) from error
     try:
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError as error:
-        raise ValidationError(
+        raise ExchangeError(
             "The file is not valid JSON text: it escapes a lone surrogate (like \\ud800), "
             "which is no character.", code="not_json",
         ) from error
     if not isinstance(data, dict):
-        raise ValidationError(
+        raise ExchangeError(
             "The file holds %(what)s; expected a JSON object ({...}) with a character.",
-            code="not_object", params={"what": _what(data)},
+            code="not_object", params={"what": what(data)},
         )
     return data
 
 
 # ---------------------------------------------------------------------------
-# Import: checking
+# Import: the header
 
 
-def _what(value) -> str:
+def _formats() -> dict[str, systems.GameSystem]:
+    """Every installed system's format name, each with its system."""
+    formats: dict[str, systems.GameSystem] = {}
+    for system in systems.all_systems():
+        if system.exchange is None:
+            continue
+        known = formats.setdefault(system.exchange.format, system)
+        if known is not system:
+            raise ImproperlyConfigured(f"Two game systems, {known.key!r} and {system.key!r}, "
+                                       f"register the format {system.exchange.format!r}.")
+    return formats
+
+
+def _listed(formats: Iterable[tuple[str, systems.GameSystem]]) -> str:
+    shown = [f"{json.dumps(name)} ({system.name})" for name, system in formats]
+    return shown[0] if len(shown) == 1 else "one of " + ", ".join(shown)
+
+
+def formats_listed() -> str:
+    """The installed systems' format names, for a help text: '"x-character" (X), ...'."""
+    return ", ".join(f"{json.dumps(name)} ({system.name})"
+                     for name, system in sorted(_formats().items()))
+
+
+def read_header(data: dict) -> tuple[systems.GameSystem, int]:
+    """The file's game system and version. Format and version first: for a file no
+    installed system reads, nothing else is worth reading."""
+    formats = _formats()
+    fmt = data.get("format", MISSING)
+    system = formats.get(fmt) if isinstance(fmt, str) else None
+    if system is None:
+        got = "missing" if fmt is MISSING else f"got {what(fmt)}"
+        raise ExchangeError(
+            "format: expected %(formats)s, %(got)s. Is this a character file exported from "
+            "this site?", code="wrong_format",
+            params={"formats": _listed(sorted(formats.items())), "got": got},
+        )
+    newest = system.exchange.version
+    version = data.get("version", MISSING)
+    if not is_int(version) or version < 1:
+        got = "missing" if version is MISSING else f"got {what(version)}"
+        raise ExchangeError("version: expected a whole number from 1 to %(max)s, %(got)s.",
+                            code="wrong_version", params={"max": newest, "got": got})
+    if version > newest:
+        raise ExchangeError(
+            "version: the file is version %(version)s, newer than this site reads for "
+            "%(system)s (versions up to %(max)s).", code="unsupported_version",
+            params={"version": what(version), "system": system.name, "max": newest},
+        )
+    return system, version
+
+
+def character_import(*, owner, data: dict):
+    """A new character for `owner` from a parsed file, by the system its `format` names;
+    nothing is written unless every check passes."""
+    system, version = read_header(data)
+    body = {key: value for key, value in data.items() if key not in HEADER_KEYS}
+    return system.exchange.import_body(owner=owner, data=body, version=version)
+
+
+# ---------------------------------------------------------------------------
+# Checking a body: helpers every system's body may use
+
+
+MISSING: Any = object()
+
+
+def what(value) -> str:
     """A value as a problem message shows it: its JSON, shortened."""
     if isinstance(value, dict):
         return "an object"
@@ -258,15 +249,12 @@ def _what(value) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def _is_int(value) -> bool:
+def is_int(value) -> bool:
     # bool is an int in Python; true is not a number in JSON.
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-_MISSING = object()
-
-
-class _Problems:
+class Problems:
     """Problems found in a file, each with the path of its key."""
 
     def __init__(self):
@@ -286,19 +274,19 @@ class _Problems:
                      + ", ".join(sorted(allowed)) + ".", code="unknown_key")
 
     def integer(self, obj: dict, key: str, path: str, low: int, high: int, *,
-                default=_MISSING, nullable: bool = False):
-        value = obj.get(key, _MISSING)
-        if value is _MISSING:
-            if default is _MISSING:
+                default=MISSING, nullable: bool = False):
+        value = obj.get(key, MISSING)
+        if value is MISSING:
+            if default is MISSING:
                 self.add(path, f"missing; expected a whole number from {low} to {high}.",
                          code="missing")
-            return default if default is not _MISSING else None
+            return default if default is not MISSING else None
         if value is None and nullable:
             return None
-        if not _is_int(value):
+        if not is_int(value):
             either = " or null" if nullable else ""
             self.add(path, f"expected a whole number from {low} to {high}{either}, "
-                           f"got {_what(value)}.")
+                           f"got {what(value)}.")
             return None
         if not low <= value <= high:
             self.add(path, f"{value} is out of range; expected {low} to {high}.",
@@ -309,21 +297,21 @@ class _Problems:
     def boolean(self, obj: dict, key: str, path: str, default: bool = False):
         value = obj.get(key, default)
         if not isinstance(value, bool):
-            self.add(path, f"expected true or false, got {_what(value)}.")
+            self.add(path, f"expected true or false, got {what(value)}.")
             return default
         return value
 
     def text(self, obj: dict, key: str, path: str, max_length: int, *, default: str = "",
              required: bool = False) -> str:
-        value = obj.get(key, _MISSING)
-        if value is _MISSING:
+        value = obj.get(key, MISSING)
+        if value is MISSING:
             if required:
                 self.add(path, f"missing; expected text of up to {max_length} characters.",
                          code="missing")
             return default
         if not isinstance(value, str):
             self.add(path, f"expected text of up to {max_length} characters, "
-                           f"got {_what(value)}.")
+                           f"got {what(value)}.")
             return default
         value = value.strip()
         if "\x00" in value:
@@ -338,366 +326,22 @@ class _Problems:
     def choice(self, obj: dict, key: str, path: str, choices, default: str) -> str:
         value = obj.get(key, default)
         if value not in choices:
-            self.add(path, f"expected one of {', '.join(choices)}, got {_what(value)}.",
+            self.add(path, f"expected one of {', '.join(choices)}, got {what(value)}.",
                      code="invalid_choice")
             return default
         return value
 
-    def error(self) -> ValidationError:
+    def error(self) -> ExchangeError:
         shown = self.messages[:MAX_REPORTED]
         errors = [ValidationError(message, code=code) for message, code in shown]
         if len(self.messages) > MAX_REPORTED:
             errors.append(ValidationError(
                 f"... and {len(self.messages) - MAX_REPORTED} more problems.", code="more"))
-        return ValidationError(errors)
-
-
-@dataclass(frozen=True)
-class _GearRef:
-    """What an `in` can name: an item's id, or its name."""
-
-    id: str | None
-    name: str
-
-
-def _resolve(reference: str, refs: list[_GearRef]) -> list[int]:
-    """Indexes of the items an `in` names: the one with that id, else every
-    item with that name (in any case). Export writes a name only where this
-    finds that one item, so an import resolves every exported `in` the same."""
-    by_id = [index for index, ref in enumerate(refs) if ref.id == reference]
-    if by_id:
-        return by_id
-    folded = reference.casefold()
-    return [index for index, ref in enumerate(refs) if ref.name.casefold() == folded]
-
-
-@dataclass
-class ImportPlan:
-    """A checked file: the unsaved rows the import writes."""
-
-    character: Character
-    items: list[InventoryItem]
-    parents: list[int | None]  # index in items of each item's container
-    level: int
-    xp: int
-    coins_cp: int
-
-
-def check(data: dict, *, owner) -> ImportPlan:
-    """Check a parsed file key by key, then by the rules; raise a ValidationError
-    listing every problem, or return what the import will write."""
-    _check_header(data)
-    problems = _Problems()
-    problems.unknown_keys(data, TOP_KEYS, "")
-
-    character = Character(owner=owner)
-    for key in CHARACTER_TEXT:
-        setattr(character, key, problems.text(data, key, key, _max_length(Character, key)))
-    level = problems.integer(data, "level", "level", *_form_range("level"))
-    xp = problems.integer(data, "xp", "xp", *_form_range("xp"), default=0)
-    coins_cp = problems.integer(data, "coins_cp", "coins_cp", *_form_range("coins_cp"),
-                                default=0)
-    character.hp_current = problems.integer(data, "hp_current", "hp_current",
-                                            *_form_range("hp_current"), default=None,
-                                            nullable=True)
-    character.wp_current = problems.integer(data, "wp_current", "wp_current",
-                                            *_form_range("wp_current"), default=None,
-                                            nullable=True)
-    character.poison_buildup = problems.integer(data, "poison_buildup", "poison_buildup",
-                                                *_form_range("poison_buildup"), default=0)
-    _check_attributes(data, character, problems)
-    _check_template(data, character, problems)
-    character.skills = _check_skills(data, problems)
-    character.statuses = _check_statuses(data, problems)
-    items, parents = _check_gear(data, owner, problems)
-    if problems:
-        raise problems.error()
-
-    # The would-be character through the same adapter and engine as the builder.
-    # Level, XP and coins are the sums the import's ledger entries will make.
-    character.level_total, character.xp_total, character.coins_total = level, xp, coins_cp
-    pieces = tuple(
-        replace(gear_piece(item), key=index, container=parent)
-        for index, (item, parent) in enumerate(zip(items, parents, strict=True))
-    )
-    sheet = compute_sheet(replace(build_from_character(character, items=()), gear=pieces))
-    for issue in sheet.errors:
-        problems.add(_issue_path(issue.field), issue.message, code=issue.code)
-    if problems:
-        raise problems.error()
-    return ImportPlan(character, items, parents, level, xp, coins_cp)
-
-
-def _check_header(data: dict) -> None:
-    """Format and version first: for any other file, nothing else is worth reading."""
-    fmt = data.get("format", _MISSING)
-    if fmt != FORMAT:
-        got = "missing" if fmt is _MISSING else f"got {_what(fmt)}"
-        raise ValidationError(
-            "format: expected %(format)s, %(got)s. Is this an Eldritch Gambit character "
-            "export?", code="wrong_format", params={"format": json.dumps(FORMAT), "got": got},
-        )
-    version = data.get("version", _MISSING)
-    if not _is_int(version) or version < 1:
-        got = "missing" if version is _MISSING else f"got {_what(version)}"
-        raise ValidationError("version: expected a whole number from 1 to %(max)s, %(got)s.",
-                              code="wrong_version", params={"max": VERSION, "got": got})
-    if version > VERSION:
-        raise ValidationError(
-            "version: the file is version %(version)s, newer than this site reads (versions "
-            "up to %(max)s).",
-            code="unsupported_version", params={"version": version, "max": VERSION},
-        )
-
-
-def _check_attributes(data: dict, character: Character, problems: _Problems) -> None:
-    attributes = data.get("attributes", _MISSING)
-    if not isinstance(attributes, dict):
-        got = "missing" if attributes is _MISSING else f"got {_what(attributes)}"
-        problems.add("attributes", "expected an object with the keys "
-                     f"{', '.join(ATTRIBUTE_KEYS)}, {got}.",
-                     code="missing" if attributes is _MISSING else "invalid")
-        return
-    problems.unknown_keys(attributes, frozenset(ATTRIBUTE_KEYS), "attributes")
-    for key in ATTRIBUTE_KEYS:
-        value = problems.integer(attributes, key, f"attributes.{key}", *ATTRIBUTE_RANGE)
-        setattr(character, ATTRIBUTE_FIELDS[key], value or 0)
-
-
-def _check_template(data: dict, character: Character, problems: _Problems) -> None:
-    template = data.get("template", {})
-    if not isinstance(template, dict):
-        problems.add("template", f'expected an object with "name" and "traits", '
-                                 f"got {_what(template)}.")
-        template = {}
-    problems.unknown_keys(template, TEMPLATE_KEYS, "template")
-    character.template_name = problems.text(
-        template, "name", "template.name", _max_length(Character, "template_name"),
-        default="Human",
-    ) or "Human"
-    traits = template.get("traits", [])
-    character.template_traits = []
-    if not isinstance(traits, list):
-        problems.add("template.traits", f"expected a list of Traits, got {_what(traits)}.")
-        return
-    if len(traits) > MAX_TRAITS:
-        problems.add("template.traits", f"{len(traits)} Traits are too many; the most is "
-                                        f"{MAX_TRAITS}.", code="too_many")
-        return
-    seen = set()
-    for index, trait in enumerate(traits):
-        path = f"template.traits[{index}]"
-        if not isinstance(trait, dict):
-            problems.add(path, f'expected an object with "name", "value" and "load", '
-                               f"got {_what(trait)}.")
-            continue
-        problems.unknown_keys(trait, TRAIT_KEYS, path)
-        name = problems.text(trait, "name", f"{path}.name", 100, required=True)
-        value = problems.text(trait, "value", f"{path}.value", 50)
-        load = problems.integer(trait, "load", f"{path}.load", *TRAIT_LOAD_RANGE, default=0)
-        known = TRAIT_VALUES.get(name.casefold())
-        if known is not None:
-            if name.casefold() in seen:
-                problems.add(f"{path}.name", f"a second {name} Trait; a template has one.",
-                             code="duplicate")
-            seen.add(name.casefold())
-            canonical = {v.casefold(): v for v in known}.get(value.casefold())
-            if canonical is None:
-                problems.add(f"{path}.value", f"expected one of {', '.join(known)} for "
-                                              f"{name}, got {_what(value)}.",
-                             code="invalid_choice")
-            value = canonical or value
-        entry = {"name": name}
-        if value:
-            entry["value"] = value
-        if load:
-            entry["load"] = load
-        character.template_traits.append(entry)
-
-
-def _check_skills(data: dict, problems: _Problems) -> list[str]:
-    skills = data.get("skills", [])
-    if not isinstance(skills, list):
-        problems.add("skills", f"expected a list of Skills (text), got {_what(skills)}.")
-        return []
-    if len(skills) > MAX_SKILLS:
-        problems.add("skills", f"{len(skills)} Skills are too many; the most is {MAX_SKILLS}.",
-                     code="too_many")
-        return []
-    holder = dict(enumerate(skills))
-    return [problems.text(holder, index, f"skills[{index}]", SKILL_MAX_LENGTH, required=True)
-            for index in holder]
-
-
-def _check_statuses(data: dict, problems: _Problems) -> list[str]:
-    statuses = data.get("statuses", [])
-    if not isinstance(statuses, list):
-        problems.add("statuses", f"expected a list of Status names, got {_what(statuses)}.")
-        return []
-    keys: list[str] = []
-    for index, name in enumerate(statuses):
-        key = normalize_status(name) if isinstance(name, str) else None
-        if key not in CHOOSABLE_KEYS:
-            names = ", ".join(rule.name for rule in CHOOSABLE_STATUSES)
-            reason = " (it follows from Load)" if key else ""
-            problems.add(f"statuses[{index}]", f"{_what(name)} is not a Status a character "
-                                               f"can have{reason}; expected one of {names}.",
-                         code="unknown_status")
-        elif key not in keys:
-            keys.append(key)
-    return keys
-
-
-def _catalog(owner) -> dict[str, GearItem]:
-    """Gear the owner can see, by name in any case; on a clash the SRD row wins."""
-    rows = sorted(GearItem.objects.visible_to(owner),
-                  key=lambda row: (row.source_id is None, row.pk))
-    catalog: dict[str, GearItem] = {}
-    for row in rows:
-        catalog.setdefault(row.name.casefold(), row)
-    return catalog
-
-
-def _check_gear(data: dict, owner, problems: _Problems):
-    gear = data.get("gear", [])
-    if not isinstance(gear, list):
-        problems.add("gear", f"expected a list of gear items, got {_what(gear)}.")
-        return [], []
-    if len(gear) > MAX_GEAR:
-        problems.add("gear", f"{len(gear)} items are too many; the most is {MAX_GEAR}.",
-                     code="too_many")
-        return [], []
-    catalog = _catalog(owner) if gear else {}
-    name_length = _max_length(InventoryItem, "name")
-    items: list[InventoryItem] = []
-    refs: list[_GearRef] = []
-    containers: list[str | None] = []
-    for index, entry in enumerate(gear):
-        path = f"gear[{index}]"
-        if not isinstance(entry, dict):
-            problems.add(path, f'expected an object with at least "name", got {_what(entry)}.')
-            entry = {"name": "?"}  # checked no further, but keeps later items' indexes
-        problems.unknown_keys(entry, GEAR_KEYS, path)
-        name = problems.text(entry, "name", f"{path}.name", name_length, required=True)
-        label = problems.text(entry, "label", f"{path}.label", name_length)
-        match = catalog.get(name.casefold())
-        load = problems.integer(entry, "load", f"{path}.load", *GEAR_LOAD_RANGE,
-                                default=None, nullable=True)
-        if match is not None:
-            load = None if load == match.load else load  # None: the catalog's Load
-        item = InventoryItem(
-            catalog_item=match,
-            name=label or (match.name if match else name),
-            kind=problems.choice(entry, "kind", f"{path}.kind", InventoryItem.Kind.values,
-                                 match.category if match else InventoryItem.Kind.ITEM),
-            quantity=problems.integer(entry, "quantity", f"{path}.quantity", 1, 10_000,
-                                      default=1),
-            quality=problems.choice(entry, "quality", f"{path}.quality",
-                                    InventoryItem.Quality.values,
-                                    InventoryItem.Quality.STANDARD),
-            equipped=problems.boolean(entry, "equipped", f"{path}.equipped"),
-            coverage=problems.choice(entry, "coverage", f"{path}.coverage",
-                                     InventoryItem.Coverage.values,
-                                     InventoryItem.Coverage.FULL),
-            load=load if match is not None else load or 0,
-            dropped=problems.boolean(entry, "dropped", f"{path}.dropped"),
-            attuned=problems.boolean(entry, "attuned", f"{path}.attuned"),
-            charges=problems.integer(entry, "charges", f"{path}.charges", 0, CHARGES_MAX,
-                                     default=None, nullable=True),
-            notes=problems.text(entry, "notes", f"{path}.notes",
-                                _max_length(InventoryItem, "notes")),
-        )
-        items.append(item)
-        refs.append(_GearRef(_check_gear_id(entry, path, refs, problems), item.name))
-        container = entry.get("in")
-        if container is not None and not isinstance(container, str):
-            problems.add(f"{path}.in", "expected the id or name of the item it sits in, or "
-                                       f"null, got {_what(container)}.")
-            container = None
-        containers.append(container)
-    return items, _check_containers(containers, refs, problems)
-
-
-def _check_gear_id(entry: dict, path: str, refs: list[_GearRef], problems: _Problems):
-    if "id" not in entry:
-        return None
-    gear_id = entry["id"]
-    if not isinstance(gear_id, str) or not gear_id or len(gear_id) > ID_MAX_LENGTH:
-        problems.add(f"{path}.id", f"expected text of 1 to {ID_MAX_LENGTH} characters, "
-                                   f"got {_what(gear_id)}.")
-        return None
-    if any(ref.id == gear_id for ref in refs):
-        problems.add(f"{path}.id", f"{_what(gear_id)} is the id of an earlier item; each "
-                                   "item's id must be its own.", code="duplicate")
-        return None
-    return gear_id
-
-
-def _check_containers(containers: list[str | None], refs: list[_GearRef],
-                      problems: _Problems) -> list[int | None]:
-    parents: list[int | None] = []
-    for index, reference in enumerate(containers):
-        found = _resolve(reference, refs) if reference is not None else [None]
-        if not found:
-            problems.add(f"gear[{index}].in", f"no gear item has the id or name "
-                                              f"{_what(reference)}.", code="missing_container")
-        elif len(found) > 1:
-            problems.add(f"gear[{index}].in", f"{len(found)} gear items are called "
-                                              f"{_what(reference)}; give the container an "
-                                              '"id" and use that.', code="ambiguous_container")
-        parents.append(found[0] if len(found) == 1 else None)
-    in_cycle: set[int] = set()
-    for index in range(len(parents)):
-        seen = [index]
-        parent = parents[index]
-        while parent is not None and parent not in seen and parent not in in_cycle:
-            seen.append(parent)
-            parent = parents[parent]
-        if parent == index:
-            in_cycle.update(seen)
-            problems.add(f"gear[{index}].in", f"{_what(containers[index])} puts the item "
-                                              "inside itself, directly or through the items "
-                                              "it holds.", code="container_cycle")
-    return parents
-
-
-def _issue_path(field: str | None) -> str:
-    """The file's key an engine issue is about."""
-    if field in ATTRIBUTE_KEYS:
-        return f"attributes.{field}"
-    if field in ("armor", "shield"):
-        return "gear"
-    return field or ""
+        return ExchangeError(errors)
 
 
 # ---------------------------------------------------------------------------
-# Import: writing
-
-
-@transaction.atomic
-def character_import(*, owner, data: dict) -> Character:
-    """A new character for `owner` from a parsed file; nothing is written
-    unless every check passes. Level, XP and coins open their ledgers."""
-    plan = check(data, owner=owner)
-    character = plan.character
-    character.save()
-    for position, item in enumerate(plan.items, start=1):
-        item.character = character
-        item.position = position
-    InventoryItem.objects.bulk_create(plan.items)
-    contained = []
-    for item, parent in zip(plan.items, plan.parents, strict=True):
-        if parent is not None:
-            item.container = plan.items[parent]
-            contained.append(item)
-    InventoryItem.objects.bulk_update(contained, ["container"])
-    XpEntry.objects.create(character=character, kind=XpEntry.Kind.IMPORT,
-                           level_change=plan.level, xp_change=plan.xp, created_by=owner,
-                           note=IMPORT_NOTE)
-    if plan.coins_cp:
-        CoinEntry.objects.create(character=character, kind=CoinEntry.Kind.IMPORT,
-                                 amount_cp=plan.coins_cp, created_by=owner, note=IMPORT_NOTE)
-    return character
+# The import form
 
 
 class CharacterImportForm(forms.Form):

@@ -31,8 +31,8 @@ from rules.models import Trait
 
 from . import selectors
 from .builds import build_from_character, trait_choices
-from .exchange import MAX_TRAITS, TRAIT_LOAD_RANGE
 from .models import Character
+from .systems.eldritch_gambit.exchange import MAX_TRAITS, TRAIT_LOAD_RANGE
 
 SIZE = "Size"
 ARMORED = "Armored"

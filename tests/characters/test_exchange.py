@@ -725,3 +725,69 @@ def test_import_ignores_derived_weapons(owner):
 
     weapons = exchange.character_export(character)["derived"]["weapons"]
     assert {"name": "Spear", "hit": 4, "damage": "1d8+3"} in weapons
+
+
+# -- golden files: exports made by the code before game systems existed ----------------
+# tests/characters/data/*.json were written by `export_json` before the exchange format
+# was split into an envelope and per-system bodies (README, "Exchange format"): an export
+# today must be byte-identical, and each file must import unchanged.
+
+GOLDEN = Path(__file__).resolve().parent / "data"
+
+
+def golden(name: str) -> str:
+    return (GOLDEN / f"{name}.json").read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def demo(db):
+    """The demo's Asphodel and Bram, after the demo campaign's sessions and Highlights."""
+    from campaigns.demo import seed_demo_campaign
+    from characters.demo import ASPHODEL, seed_demo
+
+    seed_demo()
+    seed_demo_campaign(asphodel_name=ASPHODEL["name"])
+    return {
+        "asphodel-demo": Character.objects.with_progress().get(name=ASPHODEL["name"]),
+        "bram-demo": Character.objects.with_progress().get(name="Bram Underbough"),
+    }
+
+
+@pytest.mark.parametrize("name", ["asphodel-demo", "bram-demo"])
+def test_the_demo_exports_byte_identical_to_the_golden_file(demo, client, name):
+    character = demo[name]
+    assert exchange.export_json(character) + "\n" == golden(name)
+    client.force_login(character.owner)
+    response = client.get(reverse("characters:export", args=[character.pk]))
+    assert response.content.decode() + "\n" == golden(name)
+
+
+def test_a_rich_character_exports_byte_identical_to_the_golden_file(rich):
+    assert exchange.export_json(Character.objects.with_progress().get(pk=rich.pk)) + "\n" \
+        == golden("grusha")
+    assert exchange.export_json(rich) + "\n" == golden("grusha")
+
+
+@pytest.mark.parametrize("name", ["asphodel-demo", "bram-demo", "grusha"])
+def test_a_golden_file_imports_unchanged(owner, name):
+    character = exchange.character_import(owner=owner, data=exchange.parse(golden(name)))
+
+    fresh = Character.objects.with_progress().get(pk=character.pk)
+    assert exchange.export_json(fresh) + "\n" == golden(name)
+
+
+@pytest.mark.parametrize("name", ["asphodel-demo", "grusha"])
+def test_a_golden_file_imports_through_the_command_and_the_view(client, owner, tmp_path,
+                                                                name):
+    path = tmp_path / f"{name}.json"
+    path.write_text(golden(name), encoding="utf-8")
+    out = io.StringIO()
+    call_command("import_character", str(path), owner=owner.username, stdout=out)
+    by_command = Character.objects.with_progress().get(pk=int(out.getvalue()))
+    assert exchange.export_json(by_command) + "\n" == golden(name)
+
+    client.force_login(owner)
+    response = client.post(reverse("characters:import"), {"text": golden(name)})
+    assert response.status_code == 302
+    by_view = Character.objects.with_progress().exclude(pk=by_command.pk).get(owner=owner)
+    assert exchange.export_json(by_view) + "\n" == golden(name)

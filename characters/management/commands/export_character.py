@@ -1,4 +1,5 @@
-"""manage.py export_character ID: print a character as exchange JSON."""
+"""manage.py export_character ID: print a character, of any installed game system, as
+exchange JSON."""
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -7,7 +8,13 @@ from characters.models import Character
 
 
 class Command(BaseCommand):
-    help = "Print a character as JSON in the exchange format (README.md, 'Exchange format')."
+    @property
+    def help(self):
+        return (
+            "Print a character of any installed game system as JSON in the exchange format "
+            "(README.md, 'Exchange format'): the envelope's format and version, then the "
+            f"body of its system's format ({exchange.formats_listed()})."
+        )
 
     def add_arguments(self, parser):
         parser.add_argument("id", type=int, help="The character's id.")

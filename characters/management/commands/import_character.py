@@ -1,5 +1,5 @@
-"""manage.py import_character FILE --owner USERNAME: a new character from
-exchange JSON; prints only its id."""
+"""manage.py import_character FILE --owner USERNAME: a new character, of any installed
+game system, from exchange JSON; prints only its id."""
 
 import sys
 
@@ -11,10 +11,13 @@ from characters import exchange
 
 
 class Command(BaseCommand):
-    help = (
-        "Import a character from exchange JSON (README.md, 'Exchange format') for a user; "
-        "print the new character's id."
-    )
+    @property
+    def help(self):
+        return (
+            "Import a character of any installed game system from exchange JSON (README.md, "
+            "'Exchange format') for a user; the file's format names its system "
+            f"({exchange.formats_listed()}). Print the new character's id."
+        )
 
     def add_arguments(self, parser):
         parser.add_argument("file", help='The JSON file, or "-" to read standard input.')

@@ -15,7 +15,9 @@ class EldritchGambitConfig(AppConfig):
     def ready(self):
         from characters.models import Character
 
+        from .exchange import EXCHANGE
+
         systems.register(systems.GameSystem(
             key=systems.ELDRITCH_GAMBIT, name="Eldritch Gambit", licence=LICENCE,
-            character_model=Character,
+            character_model=Character, exchange=EXCHANGE,
         ))
