@@ -20,9 +20,9 @@ from django.views.decorators.http import require_GET, require_http_methods
 from campaigns.models import IMP_ROLES, Campaign, Membership
 
 from . import printing
-from .models import Character, InventoryItem
+from .models import Character, InventoryItem, as_built
 from .portraits import PortraitForm, character_portrait_set, content_type_for
-from .selectors import portrait_url, printed_sheets, versioned
+from .selectors import portrait_url, versioned
 
 
 def _with_items(queryset):
@@ -32,8 +32,9 @@ def _with_items(queryset):
 
 def _printable_character(request: HttpRequest, pk: int) -> Character:
     """The character to print, if the user may see it, with its items and ledger sums."""
-    return get_object_or_404(
-        _with_items(Character.objects.visible_to(request.user).with_progress()), pk=pk)
+    return as_built(get_object_or_404(
+        _with_items(Character.objects.visible_to(request.user).with_progress().with_builds()),
+        pk=pk))
 
 
 def _filename(name: str, suffix: str) -> str:
@@ -45,9 +46,11 @@ def _filename(name: str, suffix: str) -> str:
 def character_print(request: HttpRequest, pk: int) -> HttpResponse:
     """The sheet as a page to print from the browser (one landscape page)."""
     character = _printable_character(request, pk)
-    sheets, _ = printed_sheets([character])
+    system = character.game_system
+    sheets, _ = system.printed_sheets([character])
     paper = printing.paper_for(request)
     html = printing.render_html(sheets, paper=paper, request=request,
+                                template=system.templates.print, system=system,
                                 title=f"{character.display_name}: printed sheet", controls={
                                     "heading": f"Print {character.display_name}",
                                     "pdf_url": reverse("characters:sheet_pdf", args=[pk]),
@@ -64,9 +67,11 @@ def character_print(request: HttpRequest, pk: int) -> HttpResponse:
 def character_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     """The same page as a PDF, rendered by WeasyPrint."""
     character = _printable_character(request, pk)
-    sheets, portraits = printed_sheets([character])
+    system = character.game_system
+    sheets, portraits = system.printed_sheets([character])
     paper = printing.paper_for(request)
     html = printing.render_html(sheets, paper=paper, request=request,
+                                template=system.templates.print, system=system,
                                 title=character.display_name)
     return printing.pdf_response(printing.render_pdf(html, portraits=portraits),
                                  _filename(character.display_name, "sheet"))
@@ -134,8 +139,8 @@ def _party(request: HttpRequest, pk: int) -> tuple[Campaign, list[Character]]:
     if membership.role not in IMP_ROLES:
         raise PermissionDenied("Only the Imp or a co-Imp may print the party.")
     campaign = membership.campaign
-    return campaign, list(_with_items(
-        Character.objects.filter(campaign=campaign).with_progress()))
+    return campaign, [as_built(character) for character in _with_items(
+        Character.objects.filter(campaign=campaign).with_progress().with_builds())]
 
 
 def _nothing_to_print(request: HttpRequest, campaign: Campaign) -> HttpResponse:
@@ -150,8 +155,10 @@ def party_print(request: HttpRequest, pk: int) -> HttpResponse:
     campaign, characters = _party(request, pk)
     if not characters:
         return _nothing_to_print(request, campaign)
-    sheets, _ = printed_sheets(characters)
+    system = campaign.game_system
+    sheets, _ = system.printed_sheets(characters)
     html = printing.render_html(sheets, paper=printing.paper_for(request), request=request,
+                                template=system.templates.print, system=system,
                                 title=f"{campaign.name}: the party", controls={
                                     "heading": f"Print the party of {campaign.name}",
                                     "pdf_url": reverse("campaigns:party_pdf", args=[pk]),
@@ -169,8 +176,10 @@ def party_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     campaign, characters = _party(request, pk)
     if not characters:
         return _nothing_to_print(request, campaign)
-    sheets, portraits = printed_sheets(characters)
+    system = campaign.game_system
+    sheets, portraits = system.printed_sheets(characters)
     html = printing.render_html(sheets, paper=printing.paper_for(request), request=request,
+                                template=system.templates.print, system=system,
                                 title=f"{campaign.name}: the party")
     return printing.pdf_response(printing.render_pdf(html, portraits=portraits),
                                  _filename(campaign.name, "party"))

@@ -5,6 +5,8 @@ from django.shortcuts import render
 from django.views import defaults
 from django.views.decorators.http import require_safe
 
+from rules import systems
+
 
 @require_safe
 def home(request):
@@ -13,7 +15,7 @@ def home(request):
 
 @require_safe
 def about(request):
-    return render(request, "about.html")
+    return render(request, "about.html", {"systems": list(systems.all_systems())})
 
 
 def bad_request(request, exception):
