@@ -106,30 +106,28 @@ class Exchange:
                 "derived": {"toughness": sheet(character).toughness}}
 
     def import_body(self, *, owner, data: dict, version: int):
-        problems = {}
+        problems = []
         name = data.get("name", "")
         if not isinstance(name, str) or len(name) > 120:
-            problems["name"] = "a text of at most 120 characters"
+            problems.append(("name", "a text of at most 120 characters"))
         for key in ("grit", "wits"):
             value = data.get(key)
             if (not isinstance(value, int) or isinstance(value, bool)
                     or not MIN_SCORE <= value <= MAX_SCORE):
-                problems[key] = f"a whole number from {MIN_SCORE} to {MAX_SCORE}"
+                problems.append((key, f"a whole number from {MIN_SCORE} to {MAX_SCORE}"))
         if problems:
             raise _exchange_error(problems)
         return character_create(owner=owner, data=data)
 
 
-def _exchange_error(problems: dict) -> Exception:
-    message = "; ".join(f"{key}: {what}" for key, what in problems.items())
-    try:  # the envelope's error, once characters/exchange.py has it (helper D)
-        from characters.exchange import ExchangeError
-    except ImportError:
-        return ValidationError(message, code="invalid_character_file")
-    try:
-        return ExchangeError(problems)
-    except TypeError:
-        return ExchangeError(message)
+def _exchange_error(problems: list[tuple[str, str]]) -> ValidationError:
+    """The envelope's error (characters.exchange.ExchangeError: a ValidationError whose
+    messages each start with their key)."""
+    from characters import exchange
+
+    error_class = getattr(exchange, "ExchangeError", ValidationError)
+    return error_class([ValidationError(f"{key}: expected {what}.", code="invalid")
+                        for key, what in problems])
 
 
 @functools.cache
