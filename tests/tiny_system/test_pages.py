@@ -202,3 +202,17 @@ def test_the_imp_reads_the_sheet_but_does_not_edit_it(client, user):
     assert client.get(reverse("characters:edit", args=[character.pk])).status_code == 404
     party = client.get(reverse("campaigns:party_print", args=[campaign.pk]))
     assert 'data-field="toughness">8<' in party.content.decode()
+
+
+def test_the_about_page_credits_every_registered_system(client):
+    body = client.get(reverse("about")).content.decode()
+    assert 'id="system-credits"' in body and LICENCE in body
+    assert "Eldritch Gambit</strong>: Based on Eldritch Gambit" in body
+    assert "Text from <cite>Errant</cite>" in body  # the existing credits stay
+
+
+def test_an_eldritch_gambit_sheet_names_its_system_and_licence(player, user):
+    hero = CharacterFactory(owner=user)
+    for url in (hero.get_absolute_url(), reverse("characters:edit", args=[hero.pk])):
+        body = player.get(url).content.decode()
+        assert 'data-system="eldritch-gambit"' in body and "CC BY 4.0" in body
