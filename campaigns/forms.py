@@ -10,6 +10,7 @@ from django.db.models import Q
 
 from characters.models import Character
 from config.parsing import IdField, RequestKeyField
+from rules import systems
 
 from .models import MAX_HIGHLIGHT_ROUNDS, MAX_LEVEL, MIN_HIGHLIGHT_ROUNDS, MIN_LEVEL
 from .services import CampaignError
@@ -42,6 +43,10 @@ class BootstrapForm(forms.Form):
 
 class CampaignForm(BootstrapForm):
     name = forms.CharField(max_length=120)
+    system = forms.ChoiceField(
+        label="Game system", initial=systems.ELDRITCH_GAMBIT, required=False,
+        help_text="Only characters of this game can join; it cannot change once one has.",
+        error_messages={"invalid_choice": "Choose one of the game systems listed."})
     pitch = forms.CharField(max_length=2000, required=False, widget=forms.Textarea(
         attrs={"rows": 3}), help_text="What the players should know before they join.")
     starting_level = forms.IntegerField(
@@ -51,6 +56,15 @@ class CampaignForm(BootstrapForm):
         choices=ROUNDS, coerce=int, initial=3, label="Highlight rounds per session",
         help_text="Three as a rule; two for short sessions, four for long ones.")
     request_key = RequestKeyField()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Read when the form is made: the systems registered then (rules.systems).
+        self.fields["system"].choices = systems.choices()
+
+    def clean_system(self) -> str:
+        """Left out, a campaign plays Eldritch Gambit (the first system)."""
+        return self.cleaned_data.get("system") or systems.ELDRITCH_GAMBIT
 
 
 class SessionForm(BootstrapForm):

@@ -13,9 +13,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from characters import printing
-from characters.models import Character
+from characters.models import Character, as_built
 from characters.print_views import pdf_filename, with_items
-from characters.selectors import printed_sheets
 
 from .models import IMP_ROLES, Campaign, Membership
 
@@ -27,8 +26,8 @@ def _party(request: HttpRequest, pk: int) -> tuple[Campaign, list[Character]]:
     if membership.role not in IMP_ROLES:
         raise PermissionDenied("Only the Imp or a co-Imp may print the party.")
     campaign = membership.campaign
-    return campaign, list(with_items(
-        Character.objects.filter(campaign=campaign).with_progress()))
+    return campaign, [as_built(character) for character in with_items(
+        Character.objects.filter(campaign=campaign).with_progress().with_builds())]
 
 
 def _nothing_to_print(request: HttpRequest, campaign: Campaign) -> HttpResponse:
@@ -43,8 +42,10 @@ def party_print(request: HttpRequest, pk: int) -> HttpResponse:
     campaign, characters = _party(request, pk)
     if not characters:
         return _nothing_to_print(request, campaign)
-    sheets, _ = printed_sheets(characters)
+    system = campaign.game_system
+    sheets, _ = system.printed_sheets(characters)
     html = printing.render_html(sheets, paper=printing.paper_for(request), request=request,
+                                template=system.templates.print, system=system,
                                 title=f"{campaign.name}: the party", controls={
                                     "heading": f"Print the party of {campaign.name}",
                                     "pdf_url": reverse("campaigns:party_pdf", args=[pk]),
@@ -62,8 +63,10 @@ def party_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     campaign, characters = _party(request, pk)
     if not characters:
         return _nothing_to_print(request, campaign)
-    sheets, portraits = printed_sheets(characters)
+    system = campaign.game_system
+    sheets, portraits = system.printed_sheets(characters)
     html = printing.render_html(sheets, paper=printing.paper_for(request), request=request,
+                                template=system.templates.print, system=system,
                                 title=f"{campaign.name}: the party")
     return printing.pdf_response(printing.render_pdf(html, portraits=portraits),
                                  pdf_filename(campaign.name, "party"))

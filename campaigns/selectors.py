@@ -22,12 +22,16 @@ from .models import Campaign, Highlight, Quest, QuestInvestment, Session
 def ways_forward(campaign: Campaign, user) -> dict:
     """What a member can bring to the campaign: each of their characters, with what
     one click does for it (bring a free one, duplicate one that plays elsewhere), and
-    the builder's address for a new one that lands here. Two queries."""
+    the builder's address for a new one that lands here (of the campaign's game system);
+    a character of another system is listed, saying why it cannot be brought. Two
+    queries."""
     rows = []
     for character in (Character.objects.filter(owner=user).with_progress()
                       .select_related("campaign").order_by("name", "pk")):
         if character.campaign_id == campaign.pk:
             state = "here"
+        elif character.system != campaign.system:
+            state = "other_system"  # only characters of the campaign's system join
         elif character.campaign_id is None:
             state = "free"
         else:
@@ -37,6 +41,7 @@ def ways_forward(campaign: Campaign, user) -> dict:
         "rows": rows,
         "build_url": f"{reverse('characters:create')}?campaign={campaign.pk}",
         "free": sum(1 for row in rows if row["state"] == "free"),
+        "system": campaign.game_system,
     }
 
 

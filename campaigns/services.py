@@ -21,6 +21,7 @@ from django.utils import timezone
 from characters.models import Character, XpEntry
 from characters.refusals import Refusal
 from characters.services import character_duplicate
+from rules import systems
 from rules.engine.eldritch_gambit.levels import levels_affordable
 
 from .models import (
@@ -199,9 +200,9 @@ def _check_rounds(rounds: int, *, field: str) -> None:
 
 @transaction.atomic
 def campaign_create(*, owner, name: str, pitch: str = "", starting_level: int = 10,
-                    default_highlight_rounds: int = 3,
+                    default_highlight_rounds: int = 3, system: str = systems.ELDRITCH_GAMBIT,
                     request_key: str | None = None) -> Campaign:
-    """A new campaign with `owner` as its Imp."""
+    """A new campaign with `owner` as its Imp, playing the game system `system`."""
     if request_key:
         existing = Campaign.objects.filter(request_key=request_key).first()
         if existing is not None:
@@ -213,8 +214,11 @@ def campaign_create(*, owner, name: str, pitch: str = "", starting_level: int = 
         raise CampaignError(f"The starting Level is from {MIN_LEVEL} to {MAX_LEVEL}.",
                             "level_out_of_range", field="starting_level")
     _check_rounds(default_highlight_rounds, field="default_highlight_rounds")
+    if systems.find(system) is None:
+        raise CampaignError("Choose one of the game systems listed.", "unknown_system",
+                            field="system")
     campaign = Campaign.objects.create(
-        owner=owner, name=name, pitch=pitch, starting_level=starting_level,
+        owner=owner, name=name, pitch=pitch, starting_level=starting_level, system=system,
         default_highlight_rounds=default_highlight_rounds, request_key=request_key or None,
     )
     Membership.objects.create(campaign=campaign, user=owner, role=Role.IMP)
@@ -271,6 +275,12 @@ def character_join(*, campaign: Campaign, character: Character, by,
         raise CampaignError(
             f"{character.display_name} already plays in another campaign: leave it first.",
             "already_in_campaign", field="character",
+        )
+    if character.system != campaign.system:
+        raise CampaignError(
+            f"{character.display_name} is a {character.game_system.name} character and "
+            f"{campaign.name} plays {campaign.game_system.name}: only its characters can join.",
+            "wrong_system", field="character",
         )
     character.campaign = campaign
     character.save(update_fields=["campaign", "updated_at"])

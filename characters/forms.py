@@ -12,7 +12,7 @@ from rules.engine.eldritch_gambit.levels import after_level_ups
 from rules.engine.eldritch_gambit.statuses import CHOOSABLE_STATUSES
 from rules.models import GearItem
 
-from .builds import build_from_form
+from .builds import build_from_form, sheet_for
 from .models import Character, InventoryItem
 from .services import ledger_rules_progress
 
@@ -21,6 +21,8 @@ STARTING_SKILLS = 3  # "All characters can choose up to three Skills at the star
 MAX_SKILLS = 30
 GEAR_FIELDS = ("armor", "shield")  # GearChoiceFields: the worn armor, the carried shield
 SKILL_MAX_LENGTH = 80
+# The builder's "keep this when rolling everything" boxes.
+LOCKS = ("lock_name", "lock_description", "lock_attributes", "lock_coins")
 
 
 def number_field(label, *, min_value, max_value, required=True, help_text="", unit=""):
@@ -296,9 +298,19 @@ class CharacterForm(forms.Form):
         """The sheet for the live preview, or None while a field it is computed from
         cannot be read (the panel then says which, rather than show the numbers of a
         build that is not the one typed). Engine issues do not stop it: they are
-        shown with the numbers."""
+        shown with the numbers. Before anything is typed: the stored character's sheet,
+        or a new character's from the initial data."""
+        if not self.is_bound:
+            if self.character is not None:
+                return sheet_for(self.character, self.items)
+            return compute_sheet(build_from_form(self.initial))
         self.errors  # noqa: B018 -- clean() computes it
         return self.sheet
+
+    @property
+    def locks(self) -> dict[str, bool]:
+        """Which parts "Roll everything not kept" keeps (the posted lock_* boxes)."""
+        return {lock: bool(self.is_bound and self.data.get(lock)) for lock in LOCKS}
 
 
 def initial_from_character(character: Character, items) -> dict:

@@ -49,6 +49,7 @@ from .inventory_forms import (
 )
 from .models import Character, InventoryItem
 from .selectors import Failure
+from .systems.eldritch_gambit.pages import eldritch_gambit_only
 
 TEMPLATE = "characters/inventory.html"
 # Both add forms have a quantity and a container: prefixes keep their ids apart.
@@ -60,7 +61,8 @@ CATEGORY_CHOICES = [("", "All kinds"), *GearItem.Category.choices]
 
 
 def _character(request: HttpRequest, pk: int) -> Character:
-    return get_object_or_404(Character.objects.editable_by(request.user).with_progress(), pk=pk)
+    return eldritch_gambit_only(get_object_or_404(
+        Character.objects.editable_by(request.user).with_progress(), pk=pk), "the inventory")
 
 
 def _errors(form) -> dict[str, list[str]]:

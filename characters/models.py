@@ -56,6 +56,36 @@ class CharacterQuerySet(models.QuerySet):
         )
 
 
+    def with_builds(self) -> CharacterQuerySet:
+        """Join each game system's own table (the multi-table child of Character that
+        holds its build: rules.systems, `character_model`), so `as_built` turns a row
+        into its system's model without another query."""
+        return self.select_related(*_build_accessors().values())
+
+
+def _build_accessors() -> dict[str, str]:
+    """The reverse one-to-one accessor from Character to each system's child model."""
+    return {
+        system.key: model._meta.model_name
+        for system in systems.all_systems()
+        if (model := system.character_model) is not None and model is not Character
+    }
+
+
+def as_built(character: Character) -> Character:
+    """The character as its system's model (the shell's columns and the build's), with
+    what the queryset annotated (ledger sums...): from the join of `with_builds`, or one
+    query without it. A character whose system keeps it as Character is returned as is."""
+    accessor = _build_accessors().get(character.system)
+    if accessor is None:
+        return character
+    built = getattr(character, accessor)
+    for name, value in vars(character).items():
+        if not name.startswith("_") and name not in vars(built):
+            setattr(built, name, value)
+    return built
+
+
 class Character(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="characters"

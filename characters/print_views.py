@@ -18,9 +18,9 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
 from . import printing
-from .models import Character, InventoryItem
+from .models import Character, InventoryItem, as_built
 from .portraits import PortraitForm, character_portrait_set, content_type_for
-from .selectors import portrait_url, printed_sheets, versioned
+from .selectors import portrait_url, versioned
 
 
 def with_items(queryset):
@@ -30,8 +30,9 @@ def with_items(queryset):
 
 def _printable_character(request: HttpRequest, pk: int) -> Character:
     """The character to print, if the user may see it, with its items and ledger sums."""
-    return get_object_or_404(
-        with_items(Character.objects.visible_to(request.user).with_progress()), pk=pk)
+    return as_built(get_object_or_404(
+        with_items(Character.objects.visible_to(request.user).with_progress().with_builds()),
+        pk=pk))
 
 
 def pdf_filename(name: str, suffix: str) -> str:
@@ -43,9 +44,11 @@ def pdf_filename(name: str, suffix: str) -> str:
 def character_print(request: HttpRequest, pk: int) -> HttpResponse:
     """The sheet as a page to print from the browser (one landscape page)."""
     character = _printable_character(request, pk)
-    sheets, _ = printed_sheets([character])
+    system = character.game_system
+    sheets, _ = system.printed_sheets([character])
     paper = printing.paper_for(request)
     html = printing.render_html(sheets, paper=paper, request=request,
+                                template=system.templates.print, system=system,
                                 title=f"{character.display_name}: printed sheet", controls={
                                     "heading": f"Print {character.display_name}",
                                     "pdf_url": reverse("characters:sheet_pdf", args=[pk]),
@@ -62,9 +65,11 @@ def character_print(request: HttpRequest, pk: int) -> HttpResponse:
 def character_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     """The same page as a PDF, rendered by WeasyPrint."""
     character = _printable_character(request, pk)
-    sheets, portraits = printed_sheets([character])
+    system = character.game_system
+    sheets, portraits = system.printed_sheets([character])
     paper = printing.paper_for(request)
     html = printing.render_html(sheets, paper=paper, request=request,
+                                template=system.templates.print, system=system,
                                 title=character.display_name)
     return printing.pdf_response(printing.render_pdf(html, portraits=portraits),
                                  pdf_filename(character.display_name, "sheet"))

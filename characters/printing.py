@@ -503,11 +503,13 @@ def blank_sheet() -> PrintedSheet:
 # -- rendering ---------------------------------------------------------------------------
 
 
-def render_html(sheets: Sequence[PrintedSheet], *, paper: Paper, request=None,
-                title: str, controls: dict | None = None) -> str:
-    return render_to_string(TEMPLATE, {
+def render_html(sheets: Sequence, *, paper: Paper, request=None, title: str,
+                controls: dict | None = None, template: str = TEMPLATE, system=None) -> str:
+    """The sheets on paper: `template` is the game system's printed sheet (Eldritch
+    Gambit's by default: the blank sheet and the bench)."""
+    return render_to_string(template, {
         "sheets": sheets, "paper": paper, "papers": PAPERS.values(), "title": title,
-        "controls": controls,
+        "controls": controls, "system": system,
     }, request=request)
 
 

@@ -156,8 +156,12 @@ def character_duplicate(*, character: Character, by) -> Character:
     """A copy with the same choices and gear, its ledgers opened at the
     original's totals, to compare two builds side by side."""
     source = Character.objects.with_progress().get(pk=character.pk)
-    copy = Character.objects.get(pk=character.pk)
+    # The copy is of the character's system's model (its build's own table too): a new
+    # row of each table (Django's "Copying model instances", multi-table inheritance).
+    copy = source.game_system.character_model.objects.get(pk=character.pk)
     copy.pk = None
+    copy.id = None
+    copy._state.adding = True
     copy.owner = by
     copy.campaign = None  # a copy joins no campaign by itself
     copy.name = copy_name(source.name, owner=by)

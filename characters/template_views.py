@@ -33,6 +33,7 @@ from . import selectors
 from .builds import build_from_character, trait_choices
 from .models import Character
 from .systems.eldritch_gambit.exchange import MAX_TRAITS, TRAIT_LOAD_RANGE
+from .systems.eldritch_gambit.pages import eldritch_gambit_only
 
 SIZE = "Size"
 ARMORED = "Armored"
@@ -521,7 +522,7 @@ def _editor(request: HttpRequest, character: Character, data=None) -> TemplateEd
 
 def _character_for(request: HttpRequest, pk: int) -> Character:
     queryset = Character.objects.editable_by(request.user).with_progress()
-    return get_object_or_404(queryset, pk=pk)
+    return eldritch_gambit_only(get_object_or_404(queryset, pk=pk), "the Template page")
 
 
 def template_update(*, character: Character, name: str, traits: list[dict]) -> Character:

@@ -21,25 +21,19 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.parsing import parse_id
-from rules.engine.eldritch_gambit import ATTRIBUTE_KEYS, compute_sheet
-from rules.engine.eldritch_gambit.attributes import ABBREVIATIONS, roll_attributes
-from rules.engine.eldritch_gambit.seeds import roll_name_initial, roll_quirk, roll_starting_coins
+from rules import systems
 
 from . import exchange, services
-from .builds import build_from_form, sheet_for
-from .forms import NEW_CHARACTER_INITIAL, CharacterForm, initial_from_character
-from .models import Character, XpEntry
+from .models import Character, XpEntry, as_built
 from .portraits import portrait_file_forget
-
-ROLL_ACTIONS = ("roll_name", "roll_quirk", "roll_attributes", "roll_coins", "roll_all")
-LOCKS = ("lock_name", "lock_description", "lock_attributes", "lock_coins")
 
 
 def _character_for(request: HttpRequest, pk: int, *, edit: bool = False) -> Character:
+    """The character as its game system's model, with its ledger sums: one query."""
     queryset = Character.objects.editable_by(request.user) if edit else (
         Character.objects.visible_to(request.user)
     )
-    return get_object_or_404(queryset.with_progress(), pk=pk)
+    return as_built(get_object_or_404(queryset.with_progress().with_builds(), pk=pk))
 
 
 def _rng(request: HttpRequest) -> random.Random:
@@ -50,110 +44,100 @@ def _rng(request: HttpRequest) -> random.Random:
     return random.Random()
 
 
-def _apply_roll(request: HttpRequest, action: str, data) -> list[dict]:
-    """Apply a random helper to the form data in place; return the dice shown."""
-    rng = _rng(request)
-    rolls: list[dict] = []
-    everything = action == "roll_all"
-    locked = {lock for lock in LOCKS if data.get(lock)} if everything else set()
-
-    if action == "roll_name" or (everything and "lock_name" not in locked):
-        roll = roll_name_initial(rng)
-        examples = [e.strip() for e in roll.examples.split(",")]
-        data["name"] = rng.choice(examples)
-        rolls.append({"label": "Name initial (5d6)", "dice": roll.dice, "total": roll.total,
-                      "result": f"{roll.result}: {roll.examples}…"})
-    if action == "roll_quirk" or (everything and "lock_description" not in locked):
-        roll = roll_quirk(rng)
-        line = f"Quirk: {roll.result} ({roll.examples}…)"
-        kept = [ln for ln in data.get("description", "").splitlines()
-                if not ln.startswith("Quirk: ")]
-        data["description"] = "\n".join([*kept, line]).strip()
-        rolls.append({"label": "Distinctive quirk (d20)", "dice": roll.dice,
-                      "total": roll.total, "result": f"{roll.result} ({roll.examples}…)"})
-    if action == "roll_attributes" or (everything and "lock_attributes" not in locked):
-        try:
-            level = int(data.get("level", ""))
-        except ValueError:
-            level = 0
-        if not 1 <= level <= 100:
-            rolls.append({"label": "Attributes", "dice": (), "total": None,
-                          "result": "Set a Level from 1 to 100 first: the roll uses one d6 "
-                                    "per Level.", "error": True})
-        else:
-            roll = roll_attributes(level, rng)
-            for key in ATTRIBUTE_KEYS:
-                data[key] = str(roll.attributes[key])
-            flipped = f"; {len(roll.flipped)} flipped to the opposite face" if roll.flipped else ""
-            rolls.append({
-                "label": f"Attributes ({level}d6)", "dice": roll.dice, "total": None,
-                "flipped": roll.flipped,
-                "result": ", ".join(f"{ABBREVIATIONS[k]} {roll.attributes[k]}"
-                                    for k in ATTRIBUTE_KEYS) + flipped,
-            })
-    if action == "roll_coins" or (everything and "lock_coins" not in locked):
-        roll = roll_starting_coins(rng)
-        data["coins_cp"] = str(roll.total)
-        rolls.append({"label": "Starting coins (2d4 x 100)", "dice": roll.dice,
-                      "total": roll.total, "result": roll.result})
-    return rolls
-
-
-def _render_builder(request, form, character=None, rolls=(), status=200):
+def _render_builder(request, system, form, character=None, rolls=(), status=200):
     context = {
+        "system": system,
         "form": form,
         "character": character,
         "joining": form.joining,
-        "sheet": form.preview_sheet() if form.is_bound else None,
+        "sheet": form.preview_sheet(),
         "rolls": rolls,
-        "locks": {lock: bool(request.POST.get(lock)) for lock in LOCKS},
     }
-    if context["sheet"] is None and not form.cannot_compute:
-        if character is not None:
-            context["sheet"] = sheet_for(character, form.items)
-        else:
-            context["sheet"] = compute_sheet(build_from_form(form.initial))
-    template = "characters/character_form.html"
+    template = system.templates.builder
     if request.htmx and request.htmx.target == "builder":
         template += "#builder"
     return render(request, template, context, status=status)
 
 
+class _NoSystem(Exception):
+    """No game system chosen for a new character (several are registered), or a key
+    that names none: the system choice page answers instead of the builder."""
+
+    def __init__(self, message: str = "", status: int = 200):
+        super().__init__(message)
+        self.message, self.status = message, status
+
+
+def _new_character_system(request: HttpRequest, campaign) -> systems.GameSystem:
+    """The system of a new character: its campaign's when it is built for one, else the
+    `system` asked for (the choice page's links, then a hidden field), else the one
+    system there is."""
+    if campaign is not None:
+        return campaign.game_system
+    raw = request.POST.get("system") or request.GET.get("system")
+    if raw:
+        system = systems.find(raw)
+        if system is None:
+            raise _NoSystem(f"There is no game system {raw[:40]!r} here: choose one of "
+                            "these.", status=400)
+        return system
+    registered = list(systems.all_systems())
+    if len(registered) == 1:
+        return registered[0]
+    raise _NoSystem("Choose a game system first." if request.method == "POST" else "",
+                    status=400 if request.method == "POST" else 200)
+
+
+def _system_choice(request: HttpRequest, refusal: _NoSystem) -> HttpResponse:
+    """"New character" with several game systems: each one's name and licence line,
+    and a link to its builder."""
+    return render(request, "characters/system_choice.html", {
+        "systems": list(systems.all_systems()), "message": refusal.message,
+    }, status=refusal.status)
+
+
+def _form(system, data, *, request, character, items, campaign):
+    initial = (system.initial_from_character(character, items) if character is not None
+               else dict(system.new_character_initial))
+    return system.form_class(data, initial=initial, user=request.user, character=character,
+                             items=items, joining=campaign)
+
+
 def builder(request: HttpRequest, character: Character | None, *, joining=None,
             join: Callable[[Character], object] | None = None) -> HttpResponse:
-    """The builder's page: a new character, or `character` to edit. `joining` is the
-    campaign a new character is built for (campaigns/character_views.py): it starts at the
-    campaign's Level, and `join(character)` runs in the transaction that creates it."""
-    items = list(character.items.select_related("catalog_item")) if character else []
-    initial = initial_from_character(character, items) if character else dict(
-        NEW_CHARACTER_INITIAL
-    )
+    """The builder's page: a new character (of the system chosen, or of `joining`'s), or
+    `character` to edit. `joining` is the campaign a new character is built for
+    (campaigns/character_views.py): it starts at the campaign's Level, and
+    `join(character)` runs in the transaction that creates it."""
     campaign = joining if character is None else None
-    kwargs = {"initial": initial, "user": request.user, "character": character, "items": items,
-              "joining": campaign}
+    if character is not None:
+        system = character.game_system
+    else:
+        try:
+            system = _new_character_system(request, campaign)
+        except _NoSystem as refusal:
+            return _system_choice(request, refusal)
+    items = list(character.items.select_related("catalog_item")) if character else []
+    kwargs = {"request": request, "character": character, "items": items,
+              "campaign": campaign}
     if request.method == "GET":
-        form = CharacterForm(**kwargs)
-        return _render_builder(request, form, character)
+        form = _form(system, None, **kwargs)
+        return _render_builder(request, system, form, character)
 
     action = request.POST.get("action", "save")
-    if action in ROLL_ACTIONS:
+    if action in system.builder_roll_actions:
         data = request.POST.copy()
-        # A disabled Level is not posted: the attribute roll uses the one the form shows.
-        if campaign is not None:
-            data["level"] = str(campaign.starting_level)
-        elif character is not None and services.ledger_rules_progress(character):
-            data["level"] = str(character.level)
-        rolls = _apply_roll(request, action, data)
-        form = CharacterForm(data, **kwargs)
+        rolls = system.builder_roll(action, data, rng=_rng(request), character=character,
+                                    joining=campaign)
+        form = _form(system, data, **kwargs)
         form.is_valid()
-        return _render_builder(request, form, character, rolls)
+        return _render_builder(request, system, form, character, rolls)
 
-    form = CharacterForm(request.POST, **kwargs)
+    form = _form(system, request.POST, **kwargs)
     if form.is_valid():
         if character is None and campaign is not None:
             with transaction.atomic():
-                character = services.character_create(owner=request.user,
-                                                      data=form.cleaned_data)
+                character = system.create(owner=request.user, data=form.cleaned_data)
                 join(character)
             messages.success(request, f"{character.display_name} was created and joined "
                                       f"{campaign.name}.")
@@ -163,12 +147,11 @@ def builder(request: HttpRequest, character: Character | None, *, joining=None,
             response["HX-Redirect"] = campaign.get_absolute_url()
             return response
         if character is None:
-            character = services.character_create(owner=request.user, data=form.cleaned_data)
+            character = system.create(owner=request.user, data=form.cleaned_data)
             messages.success(request, f"{character.display_name} was created.")
         else:
-            character = services.character_update(
-                character=character, data=form.cleaned_data, by=request.user
-            )
+            character = system.update(character=character, data=form.cleaned_data,
+                                      by=request.user)
             messages.success(request, f"{character.display_name} was saved.")
         if request.htmx:
             response = HttpResponse(status=204)
@@ -176,17 +159,22 @@ def builder(request: HttpRequest, character: Character | None, *, joining=None,
             return response
         return redirect(character)
     messages.error(request, "Nothing was saved: please correct the marked fields.")
-    return _render_builder(request, form, character)
+    return _render_builder(request, system, form, character)
 
 
 @login_required
 def character_list(request: HttpRequest) -> HttpResponse:
-    characters = (
-        Character.objects.visible_to(request.user)
-        .with_progress()
+    characters = [
+        as_built(character) for character in
+        Character.objects.visible_to(request.user).with_progress().with_builds()
         .annotate(item_count=Count("items"))
-    )
-    return render(request, "characters/character_list.html", {"characters": characters})
+    ]
+    rows = [{"character": character, "system": character.game_system,
+             "summary": character.game_system.summary(character)} for character in characters]
+    return render(request, "characters/character_list.html", {
+        "characters": characters, "rows": rows,
+        "several_systems": len({row["system"].key for row in rows}) > 1,
+    })
 
 
 @login_required
@@ -196,15 +184,16 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _character_with_items(request: HttpRequest, pk: int):
-    """The character the user may edit, then its inventory with the catalog rows: two
-    queries however much it carries. No ledger sums unless the ledger sets Level and
-    XP: otherwise they come from what is typed (see the lazy initial)."""
-    character = get_object_or_404(
-        Character.objects.editable_by(request.user).annotate(had_campaign=Exists(
-            XpEntry.objects.filter(character_id=OuterRef("pk"),
-                                   kind__in=services.CAMPAIGN_XP_KINDS))),
+    """The character the user may edit, as its system's model, then its inventory with
+    the catalog rows: two queries however much it carries. No ledger sums unless the
+    ledger sets Level and XP: otherwise they come from what is typed (see the lazy
+    initial)."""
+    character = as_built(get_object_or_404(
+        Character.objects.editable_by(request.user).with_builds().annotate(
+            had_campaign=Exists(XpEntry.objects.filter(
+                character_id=OuterRef("pk"), kind__in=services.CAMPAIGN_XP_KINDS))),
         pk=pk,
-    )
+    ))
     if services.ledger_rules_progress(character):
         # In a campaign the form shows the ledger's Level and XP (read-only fields take
         # their initial values): both sums in one query, not one query per field.
@@ -228,24 +217,32 @@ def preview(request: HttpRequest, pk: int | None = None, *, joining=None) -> Htt
     Answers with the stats panel and, out of band, each field's error slot; it
     never replaces the inputs being typed in.
     """
-    character, items = _character_with_items(request, pk) if pk else (None, [])
-    initial = initial_from_character(character, items) if character else dict(
-        NEW_CHARACTER_INITIAL
-    )
-    form = CharacterForm(request.POST, initial=initial, user=request.user, character=character,
-                         items=items, joining=None if pk else joining)
+    if pk:
+        character, items = _character_with_items(request, pk)
+        campaign, system = None, character.game_system
+    else:
+        character, items, campaign = None, [], joining
+        try:
+            system = _new_character_system(request, campaign)
+        except _NoSystem as refusal:
+            return HttpResponse(refusal.message or "Choose a game system first.",
+                                status=400, content_type="text/plain; charset=utf-8")
+    form = _form(system, request.POST, request=request, character=character, items=items,
+                 campaign=campaign)
     form.is_valid()
-    return render(request, "characters/character_form.html#live-preview", {
-        "form": form, "character": character, "sheet": form.preview_sheet(),
+    return render(request, f"{system.templates.builder}#live-preview", {
+        "system": system, "form": form, "character": character, "sheet": form.preview_sheet(),
     })
 
 
 @login_required
 def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
     character = _character_for(request, pk)
+    system = character.game_system
     items = list(character.items.select_related("catalog_item"))
-    return render(request, "characters/character_detail.html", {
-        "character": character, "items": items, "sheet": sheet_for(character, items),
+    return render(request, system.templates.detail, {
+        "system": system, "character": character, "items": items,
+        "sheet": system.sheet(character, items),
         "can_edit": character.owner_id == request.user.pk,
         "campaign_history": services.campaign_history(character),
     })
@@ -270,11 +267,12 @@ def character_compare(request: HttpRequest) -> HttpResponse:
         if value:
             if (character_pk := parse_id(value)) is None:
                 raise Http404("No such character.")
-            chosen.append(get_object_or_404(visible, pk=character_pk))
+            chosen.append(as_built(get_object_or_404(visible.with_builds(), pk=character_pk)))
     columns = []
     for character in chosen:
         items = list(character.items.select_related("catalog_item"))
-        columns.append({"character": character, "sheet": sheet_for(character, items)})
+        columns.append({"character": character, "system": character.game_system,
+                        "sheet": character.game_system.sheet(character, items)})
     return render(request, "characters/character_compare.html", {
         "columns": columns, "mine": mine,
         "a": request.GET.get("a", ""), "b": request.GET.get("b", ""),

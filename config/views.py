@@ -8,6 +8,7 @@ from django.views import defaults
 from django.views.decorators.http import require_safe
 
 from campaigns.models import IMP_ROLES, Membership
+from rules import systems
 
 
 @require_safe
@@ -26,7 +27,7 @@ def landing(request):
 
 @require_safe
 def about(request):
-    return render(request, "about.html")
+    return render(request, "about.html", {"systems": list(systems.all_systems())})
 
 
 def bad_request(request, exception):

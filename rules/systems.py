@@ -12,8 +12,8 @@ over its classes when it registers.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
@@ -24,13 +24,33 @@ ELDRITCH_GAMBIT = "eldritch-gambit"
 KEY_MAX_LENGTH = 40
 
 
+@dataclass(frozen=True)
+class SheetTemplates:
+    """The templates of a system's character pages. The generic pages extend or render
+    them; each shows the system's name and licence line (`system` is in the context)."""
+
+    # The builder page: extends "characters/builder_base.html" and defines the partials
+    # "builder" (the form, swapped whole by htmx) and "live-preview" (the derived numbers
+    # panel the form posts to on every keystroke, and each field's error slot).
+    builder: str
+    # The character's page: extends "characters/detail_base.html" (its `sheet` block).
+    detail: str
+    # The printed sheet, for the browser and WeasyPrint alike: extends "base_print.html";
+    # one page per entry of `sheets` (what `printed_sheets` made).
+    print: str
+    # One column of the Compare page (`sheet` and `character` in its context); "" for a
+    # system whose characters show no numbers there.
+    compare: str = ""
+
+
 @dataclass(eq=False)
 class GameSystem:
     """What a game system is to the generic code.
 
     `key` is stored on characters and campaigns and names the exchange format; `name` and
     `licence` show on every sheet and on the About page. The rest are the system's parts,
-    set by its package when it registers (see README, "Adding a game system").
+    set by its package when it registers (see README, "Adding a game system"); the
+    generic character pages call only these.
     """
 
     key: str
@@ -44,6 +64,41 @@ class GameSystem:
     # an object with `format`, `version`, `export_body(character)` and
     # `import_body(*, owner, data, version)`.
     exchange: Any = None
+
+    # -- the character pages (characters/views.py, characters/print_views.py) ------------
+    # The builder's form class, built as
+    #   form_class(data_or_None, initial=..., user=..., character=..., items=..., joining=...)
+    # (`character` None for a new one; `items` its inventory lines; `joining` the campaign a
+    # new character is built for, or None). Besides a Form's API it has `preview_sheet()`:
+    # the derived numbers to show in the live preview (from what is typed when bound, else
+    # from the initial data), or None while a field they come from cannot be read; and
+    # `cannot_compute`: those fields with their errors (empty when the numbers show).
+    form_class: Any = None
+    # The builder's initial data for a new character (a mapping of form field values).
+    new_character_initial: Mapping[str, Any] = field(default_factory=dict)
+    # initial_from_character(character, items) -> dict: the builder's initial data for a
+    # stored character.
+    initial_from_character: Callable[..., dict] | None = None
+    # sheet(character, items=None) -> the derived numbers the pages show, from the
+    # system's engine (the same function for the page, the builder and the print).
+    sheet: Callable[..., Any] | None = None
+    # summary(character) -> one line for the character list ("Level 10 Human"); the
+    # character carries the ledger sums (level_total, xp_total, coins_total).
+    summary: Callable[[Any], str] | None = None
+    # create(*, owner, data) and update(*, character, data, by) -> the saved character,
+    # from the builder form's cleaned_data; each in one transaction.
+    create: Callable[..., Any] | None = None
+    update: Callable[..., Any] | None = None
+    # printed_sheets(characters) -> (sheets, portraits): what `templates.print` places for
+    # each character (inventory prefetched), and the portraits the PDF may load
+    # (URL path -> storage name).
+    printed_sheets: Callable[[list], tuple[list, dict]] | None = None
+    templates: SheetTemplates | None = None
+    # The builder's dice helpers, if the system has any: the posted `action` values they
+    # answer, and builder_roll(action, data, *, rng, character, joining) -> the dice shown
+    # (a list of {"label", "dice", "total", "result"}), changing `data` in place.
+    builder_roll_actions: frozenset[str] = frozenset()
+    builder_roll: Callable[..., list[dict]] | None = None
 
     def __str__(self) -> str:
         return self.name

@@ -53,7 +53,8 @@ SKIPPED_ROUTES = {
 }
 
 # Query parameters the views read from request.GET (the pages' forms give the rest).
-QUERY_KEYS = ("a", "b", "q", "category", "confirm", "seed", "page", "paper", "view", "next")
+QUERY_KEYS = ("a", "b", "q", "category", "confirm", "seed", "page", "paper", "view", "next",
+              "system")
 
 HOSTILE = [
     "", "-1", "0", "1", "²", "①", "٣", "1.5", " 7 ", "1e9", "9" * 4301, str(MAX_ID),

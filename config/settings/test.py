@@ -26,3 +26,6 @@ WHITENOISE_AUTOREFRESH = True
 # Login throttling counts every failed login in the database; off here so tests of wrong
 # passwords do not lock each other out. tests/accounts/test_throttle.py switches it on.
 AXES_ENABLED = False
+# A tiny game system for the tests only (tests/tiny_system): its table and migration here;
+# the tests that use it register it (README, "Adding a game system").
+INSTALLED_APPS = [*INSTALLED_APPS, "tests.tiny_system"]  # noqa: F405

@@ -1,3 +1,5 @@
+"""Eldritch Gambit's character package: the first game system (seeds 000 and 002, the
+companion SRD in ../shared/srd/eldritch-gambit/, CC BY 4.0)."""
 from django.apps import AppConfig
 
 from rules import systems
@@ -13,11 +15,31 @@ class EldritchGambitConfig(AppConfig):
     verbose_name = "Eldritch Gambit"
 
     def ready(self):
+        from characters import printing, selectors, services
+        from characters.builds import sheet_for
+        from characters.forms import NEW_CHARACTER_INITIAL, CharacterForm, initial_from_character
         from characters.models import Character
 
+        from . import pages
         from .exchange import EXCHANGE
 
         systems.register(systems.GameSystem(
             key=systems.ELDRITCH_GAMBIT, name="Eldritch Gambit", licence=LICENCE,
             character_model=Character, exchange=EXCHANGE,
+            form_class=CharacterForm,
+            new_character_initial=NEW_CHARACTER_INITIAL,
+            initial_from_character=initial_from_character,
+            sheet=sheet_for,
+            summary=pages.summary,
+            create=services.character_create,
+            update=services.character_update,
+            printed_sheets=selectors.printed_sheets,
+            templates=systems.SheetTemplates(
+                builder="characters/character_form.html",
+                detail="characters/character_detail.html",
+                print=printing.TEMPLATE,
+                compare="characters/includes/compare_column.html",
+            ),
+            builder_roll_actions=pages.ROLL_ACTIONS,
+            builder_roll=pages.builder_roll,
         ))

@@ -1,0 +1,40 @@
+"""A second game system in a real browser: the system choice on New character, the tiny
+system's builder with its live preview, and its sheet; screenshots to look at."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import axe_check, describe, htmx_settled, login, screenshot
+from tests.factories import UserFactory
+from tests.tiny_system.fixtures import tiny  # noqa: F401 -- the fixture
+from tests.tiny_system.models import TinyCharacter
+from tests.tiny_system.system import LICENCE, NAME
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tiny")]
+
+
+def test_choose_build_preview_and_see_a_tiny_character(page, live_server, password):
+    login(page, live_server, UserFactory(), password)
+    page.goto("/characters/new/")
+    choice = page.locator("#system-choice")
+    expect(choice).to_contain_text(NAME)
+    expect(choice).to_contain_text(LICENCE)
+    expect(choice).to_contain_text("Eldritch Gambit")
+    screenshot(page, "system-choice")
+    assert describe(axe_check(page)) == ""
+
+    page.get_by_role("link", name=f"New {NAME} character").click()
+    expect(page.locator("[data-system=tiny-test]").first).to_contain_text(LICENCE)
+    page.get_by_label("Name", exact=True).fill("Pip")
+    page.get_by_label("Grit", exact=True).fill("4")
+    page.get_by_label("Wits", exact=True).fill("2")
+    expect(page.locator("[data-stat=toughness]")).to_have_text("10")
+    htmx_settled(page)
+    screenshot(page, "tiny-builder")
+    page.get_by_role("button", name="Create character").click()
+    page.wait_for_url("**/characters/*/")
+    expect(page.locator("[data-stat=toughness]")).to_have_text("10")
+    expect(page.locator(".system-line")).to_contain_text(LICENCE)
+    screenshot(page, "tiny-sheet")
+    assert describe(axe_check(page)) == ""
+    assert TinyCharacter.objects.get().grit == 4

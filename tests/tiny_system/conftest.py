@@ -1,0 +1,1 @@
+from .fixtures import tiny  # noqa: F401 -- the fixture, for the tests of this folder
