@@ -28,7 +28,8 @@ from rules.models import GearItem
 
 from .builds import build_from_character, gear_piece, sheet_for, trait_choices
 from .forms import MAX_SKILLS, SKILL_MAX_LENGTH, CharacterForm
-from .models import ATTRIBUTE_FIELDS, Character, CoinEntry, InventoryItem, XpEntry
+from .models import CoinEntry, InventoryItem, XpEntry
+from .systems.eldritch_gambit.models import ATTRIBUTE_FIELDS, EldritchGambitCharacter
 
 FORMAT = "eldritch-gambit-character"
 VERSION = 1  # the version written, and the newest one read
@@ -77,7 +78,7 @@ def _form_range(field: str) -> tuple[int, int]:
 # Export
 
 
-def character_export(character: Character) -> dict:
+def character_export(character: EldritchGambitCharacter) -> dict:
     """The character as the exchange format's object (see README.md)."""
     items = list(character.items.select_related("catalog_item"))
     sheet = sheet_for(character, items)
@@ -152,11 +153,11 @@ def character_export(character: Character) -> dict:
     }
 
 
-def export_json(character: Character) -> str:
+def export_json(character: EldritchGambitCharacter) -> str:
     return json.dumps(character_export(character), indent=2, ensure_ascii=False)
 
 
-def export_filename(character: Character) -> str:
+def export_filename(character: EldritchGambitCharacter) -> str:
     return f"{slugify(character.name) or f'character-{character.pk}'}.json"
 
 
@@ -375,7 +376,7 @@ def _resolve(reference: str, refs: list[_GearRef]) -> list[int]:
 class ImportPlan:
     """A checked file: the unsaved rows the import writes."""
 
-    character: Character
+    character: EldritchGambitCharacter
     items: list[InventoryItem]
     parents: list[int | None]  # index in items of each item's container
     level: int
@@ -390,9 +391,10 @@ def check(data: dict, *, owner) -> ImportPlan:
     problems = _Problems()
     problems.unknown_keys(data, TOP_KEYS, "")
 
-    character = Character(owner=owner)
+    character = EldritchGambitCharacter(owner=owner)
     for key in CHARACTER_TEXT:
-        setattr(character, key, problems.text(data, key, key, _max_length(Character, key)))
+        setattr(character, key,
+                problems.text(data, key, key, _max_length(EldritchGambitCharacter, key)))
     level = problems.integer(data, "level", "level", *_form_range("level"))
     xp = problems.integer(data, "xp", "xp", *_form_range("xp"), default=0)
     coins_cp = problems.integer(data, "coins_cp", "coins_cp", *_form_range("coins_cp"),
@@ -450,7 +452,7 @@ def _check_header(data: dict) -> None:
         )
 
 
-def _check_attributes(data: dict, character: Character, problems: _Problems) -> None:
+def _check_attributes(data: dict, character: EldritchGambitCharacter, problems: _Problems) -> None:
     attributes = data.get("attributes", _MISSING)
     if not isinstance(attributes, dict):
         got = "missing" if attributes is _MISSING else f"got {_what(attributes)}"
@@ -464,7 +466,7 @@ def _check_attributes(data: dict, character: Character, problems: _Problems) -> 
         setattr(character, ATTRIBUTE_FIELDS[key], value or 0)
 
 
-def _check_template(data: dict, character: Character, problems: _Problems) -> None:
+def _check_template(data: dict, character: EldritchGambitCharacter, problems: _Problems) -> None:
     template = data.get("template", {})
     if not isinstance(template, dict):
         problems.add("template", f'expected an object with "name" and "traits", '
@@ -472,7 +474,7 @@ def _check_template(data: dict, character: Character, problems: _Problems) -> No
         template = {}
     problems.unknown_keys(template, TEMPLATE_KEYS, "template")
     character.template_name = problems.text(
-        template, "name", "template.name", _max_length(Character, "template_name"),
+        template, "name", "template.name", _max_length(EldritchGambitCharacter, "template_name"),
         default="Human",
     ) or "Human"
     traits = template.get("traits", [])
@@ -675,7 +677,7 @@ def _issue_path(field: str | None) -> str:
 
 
 @transaction.atomic
-def character_import(*, owner, data: dict) -> Character:
+def character_import(*, owner, data: dict) -> EldritchGambitCharacter:
     """A new character for `owner` from a parsed file; nothing is written
     unless every check passes. Level, XP and coins open their ledgers."""
     plan = check(data, owner=owner)

@@ -13,9 +13,9 @@ class EldritchGambitConfig(AppConfig):
     verbose_name = "Eldritch Gambit"
 
     def ready(self):
-        from characters.models import Character
+        from .models import EldritchGambitCharacter
 
         systems.register(systems.GameSystem(
             key=systems.ELDRITCH_GAMBIT, name="Eldritch Gambit", licence=LICENCE,
-            character_model=Character,
+            character_model=EldritchGambitCharacter,
         ))
