@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from characters.builds import sheet_for
 from characters.models import Character
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from config.parsing import request_key
 from rules.engine.eldritch_gambit.checks import check_odds, percent
 from rules.engine.rolling import RollError
@@ -44,10 +45,10 @@ RECENT = 20
 LOG_SIZE = 100
 
 
-def _character(request: HttpRequest, pk: int) -> Character:
+def _character(request: HttpRequest, pk: int) -> EldritchGambitCharacter:
     return get_object_or_404(
-        Character.objects.visible_to(request.user).with_progress().select_related("campaign"),
-        pk=pk)
+        EldritchGambitCharacter.objects.visible_to(request.user).with_progress()
+        .select_related("campaign"), pk=pk)
 
 
 def _key() -> str:

@@ -23,6 +23,7 @@ from . import printing
 from .models import Character, InventoryItem
 from .portraits import PortraitForm, character_portrait_set, content_type_for
 from .selectors import portrait_url, printed_sheets, versioned
+from .systems.eldritch_gambit.models import EldritchGambitCharacter
 
 
 def _with_items(queryset):
@@ -30,10 +31,11 @@ def _with_items(queryset):
         Prefetch("items", queryset=InventoryItem.objects.select_related("catalog_item")))
 
 
-def _printable_character(request: HttpRequest, pk: int) -> Character:
+def _printable_character(request: HttpRequest, pk: int) -> EldritchGambitCharacter:
     """The character to print, if the user may see it, with its items and ledger sums."""
     return get_object_or_404(
-        _with_items(Character.objects.visible_to(request.user).with_progress()), pk=pk)
+        _with_items(EldritchGambitCharacter.objects.visible_to(request.user).with_progress()),
+        pk=pk)
 
 
 def _filename(name: str, suffix: str) -> str:
@@ -127,7 +129,7 @@ def portrait_image(request: HttpRequest, pk: int) -> FileResponse:
     return response
 
 
-def _party(request: HttpRequest, pk: int) -> tuple[Campaign, list[Character]]:
+def _party(request: HttpRequest, pk: int) -> tuple[Campaign, list[EldritchGambitCharacter]]:
     """The campaign and its characters, for the Imp and the co-Imps (404 for
     non-members, 403 for players, as the campaign's pages do)."""
     membership = Membership.objects.of_or_404(request.user, pk)
@@ -135,7 +137,7 @@ def _party(request: HttpRequest, pk: int) -> tuple[Campaign, list[Character]]:
         raise PermissionDenied("Only the Imp or a co-Imp may print the party.")
     campaign = membership.campaign
     return campaign, list(_with_items(
-        Character.objects.filter(campaign=campaign).with_progress()))
+        EldritchGambitCharacter.objects.filter(campaign=campaign).with_progress()))
 
 
 def _nothing_to_print(request: HttpRequest, campaign: Campaign) -> HttpResponse:

@@ -29,14 +29,16 @@ from .builds import build_from_form, sheet_for
 from .forms import NEW_CHARACTER_INITIAL, CharacterForm, initial_from_character
 from .models import Character, XpEntry
 from .portraits import portrait_file_forget
+from .systems.eldritch_gambit.models import EldritchGambitCharacter
 
 ROLL_ACTIONS = ("roll_name", "roll_quirk", "roll_attributes", "roll_coins", "roll_all")
 LOCKS = ("lock_name", "lock_description", "lock_attributes", "lock_coins")
 
 
-def _character_for(request: HttpRequest, pk: int, *, edit: bool = False) -> Character:
-    queryset = Character.objects.editable_by(request.user) if edit else (
-        Character.objects.visible_to(request.user)
+def _character_for(request: HttpRequest, pk: int, *,
+                   edit: bool = False) -> EldritchGambitCharacter:
+    queryset = EldritchGambitCharacter.objects.editable_by(request.user) if edit else (
+        EldritchGambitCharacter.objects.visible_to(request.user)
     )
     return get_object_or_404(queryset.with_progress(), pk=pk)
 
@@ -130,7 +132,7 @@ def _joining(request: HttpRequest):
     return Membership.objects.of_or_404(request.user, campaign_id).campaign
 
 
-def _builder(request: HttpRequest, character: Character | None) -> HttpResponse:
+def _builder(request: HttpRequest, character: EldritchGambitCharacter | None) -> HttpResponse:
     items = list(character.items.select_related("catalog_item")) if character else []
     initial = initial_from_character(character, items) if character else dict(
         NEW_CHARACTER_INITIAL
@@ -190,7 +192,7 @@ def _builder(request: HttpRequest, character: Character | None) -> HttpResponse:
 @login_required
 def character_list(request: HttpRequest) -> HttpResponse:
     characters = (
-        Character.objects.visible_to(request.user)
+        EldritchGambitCharacter.objects.visible_to(request.user)
         .with_progress()
         .annotate(item_count=Count("items"))
     )
@@ -214,7 +216,7 @@ def _character_with_items(request: HttpRequest, pk: int):
     queries however much it carries. No ledger sums unless the ledger sets Level and
     XP: otherwise they come from what is typed (see the lazy initial)."""
     character = get_object_or_404(
-        Character.objects.editable_by(request.user).annotate(had_campaign=Exists(
+        EldritchGambitCharacter.objects.editable_by(request.user).annotate(had_campaign=Exists(
             XpEntry.objects.filter(character_id=OuterRef("pk"),
                                    kind__in=services.CAMPAIGN_XP_KINDS))),
         pk=pk,
@@ -269,7 +271,7 @@ def character_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def character_compare(request: HttpRequest) -> HttpResponse:
-    visible = Character.objects.visible_to(request.user).with_progress()
+    visible = EldritchGambitCharacter.objects.visible_to(request.user).with_progress()
     mine = list(visible)
     chosen = []
     for key in ("a", "b"):
