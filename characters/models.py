@@ -89,6 +89,16 @@ class Character(models.Model):
     def __str__(self) -> str:
         return self.display_name
 
+    def __eq__(self, other) -> bool:
+        """One character, whichever model read it: the shell and its system's build (a
+        multi-table child, same pk) are equal, where Django's own equality tells models
+        apart. So `highlight.character == character` holds for a build too."""
+        if isinstance(other, Character):
+            return self is other if self.pk is None else self.pk == other.pk
+        return super().__eq__(other)
+
+    __hash__ = models.Model.__hash__
+
     def get_absolute_url(self) -> str:
         return reverse("characters:detail", args=[self.pk])
 
