@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from characters.models import Character, InventoryItem, XpEntry
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 
 from . import services
 from .models import Campaign, Highlight, Membership, Quest, QuestInvestment, Role, Session
@@ -56,11 +57,13 @@ def build_campaign(*, imp, size: DashboardSize) -> Campaign:
         User(username=f"bench-{size.key}-{n}") for n in range(size.characters))
     Membership.objects.bulk_create(
         Membership(campaign=campaign, user=player, role=Role.PLAYER) for player in players)
-    characters = Character.objects.bulk_create(
-        Character(owner=player, campaign=campaign, name=f"Hero {n}", career="Grave robber",
-                  quest="Find the drowned library", strength=2, wisdom=1, dexterity=2,
-                  agility=1, charisma=1, endurance=3)
-        for n, player in enumerate(players))
+    # One by one: bulk_create cannot write a multi-table child (at most 8 of them).
+    characters = [
+        EldritchGambitCharacter.objects.create(
+            owner=player, campaign=campaign, name=f"Hero {n}", career="Grave robber",
+            quest="Find the drowned library", strength=2, wisdom=1, dexterity=2, agility=1,
+            charisma=1, endurance=3)
+        for n, player in enumerate(players)]
     InventoryItem.objects.bulk_create(
         InventoryItem(character=character, name=f"Trinket {n}", load=0, position=n)
         for character in characters for n in range(ITEMS_PER_CHARACTER))

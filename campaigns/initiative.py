@@ -16,6 +16,7 @@ from django.db.models import Max, Prefetch
 
 from characters.builds import build_from_character, sheet_for
 from characters.models import Character, InventoryItem
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.engine.eldritch_gambit import compute_sheet
 from rules.engine.eldritch_gambit import initiative as engine
 from rules.engine.eldritch_gambit.initiative import (
@@ -87,7 +88,7 @@ def _combatants(encounter: Encounter) -> list[Combatant]:
     """The encounter's combatants in order, each character with its Level and XP
     (with_progress) and its inventory with the catalog rows: three queries, whatever
     the party, and the sheets are computed from these rows without another."""
-    characters = Character.objects.with_progress().prefetch_related(
+    characters = EldritchGambitCharacter.objects.with_progress().prefetch_related(
         Prefetch("items", queryset=InventoryItem.objects.select_related("catalog_item")))
     return list(encounter.combatants.prefetch_related(Prefetch("character",
                                                                queryset=characters))
@@ -316,7 +317,8 @@ def _write_back(tracker: Tracker, state: InitiativeState) -> None:
         # is not written back as a choice.
         derived = set(sheet_for(character, _items(character)).derived_statuses)
         chosen = [s for s in SETTABLE_STATUSES if s in fighter.statuses and s not in derived]
-        Character.objects.filter(pk=character.pk).update(hp_current=hp, statuses=chosen)
+        EldritchGambitCharacter.objects.filter(pk=character.pk).update(hp_current=hp,
+                                                                      statuses=chosen)
 
 
 def undo(*, encounter_id: int, version: int | None) -> InitiativeStep:

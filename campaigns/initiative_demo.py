@@ -11,7 +11,8 @@ def seed_demo_fight(campaign: Campaign) -> None:
     if campaign.encounters.exists():
         return
     encounter = service.create(campaign=campaign, by=campaign.owner, name="Kobolds at the mill")
-    party = list(campaign.characters.order_by("pk"))
+    party = list(campaign.game_system.character_model.objects.filter(campaign=campaign)
+                 .order_by("pk"))
     service.add_characters(encounter_id=encounter.pk, version=None, characters=party)
     mob = service.add_foe(encounter_id=encounter.pk, version=None, name="Kobold pack",
                           hp_max=5, af=10, wp=6, is_mob=True, members=4)

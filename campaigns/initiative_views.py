@@ -154,7 +154,8 @@ def _write(request, pk, encounter_pk):
 @require_POST
 def party_add(request: HttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     membership, encounter = _write(request, pk, encounter_pk)
-    characters = Character.objects.filter(campaign=membership.campaign)
+    campaign = membership.campaign
+    characters = campaign.game_system.character_model.objects.filter(campaign=campaign)
     chosen = request.POST.getlist("character")
     if chosen:
         characters = characters.filter(pk__in=[pk for c in chosen

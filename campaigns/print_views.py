@@ -26,8 +26,8 @@ def _party(request: HttpRequest, pk: int) -> tuple[Campaign, list[Character]]:
     if membership.role not in IMP_ROLES:
         raise PermissionDenied("Only the Imp or a co-Imp may print the party.")
     campaign = membership.campaign
-    return campaign, [as_built(character) for character in with_items(
-        Character.objects.filter(campaign=campaign).with_progress().with_builds())]
+    return campaign, with_items([as_built(character) for character in (
+        Character.objects.filter(campaign=campaign).with_progress().with_builds())])
 
 
 def _nothing_to_print(request: HttpRequest, campaign: Campaign) -> HttpResponse:

@@ -23,7 +23,8 @@ SEEDS = {"check": 0, "gambit": 6, "damage": 1, "reroll": 0}
 
 
 def seed_demo_rolls(campaign: Campaign) -> list[Roll]:
-    asphodel = campaign.characters.filter(name=ASPHODEL).first()
+    asphodel = (campaign.game_system.character_model.objects.filter(campaign=campaign)
+                .filter(name=ASPHODEL).first())
     if asphodel is None or roll_services.current_session(asphodel) is None:
         return []
     by = asphodel.owner

@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 
 from characters.builds import sheet_for
 from characters.models import Character
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.engine.eldritch_gambit import rolls
 from rules.engine.eldritch_gambit.checks import CheckSpec, check_odds
 from rules.engine.eldritch_gambit.rolls import RollResult, RollSpec
@@ -200,7 +201,7 @@ def make_roll(*, character: Character, by, spec: RollSpec, kind: str,
     result = rolls.roll_spec(spec, rng)
     detail = _spec_detail(spec, result)
     if kind == Roll.Kind.BUILDUP:
-        locked = Character.objects.select_for_update().get(pk=character.pk)
+        locked = EldritchGambitCharacter.objects.select_for_update().get(pk=character.pk)
         before = locked.poison_buildup
         locked.poison_buildup = min(before + result.total, 999)
         statuses = list(locked.statuses or [])
@@ -223,7 +224,7 @@ def reroll(*, roll: Roll, by, rng: random.Random | None = None,
     (both added on a tie). Never a Check or a Gambit, once per Roll, and never below the
     WP floor. The same request again (a double click: the same `request_key`) gets the
     Reroll it made, without spending another WP."""
-    character = Character.objects.select_for_update().get(pk=roll.character_id)
+    character = EldritchGambitCharacter.objects.select_for_update().get(pk=roll.character_id)
     _require_may_roll(character, by)
     original = Roll.objects.select_for_update().get(pk=roll.pk)
     if request_key:

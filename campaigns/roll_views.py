@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from characters.builds import sheet_for
 from characters.models import Character
-from characters.systems.eldritch_gambit.pages import eldritch_gambit_only
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from config.parsing import request_key
 from rules.engine.eldritch_gambit.checks import check_odds, percent
 from rules.engine.rolling import RollError
@@ -45,10 +45,10 @@ RECENT = 20
 LOG_SIZE = 100
 
 
-def _character(request: HttpRequest, pk: int) -> Character:
-    return eldritch_gambit_only(get_object_or_404(
-        Character.objects.visible_to(request.user).with_progress().select_related("campaign"),
-        pk=pk), "Checks and Rolls")
+def _character(request: HttpRequest, pk: int) -> EldritchGambitCharacter:
+    return get_object_or_404(
+        EldritchGambitCharacter.objects.visible_to(request.user).with_progress()
+        .select_related("campaign"), pk=pk)
 
 
 def _key() -> str:

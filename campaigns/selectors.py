@@ -14,6 +14,7 @@ from django.db.models import Sum
 from django.urls import reverse
 
 from characters.models import Character, XpEntry
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 
 from . import services
 from .models import Campaign, Highlight, Quest, QuestInvestment, Session
@@ -117,7 +118,7 @@ def ritual_table(session: Session, user, *, runs: bool) -> RitualTable:
     """The session's ritual as `user` sees it (`runs`: as an Imp): a row per character now
     in the campaign (turns, absence, investment, Quest, Level-ups), whose turn it is and
     the Quests achieved. A fixed number of queries, whatever the party."""
-    characters = list(Character.objects.filter(campaign_id=session.campaign_id)
+    characters = list(EldritchGambitCharacter.objects.filter(campaign_id=session.campaign_id)
                       .with_progress().select_related("owner"))
     highlights = list(session.highlights.select_related("character", "xp_entry__reversed_by"))
     absent = set(session.absences.values_list("character_id", flat=True))

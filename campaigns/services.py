@@ -21,6 +21,7 @@ from django.utils import timezone
 from characters.models import Character, XpEntry
 from characters.refusals import Refusal
 from characters.services import character_duplicate
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules import systems
 from rules.engine.eldritch_gambit.levels import levels_affordable
 
@@ -89,6 +90,12 @@ def _require_owner_or_imp(character: Character, by, what: str) -> None:
 def _lock_character(character: Character | int) -> Character:
     pk = character if isinstance(character, int) else character.pk
     return Character.objects.select_for_update().get(pk=pk)
+
+
+def _lock_build(character: Character | int) -> EldritchGambitCharacter:
+    """_lock_character with the character's Eldritch Gambit build (its Quest, its WP)."""
+    pk = character if isinstance(character, int) else character.pk
+    return EldritchGambitCharacter.objects.select_for_update().get(pk=pk)
 
 
 def _lock_campaign(campaign: Campaign | int) -> Campaign:
@@ -441,9 +448,9 @@ def session_start(*, campaign: Campaign, by, date: Date | None = None,
         created_by=by, request_key=request_key or None,
     )
     if session.number == 1:
-        # None is "full" (characters.Character.wp_current).
-        Character.objects.filter(campaign=campaign).update(wp_current=None,
-                                                           updated_at=timezone.now())
+        # None is "full" (EldritchGambitCharacter.wp_current).
+        EldritchGambitCharacter.objects.filter(campaign=campaign).update(
+            wp_current=None, updated_at=timezone.now())
     return session
 
 
@@ -722,7 +729,7 @@ def quest_invest(*, session: Session, character: Character, by,
     (its active Quest, or a new one from the Quest written on the character); then the
     Level-ups its XP pays for, unless another open ritual still holds them."""
     session = _lock_session(session)  # its rounds as they are now
-    character = _lock_character(character)
+    character = _lock_build(character)
     _require_owner_or_imp(character, by, "invest its XP")
     if request_key:
         entry = XpEntry.objects.filter(request_key=request_key).first()
@@ -835,7 +842,7 @@ def quest_change(*, character: Character, text: str, by,
                  session: Session | None = None) -> Quest:
     """A new Quest: the active one is abandoned ("If they abandon the Quest for
     another, they get nothing"), and the character's Quest reads the new text."""
-    character = _lock_character(character)
+    character = _lock_build(character)
     _require_owner_or_imp(character, by, "change its Quest")
     text = _check_text(text, field="quest", length=QUEST_LENGTH,
                        required="Write the new Quest.")

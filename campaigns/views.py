@@ -69,8 +69,8 @@ def _require_runs(membership: Membership) -> None:
 def _party(campaign: Campaign, *, full: bool) -> list[dict]:
     """One row per character. The Imp's rows carry the rules engine's sheet; the
     players' rows only the summary. A fixed number of queries, whatever the party."""
-    characters = (Character.objects.filter(campaign=campaign).with_progress()
-                  .select_related("owner"))
+    characters = (campaign.game_system.character_model.objects.filter(campaign=campaign)
+                  .with_progress().select_related("owner"))
     if full:
         characters = characters.prefetch_related(
             Prefetch("items", queryset=InventoryItem.objects.select_related("catalog_item")))
@@ -365,8 +365,9 @@ def _session_action(request: HttpRequest, pk: int, number: int, form_class, *,
 
 def _known_characters(campaign: Campaign):
     """The characters in the campaign and those who left it (they have a history in
-    it): the services refuse to act for the latter, with a message. Others are 404."""
-    return Character.objects.filter(
+    it): the services refuse to act for the latter, with a message. Others are 404. Each
+    comes with its build (they are all of the campaign's game system)."""
+    return campaign.game_system.character_model.objects.filter(
         Q(campaign=campaign) | Q(pk__in=Quest.objects.filter(campaign=campaign)
                                  .values("character_id"))
         | Q(pk__in=Highlight.objects.filter(session__campaign=campaign)

@@ -12,8 +12,12 @@ class InventoryInline(admin.TabularInline):
 
 @admin.register(Character)
 class CharacterAdmin(admin.ModelAdmin):
-    list_display = ("display_name", "owner", "career", "template_name", "updated_at")
-    search_fields = ("name", "career", "owner__username")
+    """Every character, whatever its system (the shell's columns); each system's admin
+    shows its build (Eldritch Gambit's: characters/systems/eldritch_gambit/admin.py)."""
+
+    list_display = ("display_name", "owner", "system", "updated_at")
+    list_filter = ("system",)
+    search_fields = ("name", "owner__username")
     inlines = [InventoryInline]
 
 

@@ -20,7 +20,8 @@ from rules.engine.eldritch_gambit import (
     compute_sheet,
 )
 
-from .models import ATTRIBUTE_FIELDS, Character, InventoryItem
+from .models import InventoryItem
+from .systems.eldritch_gambit.models import ATTRIBUTE_FIELDS, EldritchGambitCharacter
 
 
 def gear_piece(item: InventoryItem) -> GearPiece:
@@ -100,7 +101,7 @@ def trait_choices(traits: Iterable[Mapping]) -> tuple[TraitChoice, ...]:
 
 
 def build_from_character(
-    character: Character, items: Iterable[InventoryItem] | None = None
+    character: EldritchGambitCharacter, items: Iterable[InventoryItem] | None = None
 ) -> CharacterBuild:
     if items is None:
         items = character.items.select_related("catalog_item")
@@ -157,5 +158,6 @@ def _worn_armor_or_shield(item: InventoryItem) -> bool:
     return item.equipped and item.kind in (InventoryItem.Kind.ARMOR, InventoryItem.Kind.SHIELD)
 
 
-def sheet_for(character: Character, items: Iterable[InventoryItem] | None = None) -> CharacterSheet:
+def sheet_for(character: EldritchGambitCharacter,
+              items: Iterable[InventoryItem] | None = None) -> CharacterSheet:
     return compute_sheet(build_from_character(character, items))

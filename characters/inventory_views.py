@@ -49,7 +49,7 @@ from .inventory_forms import (
 )
 from .models import Character, InventoryItem
 from .selectors import Failure
-from .systems.eldritch_gambit.pages import eldritch_gambit_only
+from .systems.eldritch_gambit.models import EldritchGambitCharacter
 
 TEMPLATE = "characters/inventory.html"
 # Both add forms have a quantity and a container: prefixes keep their ids apart.
@@ -60,9 +60,9 @@ CATEGORY_CHOICES = [("", "All kinds"), *GearItem.Category.choices]
 # -- reading ----------------------------------------------------------------------------
 
 
-def _character(request: HttpRequest, pk: int) -> Character:
-    return eldritch_gambit_only(get_object_or_404(
-        Character.objects.editable_by(request.user).with_progress(), pk=pk), "the inventory")
+def _character(request: HttpRequest, pk: int) -> EldritchGambitCharacter:
+    return get_object_or_404(
+        EldritchGambitCharacter.objects.editable_by(request.user).with_progress(), pk=pk)
 
 
 def _errors(form) -> dict[str, list[str]]:

@@ -87,6 +87,12 @@ def as_built(character: Character) -> Character:
 
 
 class Character(models.Model):
+    """The generic shell of a character: who owns it, its campaign, its game system, its
+    name and portrait, its ledgers and its inventory. The build (a game's typed columns)
+    lives in the system's multi-table child of this model (rules.systems,
+    `GameSystem.character_model`; Eldritch Gambit's is
+    characters.systems.eldritch_gambit.models.EldritchGambitCharacter)."""
+
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="characters"
     )
@@ -97,29 +103,8 @@ class Character(models.Model):
     )
     # The game system (rules.systems), chosen when the character is created.
     system = models.CharField(max_length=systems.KEY_MAX_LENGTH, default=systems.ELDRITCH_GAMBIT)
-    # Concept (Characters > Concept). Every part may stay blank for now.
+    # May stay blank ("Unnamed character #<pk>").
     name = models.CharField(max_length=120, blank=True)
-    pronouns = models.CharField(max_length=40, blank=True)
-    career = models.CharField(max_length=200, blank=True)
-    quest = models.CharField(max_length=200, blank=True)
-    origin = models.CharField(max_length=200, blank=True)
-    description = models.TextField(blank=True, max_length=2000)
-    template_name = models.CharField(max_length=100, default="Human")
-    # [{"name": "Size", "value": "Large", "load": 2}, ...]; empty for humans.
-    template_traits = models.JSONField(default=list, blank=True)
-    # Attributes (Characters > Attributes): the player's choices.
-    strength = models.SmallIntegerField(default=0)
-    wisdom = models.SmallIntegerField(default=0)
-    dexterity = models.SmallIntegerField(default=0)
-    agility = models.SmallIntegerField(default=0)
-    charisma = models.SmallIntegerField(default=0)
-    endurance = models.SmallIntegerField(default=0)
-    skills = models.JSONField(default=list, blank=True)
-    # Trackers: None means "at maximum", so a new or re-armored character is full.
-    hp_current = models.SmallIntegerField(null=True, blank=True)
-    wp_current = models.SmallIntegerField(null=True, blank=True)
-    statuses = models.JSONField(default=list, blank=True)  # chosen status keys
-    poison_buildup = models.PositiveSmallIntegerField(default=0)
     # The picture on the printed sheet: re-encoded on upload (characters/portraits.py),
     # stored by STORAGES["default"], served only through characters:portrait_image.
     portrait = models.ImageField(upload_to=portrait_path, blank=True, max_length=200)
@@ -130,20 +115,19 @@ class Character(models.Model):
 
     class Meta:
         ordering = ["name", "pk"]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(strength__gte=-99, strength__lte=999)
-                & Q(wisdom__gte=-99, wisdom__lte=999)
-                & Q(dexterity__gte=-99, dexterity__lte=999)
-                & Q(agility__gte=-99, agility__lte=999)
-                & Q(charisma__gte=-99, charisma__lte=999)
-                & Q(endurance__gte=-99, endurance__lte=999),
-                name="character_attributes_in_range",
-            ),
-        ]
 
     def __str__(self) -> str:
         return self.display_name
+
+    def __eq__(self, other) -> bool:
+        """One character, whichever model read it: the shell and its system's build (a
+        multi-table child, same pk) are equal, where Django's own equality tells models
+        apart. So `highlight.character == character` holds for a build too."""
+        if isinstance(other, Character):
+            return self is other if self.pk is None else self.pk == other.pk
+        return super().__eq__(other)
+
+    __hash__ = models.Model.__hash__
 
     def get_absolute_url(self) -> str:
         return reverse("characters:detail", args=[self.pk])
@@ -175,19 +159,6 @@ class Character(models.Model):
     @property
     def coins_cp(self) -> int:
         return self._ledger_total("coins_total", CoinEntry, "amount_cp")
-
-    @property
-    def attribute_values(self) -> dict[str, int]:
-        return {
-            "str": self.strength, "wis": self.wisdom, "dex": self.dexterity,
-            "agi": self.agility, "cha": self.charisma, "end": self.endurance,
-        }
-
-
-ATTRIBUTE_FIELDS = {
-    "str": "strength", "wis": "wisdom", "dex": "dexterity",
-    "agi": "agility", "cha": "charisma", "end": "endurance",
-}
 
 
 class LedgerEntry(models.Model):

@@ -10,7 +10,7 @@ import functools
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Prefetch
+from django.db.models import Prefetch, prefetch_related_objects
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -23,16 +23,19 @@ from .portraits import PortraitForm, character_portrait_set, content_type_for
 from .selectors import portrait_url, versioned
 
 
-def with_items(queryset):
-    return queryset.prefetch_related(
-        Prefetch("items", queryset=InventoryItem.objects.select_related("catalog_item")))
+def with_items(characters: list[Character]) -> list[Character]:
+    """The characters (as their systems' models) with their inventories: one query."""
+    prefetch_related_objects(characters, Prefetch(
+        "items", queryset=InventoryItem.objects.select_related("catalog_item")))
+    return characters
 
 
 def _printable_character(request: HttpRequest, pk: int) -> Character:
-    """The character to print, if the user may see it, with its items and ledger sums."""
-    return as_built(get_object_or_404(
-        with_items(Character.objects.visible_to(request.user).with_progress().with_builds()),
-        pk=pk))
+    """The character to print, if the user may see it, as its system's model, with its
+    items and ledger sums."""
+    character = as_built(get_object_or_404(
+        Character.objects.visible_to(request.user).with_progress().with_builds(), pk=pk))
+    return with_items([character])[0]
 
 
 def pdf_filename(name: str, suffix: str) -> str:

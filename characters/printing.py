@@ -32,7 +32,8 @@ from rules.engine.eldritch_gambit.gear import effective_armor, unit_load
 from rules.engine.eldritch_gambit.sheet import carried_pieces
 from rules.engine.eldritch_gambit.statuses import STATUS_BY_KEY
 
-from .models import Character, InventoryItem
+from .models import InventoryItem
+from .systems.eldritch_gambit.models import EldritchGambitCharacter
 
 TEMPLATE = "characters/character_print.html"
 
@@ -290,7 +291,7 @@ def dash(value: int) -> str:
 
 @dataclass
 class PrintedSheet:
-    character: Character | None
+    character: EldritchGambitCharacter | None
     sheet: CharacterSheet | None
     quest: str = ""
     invested: int | None = None
@@ -347,7 +348,8 @@ def _nested(items: Sequence[InventoryItem], shown: set[int]) -> Iterable[tuple[i
             yield 0, item
 
 
-def printed_sheet(character: Character, items: Sequence[InventoryItem], sheet: CharacterSheet,
+def printed_sheet(character: EldritchGambitCharacter, items: Sequence[InventoryItem],
+                  sheet: CharacterSheet,
                   *, quest: str | None = None, invested: int | None = None,
                   portrait_url: str = "") -> PrintedSheet:
     """Everything the template places, for one character."""

@@ -32,6 +32,7 @@ from . import inventory, printing
 from .builds import sheet_for
 from .inventory_forms import GiveForm
 from .models import Character, CoinEntry, GearTransfer, InventoryItem
+from .systems.eldritch_gambit.models import EldritchGambitCharacter
 
 CATALOG_LIMIT = 80
 LEDGER_LIMIT = 100
@@ -312,7 +313,8 @@ def versioned(url: str, character: Character) -> str:
     return f"{url}?v={slugify(character.portrait.name)}" if url else ""
 
 
-def printed_sheets(characters: list[Character]) -> tuple[list[printing.PrintedSheet], dict]:
+def printed_sheets(characters: list[EldritchGambitCharacter],
+                   ) -> tuple[list[printing.PrintedSheet], dict]:
     """The printed sheets of these characters (items prefetched), with their active
     Quests and the XP invested in them, in one query for all; and the portraits the
     PDF renderer may load (URL path -> storage name)."""

@@ -7,13 +7,14 @@ import re
 
 from django.db import transaction
 
-from .models import ATTRIBUTE_FIELDS, Character, CoinEntry, InventoryItem, XpEntry
+from .models import Character, CoinEntry, InventoryItem, XpEntry
+from .systems.eldritch_gambit.models import ATTRIBUTE_FIELDS, EldritchGambitCharacter
 
 CONCEPT_FIELDS = ("name", "pronouns", "career", "quest", "origin", "description", "template_name")
 TRACKER_FIELDS = ("hp_current", "wp_current", "poison_buildup")
 
 
-def _apply_choices(character: Character, data: dict) -> None:
+def _apply_choices(character: EldritchGambitCharacter, data: dict) -> None:
     for field in CONCEPT_FIELDS:
         setattr(character, field, data.get(field) or ("Human" if field == "template_name" else ""))
     for key, field in ATTRIBUTE_FIELDS.items():
@@ -66,8 +67,8 @@ def _ledger_to(character: Character, *, level: int, xp: int, coins_cp: int, by,
 
 
 @transaction.atomic
-def character_create(*, owner, data: dict) -> Character:
-    character = Character(owner=owner)
+def character_create(*, owner, data: dict) -> EldritchGambitCharacter:
+    character = EldritchGambitCharacter(owner=owner)
     _apply_choices(character, data)
     character.save()
     _set_worn(character, InventoryItem.Kind.ARMOR, data.get("armor"),
@@ -112,11 +113,11 @@ def ledger_rules_progress(character: Character) -> bool:
 
 
 @transaction.atomic
-def character_update(*, character: Character, data: dict, by) -> Character:
+def character_update(*, character: Character, data: dict, by) -> EldritchGambitCharacter:
     """Save the builder's choices. For a character in a campaign the Level and XP it
     posts are ignored: they stay what the ledger says (ledger_rules_progress)."""
     # Lock the row so two saves of the same character apply one after the other.
-    character = Character.objects.select_for_update().get(pk=character.pk)
+    character = EldritchGambitCharacter.objects.select_for_update().get(pk=character.pk)
     if ledger_rules_progress(character):
         totals = Character.objects.with_progress().values("level_total", "xp_total").get(
             pk=character.pk)
@@ -152,7 +153,7 @@ def copy_name(name: str, *, owner) -> str:
 
 
 @transaction.atomic
-def character_duplicate(*, character: Character, by) -> Character:
+def character_duplicate(*, character: Character, by) -> EldritchGambitCharacter:
     """A copy with the same choices and gear, its ledgers opened at the
     original's totals, to compare two builds side by side."""
     source = Character.objects.with_progress().get(pk=character.pk)

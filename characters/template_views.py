@@ -1,6 +1,6 @@
 """The Template side of a character: its name and its Traits (Bestiary > Templates).
 
-`/characters/<pk>/template/` sets `Character.template_name` and `template_traits`, the
+`/characters/<pk>/template/` sets `EldritchGambitCharacter.template_name` and `template_traits`, the
 Traits chosen from the catalog the player can see (the SRD's and their own homebrew) or
 written in as custom Traits. The form posts to `template_preview` on every change, which
 recomputes the derived stats through the one adapter (`characters.builds`) with the
@@ -31,9 +31,8 @@ from rules.models import Trait
 
 from . import selectors
 from .builds import build_from_character, trait_choices
-from .models import Character
 from .systems.eldritch_gambit.exchange import MAX_TRAITS, TRAIT_LOAD_RANGE
-from .systems.eldritch_gambit.pages import eldritch_gambit_only
+from .systems.eldritch_gambit.models import EldritchGambitCharacter
 
 SIZE = "Size"
 ARMORED = "Armored"
@@ -158,7 +157,7 @@ def load_fits(trait: Trait, load: int) -> bool:
 
 
 def entry(name: str, value: str = "", load: int = 0) -> dict:
-    """A Trait as `Character.template_traits` stores it."""
+    """A Trait as `EldritchGambitCharacter.template_traits` stores it."""
     return {"name": name, "value": value, "load": load}
 
 
@@ -493,7 +492,8 @@ class TemplateEditor:
         return bool(self.form.errors or self.traits.total_error_count())
 
 
-def initial_from_character(character: Character, catalog: TraitCatalog) -> tuple[dict, list]:
+def initial_from_character(character: EldritchGambitCharacter,
+                           catalog: TraitCatalog) -> tuple[dict, list]:
     initial = {"template_name": character.template_name or DEFAULT_TEMPLATE}
     rows = []
     for choice in trait_choices(character.template_traits):
@@ -508,7 +508,7 @@ def initial_from_character(character: Character, catalog: TraitCatalog) -> tuple
     return initial, rows
 
 
-def _editor(request: HttpRequest, character: Character, data=None) -> TemplateEditor:
+def _editor(request: HttpRequest, character: EldritchGambitCharacter, data=None) -> TemplateEditor:
     catalog = TraitCatalog(request.user)
     initial, rows = initial_from_character(character, catalog)
     form = TemplateForm(data, initial=initial, catalog=catalog)
@@ -520,12 +520,13 @@ def _editor(request: HttpRequest, character: Character, data=None) -> TemplateEd
 # Views
 
 
-def _character_for(request: HttpRequest, pk: int) -> Character:
-    queryset = Character.objects.editable_by(request.user).with_progress()
-    return eldritch_gambit_only(get_object_or_404(queryset, pk=pk), "the Template page")
+def _character_for(request: HttpRequest, pk: int) -> EldritchGambitCharacter:
+    queryset = EldritchGambitCharacter.objects.editable_by(request.user).with_progress()
+    return get_object_or_404(queryset, pk=pk)
 
 
-def template_update(*, character: Character, name: str, traits: list[dict]) -> Character:
+def template_update(*, character: EldritchGambitCharacter, name: str,
+                    traits: list[dict]) -> EldritchGambitCharacter:
     """Write the Template: its name and the Traits, as the engine reads them."""
     character.template_name = name or DEFAULT_TEMPLATE
     character.template_traits = traits
@@ -533,7 +534,7 @@ def template_update(*, character: Character, name: str, traits: list[dict]) -> C
     return character
 
 
-def _sheet(character: Character, items: list, traits: list[dict]):
+def _sheet(character: EldritchGambitCharacter, items: list, traits: list[dict]):
     """The sheet with these Traits in place of the stored ones (the preview)."""
     build = replace(build_from_character(character, items), traits=trait_choices(traits))
     return compute_sheet(build)

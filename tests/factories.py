@@ -25,7 +25,7 @@ class CharacterFactory(factory.django.DjangoModelFactory):
     """
 
     class Meta:
-        model = "characters.Character"
+        model = "eldritch_gambit.EldritchGambitCharacter"
         skip_postgeneration_save = True
 
     owner = factory.SubFactory(UserFactory)

@@ -35,7 +35,8 @@ from campaigns import initiative, roll_services
 from campaigns.models import Campaign, Combatant, Encounter, Invitation, Membership
 from campaigns.rolls import Roll
 from characters.demo import ASPHODEL
-from characters.models import Character, CoinEntry, GearTransfer, InventoryItem, XpEntry
+from characters.models import CoinEntry, GearTransfer, InventoryItem, XpEntry
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from config.parsing import MAX_ID
 from rules.engine.eldritch_gambit.checks import CheckSpec
 from rules.models import GearItem, Trait
@@ -104,7 +105,7 @@ class World:
         call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
         self.campaign = Campaign.objects.get()
         self.imp = self.campaign.owner
-        self.hero = Character.objects.get(name=ASPHODEL["name"])
+        self.hero = EldritchGambitCharacter.objects.get(name=ASPHODEL["name"])
         self.owner = self.hero.owner
         self.stranger = UserFactory()
         self.strangers_hero = CharacterFactory(owner=self.stranger)

@@ -24,7 +24,7 @@ from playwright.sync_api import expect
 from campaigns import services
 from campaigns.models import Highlight, Quest
 from campaigns.services import progress
-from characters.models import Character
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.models import GearItem
 from tests.browser.conftest import PHONE, axe_check, describe, login, screenshot
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, UserFactory
@@ -219,7 +219,7 @@ def test_a_whole_session_for_a_table_of_four(browser, live_server, password, tab
         player_page.get_by_role("button", name="Save changes").click()
     expect(player_page.locator("#messages")).to_contain_text("Ash was saved.")
     context.close()
-    assert Character.objects.get(pk=ash.pk).wisdom == 2
+    assert EldritchGambitCharacter.objects.get(pk=ash.pk).wisdom == 2
 
     # The Imp's dashboard follows by itself (the poll) and shows no point waiting.
     expect(ash_points).to_have_text("0", timeout=12_000)

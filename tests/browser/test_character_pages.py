@@ -9,7 +9,7 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from characters.demo import ASPHODEL, seed_demo
-from characters.models import Character
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.models import GearItem
 from tests.browser.conftest import PHONE, axe_check, describe, login, screenshot
 from tests.factories import UserFactory
@@ -41,7 +41,7 @@ def rules_catalog(transactional_db):
 @pytest.fixture
 def asphodel(rules_catalog):
     seed_demo()
-    return Character.objects.get(name=ASPHODEL["name"])
+    return EldritchGambitCharacter.objects.get(name=ASPHODEL["name"])
 
 
 @pytest.fixture
@@ -83,7 +83,7 @@ def test_a_complete_character_is_saved_and_shown(page, live_server, rules_catalo
 
     page.get_by_role("button", name="Create character").click()
 
-    character = Character.objects.get()
+    character = EldritchGambitCharacter.objects.get()
     expect(page).to_have_url(f"{live_server.url}/characters/{character.pk}/")
     expect(page.get_by_role("heading", level=1)).to_contain_text("Mirela of the Marsh")
     expect(page.get_by_role("status").first).to_contain_text("Mirela of the Marsh was created.")

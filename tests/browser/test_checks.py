@@ -15,7 +15,7 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from campaigns.rolls import Roll
-from characters.models import Character
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.models import GearItem
 from tests.browser.conftest import (
     DESKTOP,
@@ -139,7 +139,7 @@ def test_check_with_gambit_reaches_the_imp_live_and_reroll_stops_at_the_floor(
     expect(page.locator('[data-stat="wp_current"]')).to_have_text("6")
     expect(page.locator("#roll-result")).to_contain_text("WP 7 → 6")
     expect(page.locator("#reroll-error")).to_have_count(0)
-    assert Character.objects.get(pk=hero.pk).wp_current == 6
+    assert EldritchGambitCharacter.objects.get(pk=hero.pk).wp_current == 6
     assert Roll.objects.filter(kind="reroll").count() == 1
     # At the floor: the next Roll's Reroll is disabled, with the reason.
     page.get_by_role("button", name="Roll damage with Spear").click()
@@ -151,21 +151,21 @@ def test_check_with_gambit_reaches_the_imp_live_and_reroll_stops_at_the_floor(
     in_list = page.locator(f'#roll-log [data-reroll="{latest.pk}"]')
     expect(in_list).to_be_disabled()
     expect(page.locator(f"#reroll-floor-{latest.pk}")).to_have_text("WP at the floor (6)")
-    Character.objects.filter(pk=hero.pk).update(wp_current=7)
+    EldritchGambitCharacter.objects.filter(pk=hero.pk).update(wp_current=7)
     expect(in_list).to_be_enabled(timeout=8000)
-    Character.objects.filter(pk=hero.pk).update(wp_current=6)
+    EldritchGambitCharacter.objects.filter(pk=hero.pk).update(wp_current=6)
     expect(in_list).to_be_disabled(timeout=8000)
     # A page that still offers it (another tab spent the WP meanwhile) is refused by the
     # server, and WP stays at the floor.
-    Character.objects.filter(pk=hero.pk).update(wp_current=7)
+    EldritchGambitCharacter.objects.filter(pk=hero.pk).update(wp_current=7)
     page.get_by_role("button", name="Roll damage with Spear").click()
     htmx_settled(page)
-    Character.objects.filter(pk=hero.pk).update(wp_current=6)
+    EldritchGambitCharacter.objects.filter(pk=hero.pk).update(wp_current=6)
     page.locator("#reroll-button").click()
     htmx_settled(page)
     expect(page.locator("#reroll-error")).to_contain_text("cannot drop below the floor of 6")
     expect(page.locator('[data-stat="wp_current"]')).to_have_text("6")
-    assert Character.objects.get(pk=hero.pk).wp_current == 6
+    assert EldritchGambitCharacter.objects.get(pk=hero.pk).wp_current == 6
     assert Roll.objects.filter(kind="reroll").count() == 1
     # The next poll disables the list's Reroll buttons too.
     expect(page.locator("#roll-log [data-reroll]:enabled")).to_have_count(0, timeout=8000)
@@ -221,7 +221,7 @@ def test_rolls_keep_what_is_typed_and_name_bad_input(page, live_server, password
     assert Roll.objects.filter(kind="rolloff").count() == 1
     screenshot(page, "checks-rolloff")
     # WP spent elsewhere (the Imp's Reroll, another tab) reaches the page by itself.
-    Character.objects.filter(pk=table["hero"].pk).update(wp_current=9)
+    EldritchGambitCharacter.objects.filter(pk=table["hero"].pk).update(wp_current=9)
     expect(page.locator('[data-stat="wp_current"]')).to_have_text("9", timeout=8000)
 
 
@@ -301,7 +301,7 @@ def test_a_natural_attack_from_the_template_rolls_its_damage(page, live_server, 
     """Bestiary > Templates: an Attack (melee) Trait is "+1 to hit, d8 +STR dmg": Hit
     +1 + DEX 2 = +3 and 1d8+3 for Asphodel (STR 3), shown and rolled like a weapon."""
     hero = table["hero"]
-    Character.objects.filter(pk=hero.pk).update(
+    EldritchGambitCharacter.objects.filter(pk=hero.pk).update(
         template_name="Wyrmkin", template_traits=[{"name": "Attack", "value": "melee", "load": 1}])
     login(page, live_server, table["player"], password)
     page.goto(f"/characters/{hero.pk}/")

@@ -7,7 +7,8 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from characters.models import Character, InventoryItem
+from characters.models import InventoryItem
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.models import GearItem, Trait
 from tests.browser.conftest import (
     PHONE,
@@ -77,7 +78,7 @@ def test_choosing_size_large_doubles_base_hp_without_a_reload(template_page, asp
     expect(page.locator("[data-weapon=Spear] [data-stat=weapon_damage]")).to_have_text("2d8+3")
     assert_not_reloaded(page)
     # Nothing is saved until the player saves.
-    assert Character.objects.get(pk=asphodel.pk).template_traits == []
+    assert EldritchGambitCharacter.objects.get(pk=asphodel.pk).template_traits == []
 
 
 def test_a_trait_row_shows_its_rule_and_a_bad_load_beside_it(template_page):
@@ -117,7 +118,7 @@ def test_the_template_saves_by_plain_submit(template_page, asphodel):
     expect(page.get_by_text("The Template of Asphodel the Grumbling Bloom was saved.")
            ).to_be_visible()
     expect(page.locator("[data-stat=hp_base]")).to_have_text("30")
-    character = Character.objects.get(pk=asphodel.pk)
+    character = EldritchGambitCharacter.objects.get(pk=asphodel.pk)
     assert character.template_name == "Minotaur"
     assert character.template_traits == [
         {"name": "Size", "value": "Large", "load": 2},
@@ -143,7 +144,7 @@ def test_adding_a_custom_trait_row(template_page, asphodel):
     with page.expect_navigation():
         page.get_by_role("button", name="Save the Template").click()
 
-    assert Character.objects.get(pk=asphodel.pk).template_traits == [
+    assert EldritchGambitCharacter.objects.get(pk=asphodel.pk).template_traits == [
         {"name": "Flight", "value": "", "load": 2},
         {"name": "Gills", "value": "", "load": 1},
     ]

@@ -19,7 +19,8 @@ from campaigns.models import (
     QuestInvestment,
     Session,
 )
-from characters.models import Character, XpEntry
+from characters.models import XpEntry
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from tests.factories import (
     CampaignFactory,
     CharacterFactory,
@@ -80,7 +81,8 @@ def snapshot() -> tuple:
         list(Invitation.objects.order_by("pk").values_list("pk", "revoked_at")),
         list(Session.objects.order_by("pk").values_list("pk", "notes", "recap",
                                                          "ritual_closed_at")),
-        list(Character.objects.order_by("pk").values_list("pk", "campaign_id", "quest")),
+        list(EldritchGambitCharacter.objects.order_by("pk")
+             .values_list("pk", "campaign_id", "quest")),
         list(Campaign.objects.values_list("pk", "owner_id")),
     )
 

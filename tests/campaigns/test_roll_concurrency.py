@@ -6,7 +6,7 @@ import pytest
 from campaigns import roll_services
 from campaigns.roll_services import RollRefused
 from campaigns.rolls import Roll
-from characters.models import Character
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.engine.eldritch_gambit import rolls
 from rules.engine.eldritch_gambit.checks import CheckSpec
 from tests.concurrency import needs_postgresql, run_at_once
@@ -29,7 +29,7 @@ def test_ten_rerolls_at_once_stop_at_the_floor():
     refused = [r for r in results if isinstance(r, RollRefused)]
     assert len(done) == 3 and len(refused) == 7
     assert all(r.code == "wp_floor" for r in refused)
-    assert Character.objects.get(pk=hero.pk).wp_current == 6
+    assert EldritchGambitCharacter.objects.get(pk=hero.pk).wp_current == 6
     assert sorted(r.detail["wp_before"] for r in done) == [7, 8, 9]
 
 
@@ -39,7 +39,7 @@ def test_the_same_roll_rerolled_from_ten_clicks_spends_one_wp():
     results = run_at_once(10, lambda i: roll_services.reroll(roll=original, by=hero.owner))
     assert len([r for r in results if isinstance(r, Roll)]) == 1
     assert all(r.code == "reroll_once" for r in results if isinstance(r, RollRefused))
-    assert Character.objects.get(pk=hero.pk).wp_current == 10
+    assert EldritchGambitCharacter.objects.get(pk=hero.pk).wp_current == 10
     assert Roll.objects.filter(kind="reroll").count() == 1
 
 
@@ -69,4 +69,4 @@ def test_a_double_click_of_one_gambit_or_reroll_is_one_roll_shown_twice():
         roll=original, by=hero.owner, request_key="reroll-click"))
     again = Roll.objects.get(kind="reroll")
     assert all(isinstance(r, Roll) and r.pk == again.pk for r in results)
-    assert Character.objects.get(pk=hero.pk).wp_current == 10
+    assert EldritchGambitCharacter.objects.get(pk=hero.pk).wp_current == 10

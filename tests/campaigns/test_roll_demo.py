@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from campaigns.models import Campaign
 from campaigns.rolls import Roll
-from characters.models import Character
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +19,7 @@ def test_seed_demo_adds_a_gambited_check_and_a_rerolled_damage_roll_once(client)
     call_command("seed_demo", stdout=StringIO())
     campaign = Campaign.objects.get()
     session = campaign.sessions.order_by("-number").first()
-    asphodel = Character.objects.get(name="Asphodel the Grumbling Bloom")
+    asphodel = EldritchGambitCharacter.objects.get(name="Asphodel the Grumbling Bloom")
     rolls = Roll.objects.filter(character=asphodel)
     assert sorted(rolls.values_list("kind", flat=True)) == [
         "check", "damage", "gambit", "reroll"]

@@ -11,6 +11,7 @@ from campaigns.services import CampaignError, progress
 from characters.builds import sheet_for
 from characters.models import Character, XpEntry
 from characters.services import character_duplicate
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from tests.factories import (
     CampaignFactory,
     CharacterFactory,
@@ -158,9 +159,10 @@ def test_three_rounds_for_a_table_of_four_then_quests_and_a_payout(campaign, imp
     assert quest.ended_in == s4
     assert progress(ash) == (11, 7)
     # The new Level's Attribute point waits in the engine.
-    assert sheet_for(Character.objects.get(pk=ash.pk)).value("attribute_points_left") == 1
+    ash = EldritchGambitCharacter.objects.get(pk=ash.pk)
+    assert sheet_for(ash).value("attribute_points_left") == 1
     # Session 4 was not the first: Bram's WP stays as it was.
-    assert Character.objects.get(pk=bram.pk).wp_current is None
+    assert EldritchGambitCharacter.objects.get(pk=bram.pk).wp_current is None
 
 
 def _invested(character, session, amount):
@@ -200,8 +202,8 @@ def test_the_first_session_refills_every_characters_wp_and_numbers_sessions(
     outsider = CharacterFactory(wp_current=1)
     sessions = [start(campaign, imp) for _ in range(3)]
     assert [s.number for s in sessions] == [1, 2, 3]
-    assert all(Character.objects.get(pk=c.pk).wp_current is None for c in tired)
-    assert Character.objects.get(pk=outsider.pk).wp_current == 1
+    assert all(EldritchGambitCharacter.objects.get(pk=c.pk).wp_current is None for c in tired)
+    assert EldritchGambitCharacter.objects.get(pk=outsider.pk).wp_current == 1
     assert sessions[0].highlight_rounds == campaign.default_highlight_rounds
 
 
@@ -466,13 +468,13 @@ def test_the_imp_and_co_imps_see_the_party_read_only(campaign, imp, seat):
     hero, other = seat(), seat()
     co_imp = CoImpMembershipFactory(campaign=campaign).user
     elsewhere = CharacterFactory()
-    assert set(Character.objects.visible_to(imp)) == {hero, other}
-    assert set(Character.objects.visible_to(co_imp)) == {hero, other}
-    assert set(Character.objects.visible_to(hero.owner)) == {hero}
+    assert set(EldritchGambitCharacter.objects.visible_to(imp)) == {hero, other}
+    assert set(EldritchGambitCharacter.objects.visible_to(co_imp)) == {hero, other}
+    assert set(EldritchGambitCharacter.objects.visible_to(hero.owner)) == {hero}
     assert not Character.objects.editable_by(imp).exists()
-    assert elsewhere not in Character.objects.visible_to(imp)
+    assert elsewhere not in EldritchGambitCharacter.objects.visible_to(imp)
     services.character_leave(character=other, by=other.owner)
-    assert set(Character.objects.visible_to(imp)) == {hero}
+    assert set(EldritchGambitCharacter.objects.visible_to(imp)) == {hero}
 
 
 # -- invitations and joining ---------------------------------------------------------------------
@@ -613,7 +615,7 @@ def test_changing_a_quest_loses_the_investment_and_keeps_the_history(campaign, i
     assert old.ended_in == session
     assert services.invested_xp(old) == 1  # the history stays
     assert services.invested_xp(new) == 0
-    assert Character.objects.get(pk=hero.pk).quest == "Ring the lost bell"
+    assert EldritchGambitCharacter.objects.get(pk=hero.pk).quest == "Ring the lost bell"
     assert progress(hero) == (10, 4)  # nothing comes back
     with refused("quest_ended"):
         services.quest_complete(quest=old, by=imp)
@@ -688,4 +690,4 @@ def test_a_duplicate_joins_no_campaign(campaign, imp, seat):
     for by in (hero.owner, imp):
         copy = character_duplicate(character=hero, by=by)
         assert copy.campaign is None
-    assert list(Character.objects.filter(campaign=campaign)) == [hero]
+    assert list(EldritchGambitCharacter.objects.filter(campaign=campaign)) == [hero]

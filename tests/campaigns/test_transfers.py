@@ -14,6 +14,7 @@ from characters import inventory, selectors
 from characters.builds import sheet_for
 from characters.inventory import InventoryError
 from characters.models import Character, GearTransfer, InventoryItem
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.models import GearItem
 from tests.factories import (
     AsphodelFactory,
@@ -37,11 +38,11 @@ def add(character, name, **kwargs):
 
 
 def load(character):
-    return sheet_for(Character.objects.get(pk=character.pk)).value("load")
+    return sheet_for(EldritchGambitCharacter.objects.get(pk=character.pk)).value("load")
 
 
 def wp(character):
-    return sheet_for(Character.objects.get(pk=character.pk)).value("wp")
+    return sheet_for(EldritchGambitCharacter.objects.get(pk=character.pk)).value("wp")
 
 
 @contextmanager
@@ -162,7 +163,7 @@ def test_worn_armor_is_handed_over_not_worn(asphodel, brom):
     transfers.item_give(item=chain, to_character=brom, by=asphodel.owner)
     chain.refresh_from_db()
     assert not chain.equipped
-    assert sheet_for(Character.objects.get(pk=asphodel.pk)).value("hp_armored") == 15
+    assert sheet_for(EldritchGambitCharacter.objects.get(pk=asphodel.pk)).value("hp_armored") == 15
     assert load(brom) == 2
 
 

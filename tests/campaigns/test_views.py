@@ -11,6 +11,7 @@ from django.urls import reverse
 from campaigns import services, views
 from campaigns.models import Campaign, Invitation, Membership, Session
 from characters.models import Character
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from tests.factories import (
     CampaignFactory,
     CharacterFactory,
@@ -345,7 +346,7 @@ def test_the_imp_starts_sessions_in_order(client, imp, campaign, hero):
     first = Session.objects.get()
     assert response["Location"] == first.get_absolute_url()
     assert (first.number, first.notes) == (1, "Open on the docks")
-    assert Character.objects.get(pk=hero.pk).wp_current is None
+    assert EldritchGambitCharacter.objects.get(pk=hero.pk).wp_current is None
     client.post(reverse("campaigns:sessions", args=[campaign.pk]), data)  # submitted twice
     assert Session.objects.count() == 1
     data["request_key"] = "another"

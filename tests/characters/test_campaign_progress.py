@@ -11,6 +11,7 @@ from django.urls import reverse
 from campaigns import services as campaign_services
 from characters import services
 from characters.models import Character, XpEntry
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from tests.characters.test_views import builder_data
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory
 
@@ -47,7 +48,8 @@ def test_a_typed_level_and_xp_are_not_saved_in_a_campaign(client, hero):
     assert response.status_code == 302
     assert totals(hero) == (10, 9)
     assert not XpEntry.objects.filter(character=hero, kind="adjustment").exists()
-    assert Character.objects.get(pk=hero.pk).career == "Bell ringer"  # the rest is saved
+    # The rest is saved.
+    assert EldritchGambitCharacter.objects.get(pk=hero.pk).career == "Bell ringer"
     page = client.get(hero.get_absolute_url()).content.decode()
     assert "Level and XP follow the campaign's XP ledger" in page
     assert reverse("campaigns:character", args=[hero.campaign_id, hero.pk]) in page
@@ -65,7 +67,7 @@ def test_a_form_left_open_does_not_undo_an_award(client, campaign, hero):
     response = save(client, hero, level="10", xp="9", career="Bell ringer")
     assert response.status_code == 302
     assert totals(hero) == (11, 0)
-    assert Character.objects.get(pk=hero.pk).career == "Bell ringer"
+    assert EldritchGambitCharacter.objects.get(pk=hero.pk).career == "Bell ringer"
 
 
 def test_the_ledgers_attribute_budget_is_the_one_checked_after_a_level_up(client, campaign,
@@ -76,7 +78,7 @@ def test_the_ledgers_attribute_budget_is_the_one_checked_after_a_level_up(client
     assert 'value="11"' in page  # the builder opens at the ledger's Level
     # One point waiting at Level 11; two more are refused.
     assert save(client, hero, level="11", xp="0", wis="3").status_code == 200
-    assert Character.objects.get(pk=hero.pk).wisdom == 1
+    assert EldritchGambitCharacter.objects.get(pk=hero.pk).wisdom == 1
 
 
 def test_a_character_never_in_a_campaign_gets_its_level_and_xp_from_the_builder(client):
@@ -94,7 +96,7 @@ def test_leaving_does_not_free_level_and_xp(client, hero):
     assert response.status_code == 302
     assert totals(hero) == (10, 9)
     assert not XpEntry.objects.filter(character=hero, kind="adjustment").exists()
-    assert Character.objects.get(pk=hero.pk).career == "Bell ringer"
+    assert EldritchGambitCharacter.objects.get(pk=hero.pk).career == "Bell ringer"
     page = client.get(reverse("characters:edit", args=[hero.pk])).content.decode()
     assert "Kept by the XP ledger since it played in a campaign" in page
     detail = client.get(hero.get_absolute_url()).content.decode()
@@ -126,7 +128,7 @@ def test_the_service_itself_keeps_the_ledger(hero):
 def test_a_typed_level_does_not_raise_the_attribute_budget(client, hero):
     response = save(client, hero, level="15", xp="0", str="4", wis="2", dex="3")
     assert response.status_code == 200  # refused: 15 points at Level 10
-    assert Character.objects.get(pk=hero.pk).strength == 2
+    assert EldritchGambitCharacter.objects.get(pk=hero.pk).strength == 2
 
 
 # -- XP at or above the Level (Characters > Advancement) ---------------------------------

@@ -17,6 +17,7 @@ from django.utils.html import escape
 from characters import exchange
 from characters.builds import sheet_for
 from characters.models import Character, CoinEntry, InventoryItem, XpEntry
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.models import GearItem
 from tests.factories import AsphodelFactory, CharacterFactory, UserFactory
 
@@ -152,7 +153,7 @@ def test_round_trip_is_lossless(rich, owner):
     first = exchange.character_export(rich)
 
     imported = exchange.character_import(owner=owner, data=json.loads(json.dumps(first)))
-    again = exchange.character_export(Character.objects.get(pk=imported.pk))
+    again = exchange.character_export(EldritchGambitCharacter.objects.get(pk=imported.pk))
 
     assert again == first
     assert imported.pk != rich.pk
@@ -177,7 +178,7 @@ def test_import_opens_the_ledgers_with_import_entries(owner):
     assert (xp.kind, xp.level_change, xp.xp_change) == (XpEntry.Kind.IMPORT, 10, 3)
     assert (coins.kind, coins.amount_cp) == (CoinEntry.Kind.IMPORT, 500)
     assert xp.created_by == coins.created_by == owner
-    fresh = Character.objects.get(pk=character.pk)
+    fresh = EldritchGambitCharacter.objects.get(pk=character.pk)
     assert (fresh.level, fresh.xp, fresh.coins_cp) == (10, 3, 500)
 
 
@@ -513,7 +514,7 @@ def test_import_view_takes_an_uploaded_file(client, owner, rich):
 
     response = client.post(reverse("characters:import"), {"file": upload})
 
-    character = Character.objects.get(owner=other)
+    character = EldritchGambitCharacter.objects.get(owner=other)
     assert response.status_code == 302
     assert response["Location"] == character.get_absolute_url()
     assert exchange.character_export(character) == exchange.character_export(rich)
@@ -525,7 +526,7 @@ def test_import_view_takes_pasted_json(client, owner):
     response = client.post(reverse("characters:import"),
                            {"text": json.dumps(ASPHODEL_FILE)}, follow=True)
 
-    character = Character.objects.get(owner=owner)
+    character = EldritchGambitCharacter.objects.get(owner=owner)
     assert response.redirect_chain == [(character.get_absolute_url(), 302)]
     assert character.name == "Asphodel the Grumbling Bloom"
     assert b"was imported" in response.content
@@ -606,7 +607,7 @@ def test_import_command_prints_only_the_new_id(rich, tmp_path):
 
     call_command("import_character", str(path), owner=other.username, stdout=out)
 
-    character = Character.objects.get(owner=other)
+    character = EldritchGambitCharacter.objects.get(owner=other)
     assert out.getvalue() == f"{character.pk}\n"
     assert exchange.character_export(character) == exchange.character_export(rich)
 
@@ -616,7 +617,7 @@ def test_import_command_reads_standard_input(owner, capsys, monkeypatch):
 
     call_command("import_character", "-", "--owner", owner.username)
 
-    character = Character.objects.get(owner=owner)
+    character = EldritchGambitCharacter.objects.get(owner=owner)
     assert capsys.readouterr().out == f"{character.pk}\n"
 
 

@@ -8,7 +8,8 @@ from campaigns import services as campaign_services
 from characters import printing
 from characters.builds import sheet_for
 from characters.demo import ASPHODEL, seed_demo
-from characters.models import Character, InventoryItem
+from characters.models import InventoryItem
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.models import GearItem
 from tests.characters import pdf_tools
 from tests.factories import (
@@ -37,7 +38,7 @@ DEFENSES = (233, 263, 29.5, 185)
 @pytest.fixture
 def asphodel():
     seed_demo()
-    return Character.objects.get(name=ASPHODEL["name"])
+    return EldritchGambitCharacter.objects.get(name=ASPHODEL["name"])
 
 
 def get_pdf(client, url, **headers):
@@ -124,7 +125,7 @@ def test_the_pdf_and_the_print_view_show_the_same_content(client, asphodel):
 def test_current_hp_and_wp_are_left_blank_for_pencil(client, asphodel):
     """Current HP and WP change all session: the sheet leaves them for pencil, even
     for a wounded character, while the maxima stay printed."""
-    Character.objects.filter(pk=asphodel.pk).update(hp_current=9, wp_current=7)
+    EldritchGambitCharacter.objects.filter(pk=asphodel.pk).update(hp_current=9, wp_current=7)
     client.force_login(asphodel.owner)
     page = client.get(reverse("characters:print", args=[asphodel.pk])).content.decode()
     found = pdf_tools.words(get_pdf(client, reverse("characters:sheet_pdf",
@@ -180,7 +181,7 @@ def long_character(owner, *, description_words=250, skills=12, items=40):
 
 
 def designed_pages(character) -> int:
-    character = Character.objects.with_progress().get(pk=character.pk)
+    character = EldritchGambitCharacter.objects.with_progress().get(pk=character.pk)
     items = list(character.items.select_related("catalog_item"))
     return printing.printed_sheet(character, items, sheet_for(character, items)).pages
 

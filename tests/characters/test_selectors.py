@@ -10,7 +10,8 @@ from campaigns import transfers
 from characters import inventory, selectors
 from characters.builds import sheet_for
 from characters.inventory_forms import GiveForm
-from characters.models import Character, CoinEntry
+from characters.models import CoinEntry
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.engine.eldritch_gambit.gear import unit_load
 from rules.engine.eldritch_gambit.sheet import container_contents_load
 from rules.models import GearItem
@@ -264,7 +265,7 @@ def test_printed_sheets_read_the_quest_and_its_invested_xp_for_all_at_once(
     solo = CharacterFactory(owner=member.user)
     campaign_services.quest_invest(session=SessionFactory(campaign=campaign),
                                    character=questing, by=member.user)
-    characters = list(Character.objects.filter(pk__in=[questing.pk, idle.pk, solo.pk])
+    characters = list(EldritchGambitCharacter.objects.filter(pk__in=[questing.pk, idle.pk, solo.pk])
                       .with_progress().prefetch_related("items").order_by("pk"))
     # One query for every Quest, none per character (their items are prefetched).
     with django_assert_max_num_queries(1):

@@ -9,7 +9,8 @@ from django.urls import reverse
 
 from characters import inventory
 from characters.builds import sheet_for
-from characters.models import Character, CoinEntry, InventoryItem
+from characters.models import CoinEntry, InventoryItem
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.models import GearItem
 from tests.characters.test_views import builder_data
 from tests.factories import CharacterFactory, UserFactory
@@ -36,7 +37,7 @@ def built(client):
     client.force_login(user)
     client.post(reverse("characters:create"),
                 builder_data(name="Asphodel", armor=str(gear("Chain mail").pk)))
-    character = Character.objects.get(owner=user, name="Asphodel")
+    character = EldritchGambitCharacter.objects.get(owner=user, name="Asphodel")
     assert character.items.get().equipped
     return character
 

@@ -6,7 +6,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from characters.models import Character, InventoryItem
+from characters.models import InventoryItem
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.models import GearItem, Trait
 from tests.factories import AsphodelFactory, CharacterFactory, UserFactory
 
@@ -158,7 +159,7 @@ def test_saving_writes_the_template_name_and_traits(player, character, page_url)
 
 
 def test_a_blank_name_and_no_traits_make_a_human(player, owner, page_url):
-    character = Character.objects.get(owner=owner)
+    character = EldritchGambitCharacter.objects.get(owner=owner)
     character.template_name, character.template_traits = "Ogre", [
         {"name": "Size", "value": "Large", "load": 2}]
     character.save()

@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from characters.forms import CharacterForm
 from characters.models import Character, CoinEntry, InventoryItem, XpEntry
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.models import GearItem
 from tests.factories import (
     AsphodelFactory,
@@ -119,7 +120,7 @@ def test_create_saves_choices_and_opens_the_ledgers(client, owner):
     client.force_login(owner)
     data = builder_data(armor=gear("Leather").pk, shield=gear("Shield, medium").pk)
     response = client.post(reverse("characters:create"), data)
-    character = Character.objects.with_progress().get()
+    character = EldritchGambitCharacter.objects.with_progress().get()
     assert response.status_code == 302
     assert response["Location"] == character.get_absolute_url()
     assert (character.level, character.xp, character.coins_cp) == (10, 0, 500)
@@ -136,7 +137,7 @@ def test_edit_writes_ledger_entries_for_level_xp_and_coins(client, owner, charac
                         wis="1", agi="1", cha="1")
     response = client.post(reverse("characters:edit", args=[character.pk]), data)
     assert response.status_code == 302
-    character = Character.objects.with_progress().get(pk=character.pk)
+    character = EldritchGambitCharacter.objects.with_progress().get(pk=character.pk)
     assert (character.level, character.xp, character.coins_cp) == (11, 3, 320)
     adjustment = XpEntry.objects.get(kind=XpEntry.Kind.ADJUSTMENT)
     assert (adjustment.level_change, adjustment.xp_change) == (1, 3)
@@ -476,7 +477,7 @@ def test_duplicate_copies_choices_gear_and_totals(client, owner, character):
                                  name="Chain mail", kind="armor", equipped=True)
     client.force_login(owner)
     response = client.post(reverse("characters:duplicate", args=[character.pk]))
-    copy = Character.objects.with_progress().exclude(pk=character.pk).get()
+    copy = EldritchGambitCharacter.objects.with_progress().exclude(pk=character.pk).get()
     assert response["Location"] == f"{reverse('characters:compare')}?a={character.pk}&b={copy.pk}"
     assert copy.name.endswith("(copy)")
     assert (copy.level, copy.coins_cp) == (10, 500)

@@ -52,6 +52,7 @@ from campaigns import print_bench
 from characters import services
 from characters.forms import initial_from_character
 from characters.models import Character, InventoryItem
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.models import GearItem
 
 VERBS = ("Assess", "Climb", "Decipher", "Haggle", "Forage", "Track", "Pick", "Brew", "Sing",
@@ -259,7 +260,7 @@ def _fill_inventory(character: Character, scenario: Scenario, gear: dict[str, Ge
 def _preview_payload(character: Character, csrf_token: str) -> dict:
     """What the builder form posts while the player types (one XP more), with the
     form's CSRF token."""
-    character = Character.objects.with_progress().get(pk=character.pk)
+    character = EldritchGambitCharacter.objects.with_progress().get(pk=character.pk)
     items = list(character.items.select_related("catalog_item"))
     initial = {
         name: value() if callable(value) else value

@@ -20,7 +20,10 @@ class Command(BaseCommand):
         parser.add_argument("id", type=int, help="The character's id.")
 
     def handle(self, *args, **options):
-        character = Character.objects.with_progress().filter(pk=options["id"]).first()
+        character = Character.objects.filter(pk=options["id"]).first()
         if character is None:
             raise CommandError(f"No character has the id {options['id']}.")
+        # With its build: the game system's own model.
+        character = (character.game_system.character_model.objects.with_progress()
+                     .get(pk=character.pk))
         self.stdout.write(exchange.export_json(character))

@@ -18,14 +18,14 @@ class EldritchGambitConfig(AppConfig):
         from characters import printing, selectors, services
         from characters.builds import sheet_for
         from characters.forms import NEW_CHARACTER_INITIAL, CharacterForm, initial_from_character
-        from characters.models import Character
 
         from . import pages
         from .exchange import EXCHANGE
+        from .models import EldritchGambitCharacter
 
         systems.register(systems.GameSystem(
             key=systems.ELDRITCH_GAMBIT, name="Eldritch Gambit", licence=LICENCE,
-            character_model=Character, exchange=EXCHANGE,
+            character_model=EldritchGambitCharacter, exchange=EXCHANGE,
             form_class=CharacterForm,
             new_character_initial=NEW_CHARACTER_INITIAL,
             initial_from_character=initial_from_character,

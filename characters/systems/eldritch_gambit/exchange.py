@@ -17,7 +17,7 @@ from django.db import transaction
 from characters.builds import build_from_character, gear_piece, sheet_for, trait_choices
 from characters.exchange import MISSING, Problems, what
 from characters.forms import MAX_SKILLS, SKILL_MAX_LENGTH, CharacterForm
-from characters.models import ATTRIBUTE_FIELDS, Character, CoinEntry, InventoryItem, XpEntry
+from characters.models import Character, CoinEntry, InventoryItem, XpEntry
 from rules import systems
 from rules.engine.eldritch_gambit import ATTRIBUTE_KEYS, compute_sheet
 from rules.engine.eldritch_gambit.statuses import (
@@ -27,6 +27,8 @@ from rules.engine.eldritch_gambit.statuses import (
 )
 from rules.engine.eldritch_gambit.templates import ARMORED_LEVELS, Size
 from rules.models import GearItem
+
+from .models import ATTRIBUTE_FIELDS
 
 FORMAT = "eldritch-gambit-character"
 VERSION = 1  # the version written, and the newest one read

@@ -7,11 +7,8 @@ from __future__ import annotations
 
 import random
 
-from django.http import Http404
-
 from characters import services
 from characters.forms import LOCKS
-from rules import systems
 from rules.engine.eldritch_gambit import ATTRIBUTE_KEYS
 from rules.engine.eldritch_gambit.attributes import ABBREVIATIONS, roll_attributes
 from rules.engine.eldritch_gambit.seeds import roll_name_initial, roll_quirk, roll_starting_coins
@@ -77,11 +74,3 @@ def builder_roll(action: str, data, *, rng: random.Random, character, joining) -
                       "total": roll.total, "result": roll.result})
     return rolls
 
-
-def eldritch_gambit_only(character, page: str):
-    """The pages only Eldritch Gambit has (the inventory, the Template, Checks and Rolls)
-    answer 404 for a character of another system, saying why."""
-    if character.system != systems.ELDRITCH_GAMBIT:
-        raise Http404(f"{character.display_name} is a {character.game_system.name} "
-                      f"character: {page} is Eldritch Gambit's.")
-    return character

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('characters', '0007_game_system'),
+        ('characters', '0008_builds_moved_to_game_systems'),
         ('rules', '0003_homebrew_campaign'),
     ]
 
