@@ -66,8 +66,12 @@ def system_exchange(system: systems.GameSystem) -> SystemExchange:
 
 
 def character_export(character) -> dict:
-    """The character as its file's object: the header, then its system's body."""
-    exchange = system_exchange(character.game_system)
+    """The character as its file's object: the header, then its system's body (handed
+    the character as its system's model, with its ledger sums)."""
+    system = character.game_system
+    exchange = system_exchange(system)
+    if not isinstance(character, system.character_model):
+        character = system.character_model.objects.with_progress().get(pk=character.pk)
     body = exchange.export_body(character)
     clash = set(HEADER_KEYS) & set(body)
     if clash:

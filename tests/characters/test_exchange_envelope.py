@@ -15,6 +15,7 @@ from django.utils.html import escape
 
 from characters import exchange
 from characters.models import Character
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules import systems
 from tests.characters.test_exchange import asphodel_file, golden
 from tests.factories import CharacterFactory, UserFactory
@@ -25,7 +26,9 @@ EG = "eldritch-gambit-character"
 
 
 class NotesExchange:
-    """The body of a tiny system: a name and notes, version 2 (version 1 had no notes)."""
+    """The body of a tiny system: a name and notes, version 2 (version 1 had no notes). It
+    keeps its notes in Eldritch Gambit's table (`description`): a test needs no table of
+    its own."""
 
     format = "notes-character"
     version = 2
@@ -46,14 +49,15 @@ class NotesExchange:
         notes = problems.text(data, "notes", "notes", 2000) if version >= 2 else ""
         if problems:
             raise problems.error()
-        return Character.objects.create(owner=owner, system="notes", name=name,
+        return EldritchGambitCharacter.objects.create(owner=owner, system="notes", name=name,
                                         description=notes)
 
 
 @pytest.fixture
 def notes():
     system = systems.register(systems.GameSystem(
-        key="notes", name="Notes", licence="Test only.", character_model=Character,
+        key="notes", name="Notes", licence="Test only.",
+        character_model=EldritchGambitCharacter,
         exchange=NotesExchange()))
     yield system
     systems.unregister(system.key)
@@ -85,7 +89,7 @@ def test_eldritch_gambit_registers_its_body():
 
 
 def test_export_writes_the_header_then_the_systems_body(notes, owner):
-    character = Character.objects.create(owner=owner, system="notes", name="Pip",
+    character = EldritchGambitCharacter.objects.create(owner=owner, system="notes", name="Pip",
                                          description="Keeps bees.")
 
     data = exchange.character_export(character)
@@ -111,7 +115,8 @@ def test_an_eldritch_gambit_file_still_goes_to_eldritch_gambit(notes, owner):
 
 
 def test_each_system_round_trips_through_the_commands(notes, owner, tmp_path):
-    pip = Character.objects.create(owner=owner, system="notes", name="Pip", description="x")
+    pip = EldritchGambitCharacter.objects.create(owner=owner, system="notes", name="Pip",
+                                                 description="x")
     hero = CharacterFactory(owner=owner)
     for character in (pip, hero):
         out = io.StringIO()

@@ -79,18 +79,9 @@ def _model():
     return systems.get(systems.ELDRITCH_GAMBIT).character_model
 
 
-def _own(character: Character) -> Character:
-    """The character as this system's model: a generic view may hand over the shell."""
-    model = _model()
-    if isinstance(character, model):
-        return character
-    return model.objects.with_progress().get(pk=character.pk)
-
-
 def export_body(character: Character) -> dict:
     """The character as the body of its file: every key but "format" and "version"
     (see README.md)."""
-    character = _own(character)
     items = list(character.items.select_related("catalog_item"))
     sheet = sheet_for(character, items)
     index_of = {item.pk: index for index, item in enumerate(items)}
