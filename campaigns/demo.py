@@ -7,8 +7,8 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from characters import services as character_services
 from characters.models import Character
+from characters.systems.eldritch_gambit import services as character_services
 
 from . import services
 from .models import Campaign

@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 from django.db import transaction
 from django.db.models import Max, Prefetch
 
-from characters.builds import build_from_character, sheet_for
 from characters.models import Character, InventoryItem
+from characters.systems.eldritch_gambit.builds import build_from_character, sheet_for
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.engine.eldritch_gambit import compute_sheet
 from rules.engine.eldritch_gambit import initiative as engine

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from characters.builds import sheet_for
+from characters.systems.eldritch_gambit.builds import sheet_for
 from rules.engine.eldritch_gambit import rolls
 
 from . import roll_services

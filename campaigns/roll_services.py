@@ -14,8 +14,8 @@ import random
 
 from django.db import IntegrityError, transaction
 
-from characters.builds import sheet_for
 from characters.models import Character
+from characters.systems.eldritch_gambit.builds import sheet_for
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.engine.eldritch_gambit import rolls
 from rules.engine.eldritch_gambit.checks import CheckSpec, check_odds

@@ -18,8 +18,8 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from characters.builds import sheet_for
 from characters.models import Character
+from characters.systems.eldritch_gambit.builds import sheet_for
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from config.parsing import request_key
 from rules.engine.eldritch_gambit.checks import check_odds, percent

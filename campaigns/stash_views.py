@@ -21,11 +21,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
-from characters.builds import gear_piece
-from characters.inventory import InventoryError, describe
-from characters.inventory_forms import TakeForm
 from characters.models import Character, GearTransfer, InventoryItem
-from characters.selectors import acted_for, describe_transfer
+from characters.selectors import acted_for
+from characters.systems.eldritch_gambit.builds import gear_piece
+from characters.systems.eldritch_gambit.inventory import InventoryError, describe
+from characters.systems.eldritch_gambit.inventory_forms import TakeForm
+from characters.systems.eldritch_gambit.selectors import describe_transfer
 from rules.engine.eldritch_gambit.gear import GearPiece, unit_load
 from rules.engine.eldritch_gambit.sheet import container_contents_load, gear_load
 

@@ -10,10 +10,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_POST
 
-from characters.inventory import describe
-from characters.inventory_forms import GiveForm
-from characters.inventory_views import _item_action
 from characters.models import GearTransfer
+from characters.systems.eldritch_gambit.inventory import describe
+from characters.systems.eldritch_gambit.inventory_forms import GiveForm
+from characters.systems.eldritch_gambit.inventory_views import _item_action
 
 from . import transfers
 

@@ -25,8 +25,8 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from characters.builds import sheet_for
 from characters.models import Character, InventoryItem, XpEntry
+from characters.systems.eldritch_gambit.builds import sheet_for
 from config.parsing import parse_id, request_key
 from rules.engine.eldritch_gambit.statuses import STATUS_BY_KEY
 

@@ -1,5 +1,6 @@
 """Characters hold the player's choices and their ledgers; every derived number
-comes from the rules engine (characters/builds.py feeds it)."""
+comes from the game system's rules engine, through its package (Eldritch Gambit's:
+characters/systems/eldritch_gambit/builds.py)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,10 @@
-"""The printed sheet: the print view, its PDF, the blank sheet, and the portrait (upload,
+"""The printed sheet: the print view, its PDF, and the portrait (upload,
 remove, and the picture itself, served only to those who may see the character: its owner
 and the Imp and co-Imps of its campaign, the rule of Character.objects.visible_to). The
-sheets themselves are read by characters/selectors.py; the Imp's party pack is
-campaigns/print_views.py."""
+sheets themselves are the character's system's (GameSystem.printed_sheets; a system's
+blank sheet is its own page); the Imp's party pack is campaigns/print_views.py."""
 
 from __future__ import annotations
-
-import functools
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -76,22 +74,6 @@ def character_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
                                 title=character.display_name)
     return printing.pdf_response(printing.render_pdf(html, portraits=portraits),
                                  pdf_filename(character.display_name, "sheet"))
-
-
-@functools.lru_cache(maxsize=len(printing.PAPERS))
-def _blank_pdf(paper_key: str) -> bytes:
-    html = printing.render_html([printing.blank_sheet()], paper=printing.PAPERS[paper_key],
-                                title="Blank character sheet")
-    return printing.render_pdf(html)
-
-
-@require_GET
-def blank_sheet_pdf(request: HttpRequest) -> HttpResponse:
-    """A sheet with nothing written on it. Open to anyone (it holds no one's data),
-    rendered once per paper size and kept."""
-    paper = printing.paper_for(request)
-    return printing.pdf_response(_blank_pdf(paper.key), f"eldritch-gambit-blank-sheet-"
-                                                        f"{paper.key}.pdf")
 
 
 @login_required

@@ -1,5 +1,6 @@
-"""Writes that matter, each in one transaction: the builder's save, duplicate,
-and the ledger entries behind Level, XP and coins."""
+"""Writes that matter, each in one transaction, for characters of every system: duplicate,
+and the ledger entries behind Level, XP and coins. A system's builder save is its own
+(Eldritch Gambit's: characters/systems/eldritch_gambit/services.py)."""
 
 from __future__ import annotations
 
@@ -7,48 +8,10 @@ import re
 
 from django.db import transaction
 
-from .models import Character, CoinEntry, InventoryItem, XpEntry
-from .systems.eldritch_gambit.models import ATTRIBUTE_FIELDS, EldritchGambitCharacter
-
-CONCEPT_FIELDS = ("name", "pronouns", "career", "quest", "origin", "description", "template_name")
-TRACKER_FIELDS = ("hp_current", "wp_current", "poison_buildup")
+from .models import Character, CoinEntry, XpEntry
 
 
-def _apply_choices(character: EldritchGambitCharacter, data: dict) -> None:
-    for field in CONCEPT_FIELDS:
-        setattr(character, field, data.get(field) or ("Human" if field == "template_name" else ""))
-    for key, field in ATTRIBUTE_FIELDS.items():
-        setattr(character, field, data[key])
-    character.skills = list(data.get("skills") or [])
-    character.statuses = list(data.get("statuses") or [])
-    character.hp_current = data.get("hp_current")
-    character.wp_current = data.get("wp_current")
-    character.poison_buildup = data.get("poison_buildup") or 0
-
-
-def _set_worn(character: Character, kind: str, catalog, coverage: str = "full") -> None:
-    """The builder's "worn armor" / "carried shield": the chosen catalog item
-    becomes the one equipped item of that kind; the one it replaces goes."""
-    current = list(character.items.filter(kind=kind, equipped=True))
-    keep = None
-    for item in current:
-        if catalog is not None and item.catalog_item_id == catalog.pk and keep is None:
-            keep = item
-        else:
-            item.delete()
-    if catalog is None:
-        return
-    if keep is None:
-        InventoryItem.objects.create(
-            character=character, catalog_item=catalog, name=catalog.name, kind=kind,
-            equipped=True, coverage=coverage,
-        )
-    elif keep.coverage != coverage:
-        keep.coverage = coverage
-        keep.save(update_fields=["coverage"])
-
-
-def _ledger_to(character: Character, *, level: int, xp: int, coins_cp: int, by,
+def ledger_to(character: Character, *, level: int, xp: int, coins_cp: int, by,
                xp_kind=XpEntry.Kind.ADJUSTMENT, coin_kind=CoinEntry.Kind.ADJUSTMENT,
                note: str = "") -> None:
     """Write the entries that bring Level, XP and coins to what the player set."""
@@ -64,20 +27,6 @@ def _ledger_to(character: Character, *, level: int, xp: int, coins_cp: int, by,
     if coin_change:
         CoinEntry.objects.create(character=character, kind=coin_kind, amount_cp=coin_change,
                                  created_by=by, note=note)
-
-
-@transaction.atomic
-def character_create(*, owner, data: dict) -> EldritchGambitCharacter:
-    character = EldritchGambitCharacter(owner=owner)
-    _apply_choices(character, data)
-    character.save()
-    _set_worn(character, InventoryItem.Kind.ARMOR, data.get("armor"),
-              data.get("armor_coverage") or "full")
-    _set_worn(character, InventoryItem.Kind.SHIELD, data.get("shield"))
-    _ledger_to(character, level=data["level"], xp=data["xp"], coins_cp=data["coins_cp"],
-               by=owner, xp_kind=XpEntry.Kind.CREATION, coin_kind=CoinEntry.Kind.STARTING,
-               note="Character created")
-    return character
 
 
 # The XP entries only a campaign writes (campaigns/services.py): a character with one of
@@ -112,25 +61,6 @@ def ledger_rules_progress(character: Character) -> bool:
     return campaign_history(character)
 
 
-@transaction.atomic
-def character_update(*, character: Character, data: dict, by) -> EldritchGambitCharacter:
-    """Save the builder's choices. For a character in a campaign the Level and XP it
-    posts are ignored: they stay what the ledger says (ledger_rules_progress)."""
-    # Lock the row so two saves of the same character apply one after the other.
-    character = EldritchGambitCharacter.objects.select_for_update().get(pk=character.pk)
-    if ledger_rules_progress(character):
-        totals = Character.objects.with_progress().values("level_total", "xp_total").get(
-            pk=character.pk)
-        data = {**data, "level": totals["level_total"], "xp": totals["xp_total"]}
-    _apply_choices(character, data)
-    character.save()
-    _set_worn(character, InventoryItem.Kind.ARMOR, data.get("armor"),
-              data.get("armor_coverage") or "full")
-    _set_worn(character, InventoryItem.Kind.SHIELD, data.get("shield"))
-    _ledger_to(character, level=data["level"], xp=data["xp"], coins_cp=data["coins_cp"], by=by)
-    return character
-
-
 NAME_LENGTH = Character._meta.get_field("name").max_length
 _COPY_SUFFIX = re.compile(r" \(copy(?: (\d+))?\)$")
 
@@ -153,7 +83,7 @@ def copy_name(name: str, *, owner) -> str:
 
 
 @transaction.atomic
-def character_duplicate(*, character: Character, by) -> EldritchGambitCharacter:
+def character_duplicate(*, character: Character, by) -> Character:
     """A copy with the same choices and gear, its ledgers opened at the
     original's totals, to compare two builds side by side."""
     source = Character.objects.with_progress().get(pk=character.pk)

@@ -8,9 +8,11 @@ from .parsing import IdConverter
 # an id beyond the 64-bit range is a 404 on SQLite as on PostgreSQL.
 register_converter(IdConverter, "id")
 
-# The two URLconfs that share the "characters" namespace, imported once `id` is known.
+# The URLconfs that share the "characters" namespace (and the registry, which lists each
+# game system's own), imported once `id` is known.
 from campaigns import character_urls as campaign_character_urls  # noqa: E402
 from characters import urls as character_urls  # noqa: E402
+from rules import systems  # noqa: E402
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -20,9 +22,12 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     # The apps' own pages: characters (the builder), campaigns and rules (the reference).
     # A character's campaign-level pages (its Checks and Rolls, giving its gear) are the
-    # campaigns app's, under the same prefix and the same "characters" namespace.
+    # campaigns app's, and each game system's own pages (GameSystem.urls: Eldritch
+    # Gambit's inventory, Template page, blank sheet) its package's, all under the same
+    # prefix and the same "characters" namespace.
     path("characters/", include((character_urls.urlpatterns
-                                 + campaign_character_urls.urlpatterns, "characters"))),
+                                 + campaign_character_urls.urlpatterns
+                                 + systems.url_patterns(), "characters"))),
     path("campaigns/", include("campaigns.urls")),
     path("rules/", include("rules.urls")),
     path("admin/", admin.site.urls),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
@@ -99,6 +100,11 @@ class GameSystem:
     # (a list of {"label", "dice", "total", "result"}), changing `data` in place.
     builder_roll_actions: frozenset[str] = frozenset()
     builder_roll: Callable[..., list[dict]] | None = None
+    # The system's own character pages, if it has any (Eldritch Gambit's inventory and
+    # Template page): a URLconf module's dotted path, or a list of URL patterns.
+    # config/urls.py serves them under characters/ in the "characters" namespace, beside
+    # the generic pages, so their names read `characters:<name>` in every template.
+    urls: str | list | None = None
 
     def __str__(self) -> str:
         return self.name
@@ -142,6 +148,18 @@ def find(key: str | None) -> GameSystem | None:
 def all_systems() -> Iterator[GameSystem]:
     """Every registered system, by name."""
     return iter(sorted(_registry.values(), key=lambda system: system.name))
+
+
+def url_patterns() -> list:
+    """Every registered system's own character pages (GameSystem.urls), for the
+    "characters" namespace of config/urls.py."""
+    patterns = []
+    for system in all_systems():
+        urls = system.urls
+        if isinstance(urls, str):
+            urls = import_module(urls).urlpatterns
+        patterns += list(urls or ())
+    return patterns
 
 
 def choices() -> list[tuple[str, str]]:

@@ -34,8 +34,8 @@ from hypothesis.extra.django import TestCase
 from campaigns import initiative, roll_services
 from campaigns.models import Campaign, Combatant, Encounter, Invitation, Membership
 from campaigns.rolls import Roll
-from characters.demo import ASPHODEL
 from characters.models import CoinEntry, GearTransfer, InventoryItem, XpEntry
+from characters.systems.eldritch_gambit.demo import ASPHODEL
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from config.parsing import MAX_ID
 from rules.engine.eldritch_gambit.checks import CheckSpec

@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from characters.demo import ASPHODEL, seed_demo
+from characters.systems.eldritch_gambit.demo import ASPHODEL, seed_demo
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.models import GearItem
 from tests.browser.conftest import PHONE, axe_check, describe, login, screenshot

@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from characters import inventory
+from characters.systems.eldritch_gambit import inventory
 from rules.models import GearItem
 from tests.browser.conftest import PHONE, SCREENSHOTS, axe_check, describe, login, screenshot
 from tests.factories import AsphodelFactory, UserFactory

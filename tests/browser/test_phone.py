@@ -14,8 +14,8 @@ from playwright.sync_api import expect
 
 from campaigns.demo import seed_demo_campaign
 from campaigns.models import Campaign
-from characters.demo import ASPHODEL, seed_demo
 from characters.models import Character
+from characters.systems.eldritch_gambit.demo import ASPHODEL, seed_demo
 from rules import reference
 from rules.engine.eldritch_gambit import scenes
 from rules.models import GearItem

@@ -10,8 +10,8 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from characters.demo import ASPHODEL, seed_demo
 from characters.models import Character
+from characters.systems.eldritch_gambit.demo import ASPHODEL, seed_demo
 from rules.models import GearItem
 from tests.browser.conftest import SCREENSHOTS, axe_check, describe, login, screenshot
 

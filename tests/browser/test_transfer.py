@@ -9,7 +9,7 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from campaigns import transfers
-from characters import inventory
+from characters.systems.eldritch_gambit import inventory
 from rules.models import GearItem
 from tests.browser.conftest import PHONE, axe_check, describe, login, screenshot
 from tests.factories import (

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns.rolls import Roll
-from characters.builds import sheet_for
+from characters.systems.eldritch_gambit.builds import sheet_for
 from rules.engine.rolling import Rolled
 from rules.models import GearItem
 from tests.factories import (

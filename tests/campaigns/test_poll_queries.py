@@ -14,7 +14,7 @@ from django.urls import reverse
 from campaigns import initiative as tracker
 from campaigns import roll_services
 from campaigns.models import Encounter
-from characters.builds import sheet_for
+from characters.systems.eldritch_gambit.builds import sheet_for
 from rules.engine.eldritch_gambit import rolls
 from rules.engine.eldritch_gambit.checks import CheckSpec
 from rules.models import GearItem

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from campaigns.roll_kinds import FORM_KINDS, ROLL_KINDS, damage_lines, roll_kind, weapon_line
 from campaigns.rolls import Roll
-from characters.builds import sheet_for
+from characters.systems.eldritch_gambit.builds import sheet_for
 from rules.engine.dice import Dice
 from rules.engine.eldritch_gambit import rolls
 from rules.engine.eldritch_gambit.templates import has_trait

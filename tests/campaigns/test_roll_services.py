@@ -7,7 +7,7 @@ import pytest
 from campaigns import roll_services
 from campaigns.roll_services import RollRefused
 from campaigns.rolls import Roll
-from characters.builds import sheet_for
+from characters.systems.eldritch_gambit.builds import sheet_for
 from rules.engine.eldritch_gambit import rolls
 from rules.engine.eldritch_gambit.checks import CheckSpec
 from rules.engine.eldritch_gambit.scenes import action

@@ -8,9 +8,9 @@ from django.utils import timezone
 from campaigns import services
 from campaigns.models import Absence, Campaign, Highlight, Membership, Quest, QuestInvestment
 from campaigns.services import CampaignError, progress
-from characters.builds import sheet_for
 from characters.models import Character, XpEntry
 from characters.services import character_duplicate
+from characters.systems.eldritch_gambit.builds import sheet_for
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from tests.factories import (
     CampaignFactory,

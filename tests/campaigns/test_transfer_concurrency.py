@@ -6,8 +6,8 @@ give more than the stack holds."""
 import pytest
 
 from campaigns import transfers
-from characters.inventory import InventoryError
 from characters.models import GearTransfer, InventoryItem
+from characters.systems.eldritch_gambit.inventory import InventoryError
 from tests.concurrency import needs_postgresql, run_at_once
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory
 

@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from campaigns import stash_views, transfers
-from characters import inventory, inventory_views
 from characters.models import GearTransfer, InventoryItem
+from characters.systems.eldritch_gambit import inventory, inventory_views
 from rules.models import GearItem
 from tests.factories import (
     AsphodelFactory,

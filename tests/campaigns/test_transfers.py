@@ -10,10 +10,10 @@ from django.test.utils import CaptureQueriesContext
 
 from campaigns import services as campaign_services
 from campaigns import transfers
-from characters import inventory, selectors
-from characters.builds import sheet_for
-from characters.inventory import InventoryError
 from characters.models import Character, GearTransfer, InventoryItem
+from characters.systems.eldritch_gambit import inventory, selectors
+from characters.systems.eldritch_gambit.builds import sheet_for
+from characters.systems.eldritch_gambit.inventory import InventoryError
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.models import GearItem
 from tests.factories import (

@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 
 from campaigns import services as campaign_services
-from characters import services
 from characters.models import Character, XpEntry
+from characters.systems.eldritch_gambit import services as eg_services
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from tests.characters.test_views import builder_data
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory
@@ -120,7 +120,7 @@ def test_the_preview_after_leaving_shows_the_ledgers_level(client, hero):
 def test_the_service_itself_keeps_the_ledger(hero):
     data = {"level": 50, "xp": 40, "coins_cp": 700, "name": "Ash",
             "str": 2, "wis": 1, "dex": 2, "agi": 1, "cha": 1, "end": 3}
-    services.character_update(character=hero, data=data, by=hero.owner)
+    eg_services.character_update(character=hero, data=data, by=hero.owner)
     assert totals(hero) == (10, 9)
     assert Character.objects.with_progress().get(pk=hero.pk).coins_total == 700
 

@@ -15,8 +15,8 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from characters import exchange
-from characters.builds import sheet_for
 from characters.models import Character, CoinEntry, InventoryItem, XpEntry
+from characters.systems.eldritch_gambit.builds import sheet_for
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.models import GearItem
 from tests.factories import AsphodelFactory, CharacterFactory, UserFactory
@@ -744,7 +744,7 @@ def golden(name: str) -> str:
 def demo(db):
     """The demo's Asphodel and Bram, after the demo campaign's sessions and Highlights."""
     from campaigns.demo import seed_demo_campaign
-    from characters.demo import ASPHODEL, seed_demo
+    from characters.systems.eldritch_gambit.demo import ASPHODEL, seed_demo
 
     seed_demo()
     seed_demo_campaign(asphodel_name=ASPHODEL["name"])

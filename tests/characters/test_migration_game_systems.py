@@ -17,7 +17,7 @@ from django.db import connection
 from django.db.migrations.loader import MigrationLoader
 from django.db.models import Sum
 
-from characters.builds import gear_piece, sheet_for, trait_choices
+from characters.systems.eldritch_gambit.builds import gear_piece, sheet_for, trait_choices
 from rules.engine.eldritch_gambit import Attributes, CharacterBuild, compute_sheet
 
 BEFORE = [("characters", "0007_game_system"), ("eldritch_gambit", None)]

@@ -7,9 +7,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from characters import printing
-from characters.builds import sheet_for
 from characters.models import InventoryItem
+from characters.systems.eldritch_gambit import printing
+from characters.systems.eldritch_gambit.builds import sheet_for
 from rules.models import GearItem, Trait
 from tests.factories import (
     AsphodelFactory,

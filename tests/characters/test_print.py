@@ -5,10 +5,10 @@ import pytest
 from django.urls import reverse
 
 from campaigns import services as campaign_services
-from characters import printing
-from characters.builds import sheet_for
-from characters.demo import ASPHODEL, seed_demo
 from characters.models import InventoryItem
+from characters.systems.eldritch_gambit import printing
+from characters.systems.eldritch_gambit.builds import sheet_for
+from characters.systems.eldritch_gambit.demo import ASPHODEL, seed_demo
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.models import GearItem
 from tests.characters import pdf_tools

@@ -8,6 +8,7 @@ from django.core.management import call_command
 
 from characters import printing
 from characters.printing import Box, Entry, fit_entries, fit_line, fit_text
+from characters.systems.eldritch_gambit import printing as sheet_layout
 
 
 @pytest.mark.parametrize(("header", "paper"), [
@@ -80,7 +81,7 @@ def test_a_long_name_counts_for_the_lines_it_wraps_to():
 
 
 def test_a_long_description_shrinks_then_continues_on_page_two():
-    box = printing.DESCRIPTION
+    box = sheet_layout.DESCRIPTION
     assert fit_text("A short one.", box).size == "normal"
     medium = fit_text("word " * 60, box)
     assert medium.size in ("small", "tiny") and not medium.rest
@@ -122,6 +123,7 @@ def test_the_bench_prints_the_pdf_times_beside_the_print_html(db):
 def test_a_weapon_line_takes_the_lines_of_its_longer_column():
     weapon = Entry("Spear", weapon_notes="Reach, Range 1, Reload 2, Superior, Thrown, Two-handed")
 
-    fitted = fit_entries([weapon], printing.WEAPONS, notes_width=printing.WEAPON_NOTES_WIDTH)
+    fitted = fit_entries([weapon], sheet_layout.WEAPONS,
+                         notes_width=sheet_layout.WEAPON_NOTES_WIDTH)
 
     assert fitted.blank_lines == [6 - 2]  # the notes wrap to two lines

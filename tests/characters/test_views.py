@@ -5,8 +5,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from characters.forms import CharacterForm
 from characters.models import Character, CoinEntry, InventoryItem, XpEntry
+from characters.systems.eldritch_gambit.forms import CharacterForm
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.models import GearItem
 from tests.factories import (

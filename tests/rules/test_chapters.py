@@ -10,7 +10,7 @@ import pytest
 from django.template import Context, Template
 from django.urls import reverse
 
-from characters.selectors import weapon_stats
+from characters.systems.eldritch_gambit.selectors import weapon_stats
 from rules import reference
 from rules.engine.eldritch_gambit import (
     CharacterBuild,

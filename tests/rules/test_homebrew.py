@@ -8,8 +8,8 @@ on the right field (asserted by code), never as an IntegrityError.
 import pytest
 from django.urls import reverse
 
-from characters.inventory import InventoryError, item_add
 from characters.models import InventoryItem
+from characters.systems.eldritch_gambit.inventory import InventoryError, item_add
 from rules.forms import GearItemForm, TraitForm
 from rules.models import GearItem, Trait
 from tests.factories import (
@@ -135,7 +135,8 @@ def test_the_list_shows_only_my_homebrew(client, author, club, gills):
 
 
 def test_a_stranger_never_sees_homebrew_in_lists_or_choices(client, author, club, gills):
-    """(The Template page's Trait choices: tests/characters/test_template_views.py.)"""
+    """(The Template page's Trait choices:
+    tests/characters/systems/eldritch_gambit/test_template_views.py.)"""
     GearItem.objects.create(owner=author, name="Bone mail", slug="bone-mail",
                             category="armor", load=2, armor_ap=8, armor_rally_die=8,
                             armor_rank=2)

@@ -49,9 +49,9 @@ from django.urls import reverse
 
 from campaigns import bench as campaign_bench
 from campaigns import print_bench
-from characters import services
-from characters.forms import initial_from_character
 from characters.models import Character, InventoryItem
+from characters.systems.eldritch_gambit import services
+from characters.systems.eldritch_gambit.forms import initial_from_character
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.models import GearItem
 

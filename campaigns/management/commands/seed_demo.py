@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 
 from campaigns.demo import seed_demo_campaign
-from characters.demo import ASPHODEL, seed_demo
+from characters.systems.eldritch_gambit.demo import ASPHODEL, seed_demo
 
 
 class Command(BaseCommand):

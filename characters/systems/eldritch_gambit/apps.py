@@ -15,12 +15,10 @@ class EldritchGambitConfig(AppConfig):
     verbose_name = "Eldritch Gambit"
 
     def ready(self):
-        from characters import printing, selectors, services
-        from characters.builds import sheet_for
-        from characters.forms import NEW_CHARACTER_INITIAL, CharacterForm, initial_from_character
-
-        from . import pages
+        from . import pages, printing, selectors, services
+        from .builds import sheet_for
         from .exchange import EXCHANGE
+        from .forms import NEW_CHARACTER_INITIAL, CharacterForm, initial_from_character
         from .models import EldritchGambitCharacter
 
         systems.register(systems.GameSystem(
@@ -42,4 +40,5 @@ class EldritchGambitConfig(AppConfig):
             ),
             builder_roll_actions=pages.ROLL_ACTIONS,
             builder_roll=pages.builder_roll,
+            urls="characters.systems.eldritch_gambit.urls",
         ))

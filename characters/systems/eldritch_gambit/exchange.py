@@ -2,7 +2,7 @@
 
 The envelope (characters/exchange.py) reads and writes "format" and "version" and finds
 this body by its format name; this module is every other key. Export reads the stored
-choices and ledgers through the one adapter (characters/builds.py), and adds the sheet's
+choices and ledgers through the one adapter (builds.py), and adds the sheet's
 derived numbers. Import checks every key, then the same engine rules as the builder, and
 only then writes, in one transaction. Every problem names the key it is about and what
 was expected.
@@ -14,9 +14,7 @@ from dataclasses import dataclass, replace
 
 from django.db import transaction
 
-from characters.builds import build_from_character, gear_piece, sheet_for, trait_choices
 from characters.exchange import MISSING, Problems, what
-from characters.forms import MAX_SKILLS, SKILL_MAX_LENGTH, CharacterForm
 from characters.models import Character, CoinEntry, InventoryItem, XpEntry
 from rules import systems
 from rules.engine.eldritch_gambit import ATTRIBUTE_KEYS, compute_sheet
@@ -28,6 +26,8 @@ from rules.engine.eldritch_gambit.statuses import (
 from rules.engine.eldritch_gambit.templates import ARMORED_LEVELS, Size
 from rules.models import GearItem
 
+from .builds import build_from_character, gear_piece, sheet_for, trait_choices
+from .forms import MAX_SKILLS, SKILL_MAX_LENGTH, CharacterForm
 from .models import ATTRIBUTE_FIELDS
 
 FORMAT = "eldritch-gambit-character"

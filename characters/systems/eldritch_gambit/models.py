@@ -1,7 +1,7 @@
 """An Eldritch Gambit character's build: a multi-table child of the generic
 characters.Character (owner, campaign, system, name, portrait, ledgers, inventory) with the
 game's typed columns. Every derived number comes from the rules engine
-(characters/builds.py feeds it)."""
+(builds.py here feeds it)."""
 
 from __future__ import annotations
 

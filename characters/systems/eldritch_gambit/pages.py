@@ -1,17 +1,18 @@
 """Eldritch Gambit's parts of the generic character pages (registered in apps.py): the
 builder's dice helpers and the character list's summary line. The builder form, the
-sheet and the printed sheet stay where they are (characters/forms.py, builds.py,
-printing.py); apps.py hands them to the registry."""
+sheet, the saves and the printed sheet are this package's forms.py, builds.py,
+services.py and printing.py; apps.py hands them to the registry."""
 
 from __future__ import annotations
 
 import random
 
 from characters import services
-from characters.forms import LOCKS
 from rules.engine.eldritch_gambit import ATTRIBUTE_KEYS
 from rules.engine.eldritch_gambit.attributes import ABBREVIATIONS, roll_attributes
 from rules.engine.eldritch_gambit.seeds import roll_name_initial, roll_quirk, roll_starting_coins
+
+from .forms import LOCKS
 
 ROLL_ACTIONS = frozenset({"roll_name", "roll_quirk", "roll_attributes", "roll_coins",
                           "roll_all"})

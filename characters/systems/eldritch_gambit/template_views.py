@@ -3,7 +3,7 @@
 `/characters/<pk>/template/` sets `EldritchGambitCharacter.template_name` and `template_traits`, the
 Traits chosen from the catalog the player can see (the SRD's and their own homebrew) or
 written in as custom Traits. The form posts to `template_preview` on every change, which
-recomputes the derived stats through the one adapter (`characters.builds`) with the
+recomputes the derived stats through the one adapter (`builds.py`) with the
 submitted Traits in place of the stored ones, and saves nothing; the same form saves by
 a plain submit without JavaScript.
 
@@ -31,8 +31,8 @@ from rules.models import Trait
 
 from . import selectors
 from .builds import build_from_character, trait_choices
-from .systems.eldritch_gambit.exchange import MAX_TRAITS, TRAIT_LOAD_RANGE
-from .systems.eldritch_gambit.models import EldritchGambitCharacter
+from .exchange import MAX_TRAITS, TRAIT_LOAD_RANGE
+from .models import EldritchGambitCharacter
 
 SIZE = "Size"
 ARMORED = "Armored"

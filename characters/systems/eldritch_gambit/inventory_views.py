@@ -9,8 +9,8 @@ and whatever else changed with it; the page never reloads. A refused action
 re-renders its form with the message beside the field and what was typed kept.
 
 What the page shows (the rows, the catalog search, the ledgers) is read by
-characters/selectors.py; the writes are characters/inventory.py's (giving gear to the party:
-campaigns/transfer_views.py).
+selectors.py here; the writes are inventory.py's (giving gear to the party:
+campaigns/transfer_views.py). Its URLs are urls.py's (GameSystem.urls).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
+from characters.models import Character, InventoryItem
 from rules.engine.eldritch_gambit.gear import price_cp
 from rules.models import GearItem
 
@@ -47,9 +48,8 @@ from .inventory_forms import (
     StartingGearForm,
     SwitchForm,
 )
-from .models import Character, InventoryItem
+from .models import EldritchGambitCharacter
 from .selectors import Failure
-from .systems.eldritch_gambit.models import EldritchGambitCharacter
 
 TEMPLATE = "characters/inventory.html"
 # Both add forms have a quantity and a container: prefixes keep their ids apart.

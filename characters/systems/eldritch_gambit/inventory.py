@@ -16,14 +16,14 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 
+from characters.models import Character, CoinEntry, InventoryItem
+from characters.refusals import Refusal
 from rules.engine.eldritch_gambit.gear import GearPiece, price_cp
 from rules.engine.eldritch_gambit.seeds import STARTING_COINS_CP, SeedRoll, roll_starting_coins
 from rules.engine.eldritch_gambit.sheet import container_contents_load
 from rules.models import GearItem
 
 from .builds import gear_piece
-from .models import Character, CoinEntry, InventoryItem
-from .refusals import Refusal
 
 Kind = InventoryItem.Kind
 Quality = InventoryItem.Quality

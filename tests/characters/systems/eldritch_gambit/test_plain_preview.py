@@ -10,8 +10,8 @@ from django.db.models import Count
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from characters.forms import CharacterForm
 from characters.models import Character, CoinEntry, XpEntry
+from characters.systems.eldritch_gambit.forms import CharacterForm
 from rules.models import GearItem
 from tests.characters.test_views import builder_data
 from tests.factories import (

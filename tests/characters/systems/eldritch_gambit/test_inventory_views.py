@@ -6,8 +6,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from characters import inventory, inventory_views
 from characters.models import CoinEntry, InventoryItem
+from characters.systems.eldritch_gambit import inventory, inventory_views
 from rules.models import GearItem
 from tests.factories import AsphodelFactory, CharacterFactory, UserFactory
 

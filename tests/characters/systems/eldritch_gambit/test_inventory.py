@@ -1,15 +1,15 @@
-"""Inventory services (characters/inventory.py): every change, and the numbers that
-follow it, checked against the rules (Characters > Gear, Resources, Magic)."""
+"""Inventory services (characters/systems/eldritch_gambit/inventory.py): every change, and
+the numbers that follow it, checked against the rules (Characters > Gear, Resources, Magic)."""
 
 import random
 from contextlib import contextmanager
 
 import pytest
 
-from characters import inventory
-from characters.builds import sheet_for
-from characters.inventory import InventoryError
 from characters.models import CoinEntry, InventoryItem
+from characters.systems.eldritch_gambit import inventory
+from characters.systems.eldritch_gambit.builds import sheet_for
+from characters.systems.eldritch_gambit.inventory import InventoryError
 from rules.models import GearItem
 from tests.factories import AsphodelFactory, CharacterFactory, UserFactory
 

@@ -7,9 +7,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from characters import inventory
-from characters.builds import sheet_for
 from characters.models import CoinEntry, InventoryItem
+from characters.systems.eldritch_gambit import inventory
+from characters.systems.eldritch_gambit.builds import sheet_for
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.models import GearItem
 from tests.characters.test_views import builder_data

@@ -1,17 +1,17 @@
 """Forms of the inventory page. They turn what was typed into values (a number, a
 choice, an id); the rules (limits, capacity, the purse) are the services' to check
-(characters/inventory.py), and their refusals come back onto the right field."""
+(inventory.py), and their refusals come back onto the right field."""
 
 from __future__ import annotations
 
 from django import forms
 from django.core.exceptions import ValidationError
 
+from characters.models import InventoryItem
 from config.parsing import RequestKeyField, parse_id
 from rules.models import GearItem
 
 from . import inventory
-from .models import InventoryItem
 
 
 def whole_number(label: str, *, low: int, high: int, required: bool = True,

@@ -6,10 +6,10 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from characters.models import Character, InventoryItem
 from rules.models import GearItem
 
 from . import services
-from .models import Character, InventoryItem
 
 DEMO_USERS = (
     ("imp", "imp-demo-pass", "The demo Imp (game master)"),

@@ -1,16 +1,16 @@
-"""The characters' page reads (characters/selectors.py): the inventory's rows, the
-catalog search, the purse's and the hand-overs' ledgers, the give targets, the printed
-sheets. Pure reads: the pages that show them are tested in test_inventory_views.py,
-test_transfer_views.py and test_print.py."""
+"""Eldritch Gambit's page reads (characters/systems/eldritch_gambit/selectors.py): the
+inventory's rows, the catalog search, the purse's and the hand-overs' ledgers, the give
+targets, the printed sheets. Pure reads: the pages that show them are tested in
+test_inventory_views.py, test_transfer_views.py and test_print.py."""
 
 import pytest
 
 from campaigns import services as campaign_services
 from campaigns import transfers
-from characters import inventory, selectors
-from characters.builds import sheet_for
-from characters.inventory_forms import GiveForm
 from characters.models import CoinEntry
+from characters.systems.eldritch_gambit import inventory, selectors
+from characters.systems.eldritch_gambit.builds import sheet_for
+from characters.systems.eldritch_gambit.inventory_forms import GiveForm
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.engine.eldritch_gambit.gear import unit_load
 from rules.engine.eldritch_gambit.sheet import container_contents_load

@@ -6,6 +6,8 @@ from __future__ import annotations
 from django import forms
 from django.core.exceptions import ValidationError
 
+from characters.models import Character, InventoryItem
+from characters.services import ledger_rules_progress
 from rules.engine.eldritch_gambit import ATTRIBUTES, compute_sheet
 from rules.engine.eldritch_gambit.attributes import ABBREVIATIONS, NAMES
 from rules.engine.eldritch_gambit.levels import after_level_ups
@@ -13,8 +15,6 @@ from rules.engine.eldritch_gambit.statuses import CHOOSABLE_STATUSES
 from rules.models import GearItem
 
 from .builds import build_from_form, sheet_for
-from .models import Character, InventoryItem
-from .services import ledger_rules_progress
 
 MAX_LEVEL = 100
 STARTING_SKILLS = 3  # "All characters can choose up to three Skills at the start"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from characters.models import InventoryItem
 from rules.engine.eldritch_gambit import (
     ArmorStats,
     Attributes,
@@ -20,8 +21,7 @@ from rules.engine.eldritch_gambit import (
     compute_sheet,
 )
 
-from .models import InventoryItem
-from .systems.eldritch_gambit.models import ATTRIBUTE_FIELDS, EldritchGambitCharacter
+from .models import ATTRIBUTE_FIELDS, EldritchGambitCharacter
 
 
 def gear_piece(item: InventoryItem) -> GearPiece:
