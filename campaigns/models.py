@@ -495,6 +495,8 @@ class InitiativeStep(models.Model):
         return f"{self.encounter} #{self.number}: {self.kind}"
 
 
-# The roll log lives in its own module (campaigns/rolls.py); imported here so Django
-# registers it with the app.
-from .rolls import Roll  # noqa: E402, F401
+# The game systems' campaign models (campaigns/systems/<system>/models.py: Eldritch
+# Gambit's roll log), imported here so that Django registers them with this app.
+from .systems import import_each  # noqa: E402
+
+import_each("models")

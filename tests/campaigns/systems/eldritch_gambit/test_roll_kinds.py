@@ -8,8 +8,14 @@ import pytest
 from django.http import Http404
 from django.urls import reverse
 
-from campaigns.roll_kinds import FORM_KINDS, ROLL_KINDS, damage_lines, roll_kind, weapon_line
-from campaigns.rolls import Roll
+from campaigns.systems.eldritch_gambit.roll_kinds import (
+    FORM_KINDS,
+    ROLL_KINDS,
+    damage_lines,
+    roll_kind,
+    weapon_line,
+)
+from campaigns.systems.eldritch_gambit.rolls import Roll
 from characters.builds import sheet_for
 from rules.engine.dice import Dice
 from rules.engine.eldritch_gambit import rolls
