@@ -45,7 +45,8 @@ class QuestAdmin(admin.ModelAdmin):
     readonly_fields = [f.name for f in Quest._meta.fields]
 
 
-# Initiative (campaigns/initiative.py writes them; the ledger is read-only here).
+# Eldritch Gambit's Initiative (campaigns/systems/eldritch_gambit/initiative.py writes them;
+# the ledger is read-only here).
 from .models import Combatant, Encounter, InitiativeStep  # noqa: E402
 
 

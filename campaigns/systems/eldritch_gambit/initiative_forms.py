@@ -1,4 +1,4 @@
-"""Forms of the Initiative tracker (campaigns/initiative_views.py)."""
+"""Forms of the Initiative tracker (initiative_views.py)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 The Imp and co-Imps create a fight, add the party and the foes, trigger Initiative and
 drive it with buttons that offer only the legal next steps; every POST goes through
-campaigns/initiative.py (one locked transaction, checked against the page's version)
+initiative.py (one locked transaction, checked against the page's version)
 and redirects back. Players of the campaign get a read-only page that htmx refreshes
 every 2 s from the database alone. Non-members get 404; a player gets 403 for writes.
 """

@@ -314,7 +314,7 @@ def gambit(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
 @require_POST
 def roll_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Damage (normal or Critical) for a listed weapon, Rally, a fall, fire, Buildup, a
-    Roll-off. `what` names the Roll's kind (campaigns/roll_kinds.py; 404 for any other);
+    Roll-off. `what` names the Roll's kind (roll_kinds.py; 404 for any other);
     the small forms carry their own fields."""
     character = _character(request, pk)
     sheet = sheet_for(character)

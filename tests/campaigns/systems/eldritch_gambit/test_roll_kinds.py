@@ -1,5 +1,6 @@
-"""The table of Roll kinds (campaigns/roll_kinds.py): what each `what` names, how it
-builds its Roll from the sheet, what it logs, and which weapons a damage Roll may name.
+"""The table of Roll kinds (campaigns/systems/eldritch_gambit/roll_kinds.py): what each
+`what` names, how it builds its Roll from the sheet, what it logs, and which weapons a
+damage Roll may name.
 The view that posts them is tested in test_roll_views.py and test_natural_attack_rolls.py."""
 
 import re
