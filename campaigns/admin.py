@@ -45,7 +45,8 @@ class QuestAdmin(admin.ModelAdmin):
     readonly_fields = [f.name for f in Quest._meta.fields]
 
 
-# Initiative (campaigns/initiative.py writes them; the ledger is read-only here).
+# Eldritch Gambit's Initiative (campaigns/systems/eldritch_gambit/initiative.py writes them;
+# the ledger is read-only here).
 from .models import Combatant, Encounter, InitiativeStep  # noqa: E402
 
 
@@ -70,21 +71,7 @@ class CombatantAdmin(admin.ModelAdmin):
     raw_id_fields = ("character",)
 
 
-from .rolls import Roll  # noqa: E402
+# The admin of the game systems' campaign models (campaigns/systems/<system>/admin.py).
+from .systems import import_each  # noqa: E402
 
-
-@admin.register(Roll)
-class RollAdmin(admin.ModelAdmin):
-    """The roll log is a record: read-only here."""
-
-    list_display = ("created_at", "character", "kind", "label", "total", "outcome", "session",
-                    "rolled_by")
-    list_filter = ("kind", "outcome")
-    search_fields = ("character__name", "label")
-    raw_id_fields = ("character", "session", "rolled_by", "gambit_of", "reroll_of")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
+import_each("admin")

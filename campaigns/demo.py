@@ -28,7 +28,9 @@ BRAM = {
 @transaction.atomic
 def seed_demo_campaign(*, asphodel_name: str) -> Campaign | None:
     """The demo campaign, once (safe to run again); None without the demo users."""
-    from .roll_demo import seed_demo_rolls  # Checks and Rolls' demo rolls (idempotent)
+    from .systems.eldritch_gambit.roll_demo import (
+        seed_demo_rolls,  # Checks and Rolls' demo rolls (idempotent)
+    )
 
     existing = Campaign.objects.filter(request_key=REQUEST_KEY).first()
     if existing is not None:
@@ -60,7 +62,9 @@ def seed_demo_campaign(*, asphodel_name: str) -> Campaign | None:
                              text="Cooking the dragon's egg (it was a goose egg)")
     services.highlight_award(session=second, character=asphodel, by=imp,
                              text="Holding the bridge with the winged spear")
-    from .initiative_demo import seed_demo_fight  # Volleyball Initiative's demo fight
+    from .systems.eldritch_gambit.initiative_demo import (
+        seed_demo_fight,  # Volleyball Initiative's demo fight
+    )
 
     seed_demo_fight(campaign)
     seed_demo_rolls(campaign)

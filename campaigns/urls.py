@@ -1,6 +1,7 @@
 from django.urls import path
 
-from . import initiative_views, print_views, roll_views, stash_views, views
+from . import print_views, stash_views, views
+from .systems import campaign_urlpatterns
 
 app_name = "campaigns"
 
@@ -53,29 +54,11 @@ urlpatterns = [
     path("<id:pk>/stash/", stash_views.stash_detail, name="stash"),
     path("<id:pk>/stash/<id:item_pk>/take/", stash_views.stash_take, name="stash_take"),
 
-    # Volleyball Initiative (campaigns/initiative_views.py): the Imp's tracker, the live view.
-    path("<id:pk>/initiative/", initiative_views.encounter_list, name="initiative_list"),
-    path("<id:pk>/initiative/<id:encounter_pk>/", initiative_views.encounter_detail,
-         name="initiative"),
-    path("<id:pk>/initiative/<id:encounter_pk>/party/", initiative_views.party_add,
-         name="initiative_party"),
-    path("<id:pk>/initiative/<id:encounter_pk>/foes/", initiative_views.foe_add,
-         name="initiative_foe"),
-    path("<id:pk>/initiative/<id:encounter_pk>/combatants/<id:combatant_pk>/remove/",
-         initiative_views.combatant_remove, name="initiative_remove"),
-    path("<id:pk>/initiative/<id:encounter_pk>/combatants/<id:combatant_pk>/hp/",
-         initiative_views.combatant_hp, name="initiative_hp"),
-    path("<id:pk>/initiative/<id:encounter_pk>/combatants/<id:combatant_pk>/statuses/",
-         initiative_views.combatant_statuses, name="initiative_statuses"),
-    path("<id:pk>/initiative/<id:encounter_pk>/step/", initiative_views.step,
-         name="initiative_step"),
-    path("<id:pk>/initiative/<id:encounter_pk>/undo/", initiative_views.undo,
-         name="initiative_undo"),
-
     # The party's printed sheets, to print or as one PDF (campaigns/print_views.py).
     path("<id:pk>/party/print/", print_views.party_print, name="party_print"),
     path("<id:pk>/party.pdf", print_views.party_pdf, name="party_pdf"),
-
-    # The session's roll log (campaigns/roll_views.py), polled live by the table.
-    path("<id:pk>/sessions/<id:number>/log/", roll_views.session_log, name="session_log"),
 ]
+
+# The pages of the campaign's game system, if it has any (its Initiative tracker, its
+# session roll log): GameSystem.campaign_package (rules/systems.py).
+urlpatterns += campaign_urlpatterns("campaign_urlpatterns")

@@ -106,6 +106,21 @@ class GameSystem:
     # the generic pages, so their names read `characters:<name>` in every template.
     urls: str | list | None = None
 
+    # -- the campaign side (campaigns/) ----------------------------------------------------
+    # Campaigns, sessions, the XP ledger, recaps and the stash are generic; what a system
+    # adds to them lives in its campaign package, campaigns/systems/<system>/, named here
+    # as a dotted path ("" for none) because this layer imports no app: its urls.py holds
+    # `campaign_urlpatterns` (under /campaigns/) and `character_urlpatterns` (under
+    # /characters/), which the generic URLconfs add; its models.py and admin.py, if any,
+    # are imported by the campaigns app's own (campaigns.systems.import_each). Its views
+    # answer 404 for a campaign or character of another system.
+    campaign_package: str = ""
+    # Checks and Rolls from the character's page, and the session's roll log: the generic
+    # pages link "Play" and "Roll log" only when True (the pages are the package's).
+    has_rolls: bool = False
+    # An Initiative tracker: the campaign page links "Initiative" only when True.
+    has_initiative: bool = False
+
     def __str__(self) -> str:
         return self.name
 

@@ -7,9 +7,10 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from campaigns import initiative, services
+from campaigns import services
 from campaigns.models import Campaign, Combatant, Session
-from campaigns.rolls import Roll
+from campaigns.systems.eldritch_gambit import initiative
+from campaigns.systems.eldritch_gambit.rolls import Roll
 from characters.models import CoinEntry, GearTransfer, InventoryItem, XpEntry
 from config.parsing import MAX_ID, IdConverter, IdField, parse_id
 from rules.models import GearItem

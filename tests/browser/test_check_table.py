@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from campaigns.rolls import Roll
+from campaigns.systems.eldritch_gambit.rolls import Roll
 from characters.systems.eldritch_gambit.builds import sheet_for
 from rules.models import GearItem
 from tests.browser.conftest import DESKTOP, axe_check, describe, htmx_settled, login, screenshot

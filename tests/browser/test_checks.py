@@ -14,7 +14,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from campaigns.rolls import Roll
+from campaigns.systems.eldritch_gambit.rolls import Roll
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.models import GearItem
 from tests.browser.conftest import (
@@ -272,7 +272,7 @@ def test_without_javascript_what_is_typed_survives_every_roll(browser, live_serv
 def test_session_log_on_a_phone(page, live_server, password, table):
     """The Imp's session log at 375 px: every entry readable, nothing wider than the
     screen, no serious axe violation."""
-    from campaigns import roll_services
+    from campaigns.systems.eldritch_gambit import roll_services
     from rules.engine.eldritch_gambit import rolls
     from rules.engine.eldritch_gambit.checks import CheckSpec
 

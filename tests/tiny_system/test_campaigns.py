@@ -9,7 +9,13 @@ from campaigns.models import Campaign
 from campaigns.selectors import ways_forward
 from campaigns.services import CampaignError
 from rules import systems
-from tests.factories import CampaignFactory, CharacterFactory, InvitationFactory, MembershipFactory
+from tests.factories import (
+    CampaignFactory,
+    CharacterFactory,
+    InvitationFactory,
+    MembershipFactory,
+    SessionFactory,
+)
 from tests.tiny_system.fixtures import make_tiny
 from tests.tiny_system.models import TinyCharacter
 from tests.tiny_system.system import KEY, NAME
@@ -119,3 +125,35 @@ def test_building_for_a_campaign_uses_its_system(client, user):
     assert response.status_code == 302
     character = TinyCharacter.objects.get()
     assert character.campaign == campaign and character.system == KEY
+
+
+def test_a_system_without_rolls_or_initiative_shows_neither(client, user):
+    """The campaign pages link a system's Initiative and roll log only when it has them
+    (GameSystem.has_initiative, has_rolls); Eldritch Gambit's pages answer 404 for a
+    campaign or character of another system."""
+    tiny_campaign = CampaignFactory(system=KEY, owner=user)
+    eg_campaign = CampaignFactory(owner=user)
+    for campaign in (tiny_campaign, eg_campaign):
+        SessionFactory(campaign=campaign, number=1)
+    pip = make_tiny(user, name="Pip")
+    client.force_login(user)
+
+    def links(campaign):
+        body = client.get(campaign.get_absolute_url()).content.decode()
+        session = client.get(reverse("campaigns:session_detail", args=[campaign.pk, 1]))
+        return (reverse("campaigns:initiative_list", args=[campaign.pk]) in body,
+                reverse("campaigns:session_log", args=[campaign.pk, 1])
+                in session.content.decode())
+
+    assert links(eg_campaign) == (True, True)
+    assert links(tiny_campaign) == (False, False)
+    for url in (reverse("campaigns:initiative_list", args=[tiny_campaign.pk]),
+                reverse("campaigns:session_log", args=[tiny_campaign.pk, 1]),
+                reverse("characters:play", args=[pip.pk]),
+                reverse("characters:roll_log", args=[pip.pk])):
+        assert client.get(url).status_code == 404, url
+    assert client.post(reverse("campaigns:initiative_list", args=[tiny_campaign.pk]),
+                       {"name": "Brawl"}).status_code == 404
+    assert not tiny_campaign.encounters.exists()
+    assert client.get(reverse("campaigns:initiative_list",
+                              args=[eg_campaign.pk])).status_code == 200

@@ -1,7 +1,7 @@
 """Volleyball Initiative as Eldritch Gambit plays it: the shared state machine
 (rules/engine/volleyball.py) with this game's tie-break for who triggers, its statuses (the
 ones the Imp may set, by name) and a foe's AF in the fight. The tracker
-(campaigns/initiative.py) reads the whole API from here.
+(campaigns/systems/eldritch_gambit/initiative.py) reads the whole API from here.
 
 Eldritch Gambit SRD, Scenes > Staging > Initiative; Characters > Defenses (Status).
 docs/RULES.md, "Volleyball Initiative", records every reading.

@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from campaigns import roll_services
-from campaigns.roll_services import RollRefused
-from campaigns.rolls import Roll
+from campaigns.systems.eldritch_gambit import roll_services
+from campaigns.systems.eldritch_gambit.roll_services import RollRefused
+from campaigns.systems.eldritch_gambit.rolls import Roll
 from characters.systems.eldritch_gambit.builds import sheet_for
 from rules.engine.eldritch_gambit import rolls
 from rules.engine.eldritch_gambit.checks import CheckSpec

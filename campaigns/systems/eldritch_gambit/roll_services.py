@@ -14,6 +14,8 @@ import random
 
 from django.db import IntegrityError, transaction
 
+from campaigns.models import IMP_ROLES, Membership, Session
+from campaigns.services import CampaignError
 from characters.models import Character
 from characters.systems.eldritch_gambit.builds import sheet_for
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
@@ -23,9 +25,7 @@ from rules.engine.eldritch_gambit.rolls import RollResult, RollSpec
 from rules.engine.eldritch_gambit.scenes import STANDARD_BOTCHES, STANDARD_CRITICALS
 from rules.engine.rolling import roll as roll_dice
 
-from .models import IMP_ROLES, Membership, Session
 from .rolls import Roll
-from .services import CampaignError
 
 CRITICAL_EFFECTS = dict(STANDARD_CRITICALS)
 BOTCH_EFFECTS = dict(STANDARD_BOTCHES)

@@ -4,7 +4,7 @@ use them, what bad input says, and what gets logged."""
 import pytest
 from django.urls import reverse
 
-from campaigns.rolls import Roll
+from campaigns.systems.eldritch_gambit.rolls import Roll
 from rules.models import GearItem
 from tests.factories import (
     AsphodelFactory,
@@ -344,7 +344,7 @@ def test_an_attack_can_drop_to_a_d12(client):
     ((2, 15), "Success", None),
 ])
 def test_gambit_names_the_actions_default(client, monkeypatch, faces, outcome, named):
-    from campaigns import roll_services
+    from campaigns.systems.eldritch_gambit import roll_services
     from rules.engine.rolling import Rolled
 
     queue = list(faces)
@@ -405,7 +405,7 @@ def test_a_typed_df_wins_over_the_list(client):
 
 
 def test_the_result_quotes_the_actions_outcome(client, monkeypatch):
-    from campaigns import roll_services
+    from campaigns.systems.eldritch_gambit import roll_services
     from rules.engine.rolling import Rolled
 
     monkeypatch.setattr(roll_services, "roll_dice", lambda expression, rng=None: Rolled(

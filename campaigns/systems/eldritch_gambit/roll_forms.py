@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django import forms
 
+from campaigns.forms import BootstrapForm
 from config.parsing import RequestKeyField
 from rules.engine.dice import Dice
 from rules.engine.eldritch_gambit import checks, rolls
@@ -12,7 +13,6 @@ from rules.engine.eldritch_gambit.checks import BONUS_MAX, DF_MAX, DF_MIN, DIFFI
 from rules.engine.eldritch_gambit.scenes import ACTIONS
 from rules.engine.rolling import RollError, validate
 
-from .forms import BootstrapForm
 from .rolls import Roll
 
 OTHER_DF = "other"

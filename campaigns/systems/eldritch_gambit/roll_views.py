@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from campaigns.models import Session
 from characters.models import Character
 from characters.systems.eldritch_gambit.builds import sheet_for
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
@@ -26,7 +27,7 @@ from rules.engine.eldritch_gambit.checks import check_odds, percent
 from rules.engine.rolling import RollError
 
 from . import roll_services
-from .models import Membership, Session
+from .access import membership_or_404
 from .roll_forms import (
     ACTION_BY_SLUG,
     ATTACK_MELEE,
@@ -313,7 +314,7 @@ def gambit(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
 @require_POST
 def roll_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Damage (normal or Critical) for a listed weapon, Rally, a fall, fire, Buildup, a
-    Roll-off. `what` names the Roll's kind (campaigns/roll_kinds.py; 404 for any other);
+    Roll-off. `what` names the Roll's kind (roll_kinds.py; 404 for any other);
     the small forms carry their own fields."""
     character = _character(request, pk)
     sheet = sheet_for(character)
@@ -371,7 +372,7 @@ def character_log(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def session_log(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    membership = Membership.objects.of_or_404(request.user, pk)
+    membership = membership_or_404(request.user, pk)
     session = get_object_or_404(Session, campaign_id=pk, number=number)
     entries = list(session.rolls.select_related("character", "rolled_by", "gambit", "reroll")
                    [:LOG_SIZE])

@@ -1,7 +1,7 @@
 """The roll log: every Check, Gambit, Roll, Reroll and Roll-off made from a character's
 page. A character in a campaign logs into its campaign's current session (the latest by
 number); outside a campaign, or before the first session, the roll is kept with the
-character alone. Rows are written once by campaigns/roll_services.py and never changed.
+character alone. Rows are written once by roll_services.py and never changed.
 """
 
 from __future__ import annotations

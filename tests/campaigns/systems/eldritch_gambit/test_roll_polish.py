@@ -7,8 +7,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaigns import roll_services
-from campaigns.rolls import Roll
+from campaigns.systems.eldritch_gambit import roll_services
+from campaigns.systems.eldritch_gambit.rolls import Roll
 from rules.engine.rolling import Rolled
 from tests.factories import (
     AsphodelFactory,

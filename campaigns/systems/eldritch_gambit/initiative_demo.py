@@ -3,8 +3,9 @@ at the mill, Round 1, Asphodel has just attacked the Mob (it must go next)."""
 
 from __future__ import annotations
 
+from campaigns.models import Campaign
+
 from . import initiative as service
-from .models import Campaign
 
 
 def seed_demo_fight(campaign: Campaign) -> None:

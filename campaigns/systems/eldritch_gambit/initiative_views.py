@@ -2,7 +2,7 @@
 
 The Imp and co-Imps create a fight, add the party and the foes, trigger Initiative and
 drive it with buttons that offer only the legal next steps; every POST goes through
-campaigns/initiative.py (one locked transaction, checked against the page's version)
+initiative.py (one locked transaction, checked against the page's version)
 and redirects back. Players of the campaign get a read-only page that htmx refreshes
 every 2 s from the database alone. Non-members get 404; a player gets 403 for writes.
 """
@@ -15,16 +15,17 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from campaigns.forms import add_service_error
+from campaigns.models import IMP_ROLES, Combatant, Encounter
+from campaigns.services import CampaignError
+from campaigns.views import _require_runs
 from characters.models import Character
 from config.parsing import parse_id
 from rules.engine.eldritch_gambit import initiative as engine
 
 from . import initiative as tracker_service
-from .forms import add_service_error
+from .access import membership_or_404
 from .initiative_forms import EncounterForm, FoeForm, HpForm, StatusForm, clean_action
-from .models import IMP_ROLES, Combatant, Encounter, Membership
-from .services import CampaignError
-from .views import _require_runs
 
 TRACKER = "campaigns/initiative/tracker.html"
 LIVE = "campaigns/initiative/live.html"
@@ -49,7 +50,7 @@ def _back(encounter: Encounter, anchor: str = "") -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def encounter_list(request: HttpRequest, pk: int) -> HttpResponse:
-    membership = Membership.objects.of_or_404(request.user, pk)
+    membership = membership_or_404(request.user, pk)
     campaign = membership.campaign
     runs = membership.role in IMP_ROLES
     form = EncounterForm(campaign=campaign)
@@ -118,7 +119,7 @@ def _context(request, membership, encounter, **extra) -> dict:
 @require_http_methods(["GET"])
 def encounter_detail(request: HttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     """The Imp's tracker; the players' live view (htmx asks for its partial every 2 s)."""
-    membership = Membership.objects.of_or_404(request.user, pk)
+    membership = membership_or_404(request.user, pk)
     encounter = _encounter(membership, encounter_pk)
     context = _context(request, membership, encounter)
     if context["runs"] and request.GET.get("view") == "player":
@@ -145,7 +146,7 @@ def _refused(request, membership, encounter, error: CampaignError, **extra) -> H
 
 
 def _write(request, pk, encounter_pk):
-    membership = Membership.objects.of_or_404(request.user, pk)
+    membership = membership_or_404(request.user, pk)
     _require_runs(membership)
     return membership, _encounter(membership, encounter_pk)
 

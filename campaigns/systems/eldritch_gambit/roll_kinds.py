@@ -1,7 +1,7 @@
 """The Rolls of the character's page, as a table: each kind's `what` (the value its
 form posts), its name, its form, how it builds the Roll from the sheet, and what it
-logs. The roll view (campaigns/roll_views.py) looks the kind up and 404s an unknown
-one; the dice are rolled and logged by campaigns/roll_services.py, the numbers come
+logs. The roll view (roll_views.py) looks the kind up and 404s an unknown
+one; the dice are rolled and logged by roll_services.py, the numbers come
 from the rules engine (rules/engine/eldritch_gambit/rolls.py).
 
 A kind without a form (damage, a Critical, Rally) reads the posted data as is: only

@@ -1,5 +1,6 @@
-"""The table of Roll kinds (campaigns/roll_kinds.py): what each `what` names, how it
-builds its Roll from the sheet, what it logs, and which weapons a damage Roll may name.
+"""The table of Roll kinds (campaigns/systems/eldritch_gambit/roll_kinds.py): what each
+`what` names, how it builds its Roll from the sheet, what it logs, and which weapons a
+damage Roll may name.
 The view that posts them is tested in test_roll_views.py and test_natural_attack_rolls.py."""
 
 import re
@@ -8,8 +9,14 @@ import pytest
 from django.http import Http404
 from django.urls import reverse
 
-from campaigns.roll_kinds import FORM_KINDS, ROLL_KINDS, damage_lines, roll_kind, weapon_line
-from campaigns.rolls import Roll
+from campaigns.systems.eldritch_gambit.roll_kinds import (
+    FORM_KINDS,
+    ROLL_KINDS,
+    damage_lines,
+    roll_kind,
+    weapon_line,
+)
+from campaigns.systems.eldritch_gambit.rolls import Roll
 from characters.systems.eldritch_gambit.builds import sheet_for
 from rules.engine.dice import Dice
 from rules.engine.eldritch_gambit import rolls

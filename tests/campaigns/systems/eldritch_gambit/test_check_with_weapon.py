@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaigns.rolls import Roll
+from campaigns.systems.eldritch_gambit.rolls import Roll
 from characters.systems.eldritch_gambit.builds import sheet_for
 from rules.engine.rolling import Rolled
 from rules.models import GearItem
@@ -131,7 +131,7 @@ def test_another_action_than_an_attack_puts_the_weapon_down(client, table):
 
 
 def test_a_roll_with_a_weapon_names_it_and_offers_its_damage(client, table, monkeypatch):
-    from campaigns import roll_services
+    from campaigns.systems.eldritch_gambit import roll_services
 
     monkeypatch.setattr(roll_services, "roll_dice", lambda expression, rng=None: Rolled(
         expression, 15, (15,), ""))
@@ -157,7 +157,7 @@ def test_a_roll_with_a_weapon_names_it_and_offers_its_damage(client, table, monk
 
 def test_a_critical_with_a_natural_attack_offers_its_critical_damage(client, table,
                                                                       monkeypatch):
-    from campaigns import roll_services
+    from campaigns.systems.eldritch_gambit import roll_services
 
     monkeypatch.setattr(roll_services, "roll_dice", lambda expression, rng=None: Rolled(
         expression, 20, (20,), ""))

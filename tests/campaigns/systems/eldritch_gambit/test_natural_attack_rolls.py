@@ -5,7 +5,7 @@ an area kind has no Attack Check, so only its damage (docs/RULES.md)."""
 import pytest
 from django.urls import reverse
 
-from campaigns.rolls import Roll
+from campaigns.systems.eldritch_gambit.rolls import Roll
 from rules.models import GearItem
 from tests.factories import (
     AsphodelFactory,

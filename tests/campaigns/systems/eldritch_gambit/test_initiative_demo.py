@@ -5,8 +5,8 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from campaigns import initiative as service
 from campaigns.models import Campaign, Encounter
+from campaigns.systems.eldritch_gambit import initiative as service
 
 pytestmark = pytest.mark.django_db
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import random
 
+from campaigns.models import Campaign
 from characters.systems.eldritch_gambit.builds import sheet_for
 from rules.engine.eldritch_gambit import rolls
 
 from . import roll_services
-from .models import Campaign
 from .roll_forms import DEFAULT_DF, CheckForm
 from .rolls import Roll
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 from django.db import transaction
 from django.db.models import Max, Prefetch
 
+from campaigns.models import Campaign, Combatant, Encounter, InitiativeStep
+from campaigns.services import CampaignError
 from characters.models import Character, InventoryItem
 from characters.systems.eldritch_gambit.builds import build_from_character, sheet_for
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
@@ -25,9 +27,6 @@ from rules.engine.eldritch_gambit.initiative import (
     InitiativeError,
     InitiativeState,
 )
-
-from .models import Campaign, Combatant, Encounter, InitiativeStep
-from .services import CampaignError
 
 NAME_LENGTH = 120
 MAX_HP = 9999

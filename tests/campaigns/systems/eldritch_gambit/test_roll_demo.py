@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from campaigns.models import Campaign
-from campaigns.rolls import Roll
+from campaigns.systems.eldritch_gambit.rolls import Roll
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 
 pytestmark = pytest.mark.django_db

@@ -1,0 +1,23 @@
+"""The admin of Eldritch Gambit's campaign models: campaigns/admin.py imports this module
+through campaigns.systems.import_each."""
+
+from django.contrib import admin
+
+from .rolls import Roll
+
+
+@admin.register(Roll)
+class RollAdmin(admin.ModelAdmin):
+    """The roll log is a record: read-only here."""
+
+    list_display = ("created_at", "character", "kind", "label", "total", "outcome", "session",
+                    "rolled_by")
+    list_filter = ("kind", "outcome")
+    search_fields = ("character__name", "label")
+    raw_id_fields = ("character", "session", "rolled_by", "gambit_of", "reroll_of")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
