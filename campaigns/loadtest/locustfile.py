@@ -9,7 +9,7 @@ the next, and the requests it crowds out are counted as offered but not served):
   a Check or a Roll every 15 s); SheetReader: a player reading a sheet (every 10 s).
 - Dashboard (every 5 s), SessionLog (every 2 s), Initiative (the player view, every
   2 s), Ritual (the Imp runs the ritual: a step every 10 s): one of each per open table.
-- Pdf: a sheet PDF, then the table's party PDF, every 30 s.
+- SheetPdf, PartyPdf: an Imp downloads a sheet PDF and the party's PDF, every 60 s.
 - BarePost, BareGet: the bare view (login required, 2 bytes) on the preview's and the
   polls' schedules.
 
@@ -343,22 +343,37 @@ class SheetReader(Client):
         self.get(f"/characters/{self.who['character']}/", self.endpoint)
 
 
-class Pdf(Client):
+class SheetPdf(Client):
+    """The Imp downloads a sheet PDF every minute..."""
+
     fixed_count = PDFS
-    interval = 30.0
+    interval = 60.0
+    endpoint = "GET sheet PDF"
 
     def on_start(self):
-        self.table = table_for("pdf")
+        self.table = table_for("sheet-pdf")
         self.log_in(self.table["imp"])
-        self.turn = itertools.count()
 
     @task
     def pdf(self):
-        if next(self.turn) % 2 == 0 and self.table["players"]:
-            character = self.table["players"][0]["character"]
-            self.get(f"/characters/{character}/sheet.pdf", "GET sheet PDF")
-        else:
-            self.get(f"/campaigns/{self.table['campaign']}/party.pdf", "GET party PDF")
+        who = self.table["players"][0] if self.table["players"] else WORLD["characters"][0]
+        self.get(f"/characters/{who['character']}/sheet.pdf", self.endpoint)
+
+
+class PartyPdf(Client):
+    """... and the party's PDF."""
+
+    fixed_count = PDFS
+    interval = 60.0
+    endpoint = "GET party PDF"
+
+    def on_start(self):
+        self.table = table_for("party-pdf")
+        self.log_in(self.table["imp"])
+
+    @task
+    def pdf(self):
+        self.get(f"/campaigns/{self.table['campaign']}/party.pdf", self.endpoint)
 
 
 def server_timing(response) -> tuple[float | None, int | None]:

@@ -44,7 +44,7 @@ class Ramp:
     steps: int = 10
     seconds: int = 40  # measured at each step, after the warm-up
     warmup: int = 8
-    pdfs: int = 1  # clients downloading a sheet or party PDF every 30 s
+    pdfs: int = 1  # Imps downloading a sheet PDF and their party's PDF every 60 s
 
 
 def say(message: str) -> None:
@@ -202,12 +202,12 @@ def run_step(base: str, world: Path, workdir: Path, *, typists: int, tables: int
     env = {**os.environ, "LOADTEST_WORLD": str(world), "LOADTEST_OUT": str(out),
            "LOADTEST_TYPISTS": str(typists), "LOADTEST_TABLES": str(tables),
            "LOADTEST_PDFS": str(ramp.pdfs), "LOADTEST_WARMUP": str(ramp.warmup)}
-    # Typists, their bare-view peers, ten tabs per table (two players with two each),
-    # the PDF clients: Locust needs at least that many users for the fixed counts.
-    users = typists + max(1, typists // 10) + 10 * tables + ramp.pdfs
+    # Typists, their bare-view peers, ten tabs per table (two players with two each), two
+    # PDF clients per --pdfs: Locust needs that many users for the fixed counts.
+    users = typists + max(1, typists // 10) + 10 * tables + 2 * ramp.pdfs
     command = [BIN / "locust", "-f", LOCUSTFILE, "--headless", "--host", base,
                "--users", users, "--spawn-rate", max(users, 1),
-               "--run-time", f"{ramp.seconds + ramp.warmup}s", "--stop-timeout", "10",
+               "--run-time", f"{ramp.seconds + ramp.warmup}s", "--stop-timeout", "30",
                "--only-summary", "--loglevel", "WARNING", "--exit-code-on-error", "0"]
     locust = subprocess.Popen([str(c) for c in command], cwd=ROOT, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,

@@ -46,7 +46,7 @@ class Command(BaseCommand):
         steps.add_argument("--warmup", type=int, default=ramp.warmup,
                            help="seconds of each step not measured")
         steps.add_argument("--pdfs", type=int, default=ramp.pdfs,
-                           help="clients downloading a PDF every 30 s")
+                           help="Imps downloading a sheet PDF and their party's PDF every 60 s")
         parser.add_argument("--workers", type=int, default=None,
                             help="gunicorn workers (default: as the README's command runs)")
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
