@@ -7,6 +7,7 @@ Ctrl-C (the context managers below). Traffic goes to 127.0.0.1 only.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
@@ -32,6 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 BIN = Path(sys.executable).parent
 LOCUSTFILE = Path(__file__).with_name("locustfile.py")
 P99_LIMIT_MS = 100.0
+DEFAULT_SEED_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / \
+    "eldritch-table-loadtest"
 # PDFs take longer than any page by design (WeasyPrint); the ramp's p99 limit is for the
 # rest. They are measured and shown all the same, and their errors count.
 NOT_HELD_TO_LIMIT = ("GET sheet PDF", "GET party PDF")
@@ -109,19 +112,44 @@ def production_env(database_url: str, workdir: Path) -> dict[str, str]:
     return env
 
 
-def prepare(env: dict, sizes: Sizes, world: Path) -> None:
-    """`migrate` and `collectstatic` as the README's production steps, then the seed."""
+def prepare(env: dict, sizes: Sizes, world: Path, cache: Path | None) -> None:
+    """`migrate` and `collectstatic` as the README's production steps, then the seed;
+    with SQLite and a `cache` directory, a copy of the seeded database made earlier for
+    the same sizes, migrations and seed code (seeding through the services takes minutes)."""
     started = time.monotonic()
+    database = Path(env["DATABASE_URL"].removeprefix("sqlite:///"))
+    if env["DATABASE_URL"].startswith("postgres"):
+        cache = None
+    cached = cache / seed_key(sizes) if cache else None
+    if cached and (cached / "world.json").exists():
+        shutil.copyfile(cached / "load.sqlite3", database)
+        shutil.copyfile(cached / "world.json", world)
+        say(f"using the seeded database cached in {cached}")
     run([sys.executable, "manage.py", "migrate", "--noinput"], env, "migrate")
     run([sys.executable, "manage.py", "collectstatic", "--noinput"], env, "collectstatic")
-    say(f"migrated and collected static files in {time.monotonic() - started:.0f} s; "
-        f"seeding {sizes}")
+    say(f"migrated and collected static files in {time.monotonic() - started:.0f} s")
+    if world.exists():
+        return
+    say(f"seeding {sizes}")
     args = [f"--{k.replace('_', '-')}={v}" for k, v in asdict(sizes).items()]
     process = subprocess.run([sys.executable, "-m", "campaigns.loadtest.seed", world, *args],
                              cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
     if process.returncode != 0:
         raise RuntimeError(f"seeding failed:\n{process.stderr[-4000:]}")
     say(process.stderr.strip().replace("\n", "; "))
+    if cached:
+        cached.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(database, cached / "load.sqlite3")
+        shutil.copyfile(world, cached / "world.json")  # last: it marks the copy complete
+
+
+def seed_key(sizes: Sizes) -> str:
+    """What the seeded database depends on: the sizes, the seed code, the migrations."""
+    digest = hashlib.sha256(repr(asdict(sizes)).encode())
+    for path in sorted([Path(__file__).with_name("seed.py"), *ROOT.glob("*/migrations/*.py"),
+                        *ROOT.glob("*/*/*/migrations/*.py")]):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def free_port() -> int:
@@ -269,7 +297,8 @@ def load_average() -> str:
         return "unknown"
 
 
-def game_night(*, database_url: str, sizes: Sizes, ramp: Ramp, workers: int | None) -> dict:
+def game_night(*, database_url: str, sizes: Sizes, ramp: Ramp, workers: int | None,
+               seed_cache: Path | None = None) -> dict:
     """The whole benchmark; returns its result (night.report prints it)."""
     result = {"database": "postgresql" if database_url.startswith("postgres") else "sqlite",
               "sizes": asdict(sizes), "ramp": asdict(ramp), "cpus": os.cpu_count(),
@@ -279,7 +308,7 @@ def game_night(*, database_url: str, sizes: Sizes, ramp: Ramp, workers: int | No
         with stopped_on_sigterm(), throwaway_database(database_url, workdir) as database:
             env = production_env(database, workdir)
             world = workdir / "world.json"
-            prepare(env, sizes, world)
+            prepare(env, sizes, world, seed_cache)
             with production_server(env, workdir, workers) as server:
                 result["server"] = " ".join(server["command"])
                 log_in_everyone(server["url"], world)

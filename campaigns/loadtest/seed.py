@@ -33,7 +33,8 @@ class Sizes:
     sessions: int = 50
     items_min: int = 5
     items_max: int = 30
-    rolls_per_session: int = 6
+    rolls_per_session: int = 2
+    rolls_tonight: int = 40  # already in the log of the session under way
 
 
 def character_data(n: int, rng: random.Random, *, armor) -> dict:
@@ -166,8 +167,9 @@ def seed_tracker(campaign, imp) -> int:
 
 
 def seed_campaigns(sizes: Sizes, imps, characters, rng: random.Random) -> list[dict]:
-    """Each Imp's campaign: a party of players' characters, sessions.sessions sessions
-    played (the last one's ritual still open, for the night to go on), a tracker."""
+    """Each Imp's campaign: a party of players' characters, sizes.sessions sessions
+    played (the last one under way: its ritual still open for the night's Imp, some rolls
+    in its log), an Initiative tracker."""
     from campaigns import services
 
     free = list(characters)
@@ -192,6 +194,8 @@ def seed_campaigns(sizes: Sizes, imps, characters, rng: random.Random) -> list[d
             session = services.session_start(campaign=campaign, by=imp)
             if session.number < sizes.sessions:
                 play_session(session, party, imp, rng, sizes)
+        for _ in range(sizes.rolls_tonight if party else 0):
+            seed_roll(rng.choice(party), rng)  # the ritual is left for the night's Imp
         tables.append({
             "campaign": campaign.pk, "imp": imp.username,
             "session": session.number if session else None,

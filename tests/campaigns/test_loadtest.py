@@ -19,11 +19,12 @@ NIGHT = {
 @pytest.mark.load
 def test_a_tiny_night_reports_every_endpoint_beside_the_bare_view():
     out = StringIO()
-    call_command("loadtest", "--users", "3", "--characters", "4", "--campaigns", "1",
-                 "--party", "2", "--sessions", "2", "--items-min", "1", "--items-max", "3",
-                 "--rolls-per-session", "1", "--steps", "1", "--step-typists", "2",
-                 "--step-tables", "1", "--step-seconds", "10", "--warmup", "0", "--workers",
-                 "3", "--json", stdout=out)
+    tiny = {"users": 3, "characters": 4, "campaigns": 1, "party": 2, "sessions": 2,
+            "items-min": 1, "items-max": 3, "rolls-per-session": 1, "rolls-tonight": 3,
+            "steps": 1, "step-typists": 2, "step-tables": 1, "step-seconds": 10, "warmup": 0,
+            "workers": 3}
+    options = [part for key, value in tiny.items() for part in (f"--{key}", str(value))]
+    call_command("loadtest", *options, "--seed-cache", "", "--json", stdout=out)
     result = json.loads(out.getvalue())
 
     [step] = result["steps"]

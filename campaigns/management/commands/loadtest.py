@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -35,6 +36,8 @@ class Command(BaseCommand):
         seeded.add_argument("--sessions", type=int, default=sizes.sessions,
                             help="sessions per campaign, each with its ritual and rolls")
         seeded.add_argument("--rolls-per-session", type=int, default=sizes.rolls_per_session)
+        seeded.add_argument("--rolls-tonight", type=int, default=sizes.rolls_tonight,
+                            help="rolls already in the log of the session under way")
         steps = parser.add_argument_group("the ramp")
         steps.add_argument("--step-typists", type=int, default=ramp.typists,
                            help="typing players added at each step")
@@ -49,6 +52,10 @@ class Command(BaseCommand):
                            help="Imps downloading a sheet PDF and their party's PDF every 60 s")
         parser.add_argument("--workers", type=int, default=None,
                             help="gunicorn workers (default: as the README's command runs)")
+        parser.add_argument(
+            "--seed-cache", default=str(night.DEFAULT_SEED_CACHE),
+            help="SQLite only: keep a copy of the seeded database here and reuse it for the "
+                 "same sizes, migrations and seed code ('' for none; default %(default)s)")
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
     def handle(self, *args, **options):
@@ -58,9 +65,11 @@ class Command(BaseCommand):
                           warmup=options["warmup"], pdfs=options["pdfs"])
         if min(sizes.users, sizes.characters, sizes.campaigns, sizes.party) < 1:
             raise CommandError("Seed at least one user, character, campaign and party member.")
+        cache = Path(options["seed_cache"]) if options["seed_cache"] else None
         try:
             result = night.game_night(database_url=os.environ.get("DATABASE_URL", ""),
-                                      sizes=sizes, ramp=ramp, workers=options["workers"])
+                                      sizes=sizes, ramp=ramp, workers=options["workers"],
+                                      seed_cache=cache)
         except RuntimeError as error:
             raise CommandError(str(error)) from error
         except KeyboardInterrupt:
