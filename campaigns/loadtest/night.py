@@ -174,7 +174,8 @@ def production_server(env: dict, workdir: Path, workers: int | None) -> Iterator
     try:
         wait_until_up(base, server, workdir / "gunicorn.log")
         say(f"server up: {' '.join(str(c.name if isinstance(c, Path) else c) for c in command)}")
-        yield {"url": base, "command": ["gunicorn", *[str(c) for c in command[1:]]]}
+        yield {"url": base, "command": ["gunicorn", *[str(c) for c in command[1:]]],
+               "log": workdir / "gunicorn.log"}
     finally:
         server.terminate()
         try:
@@ -321,6 +322,9 @@ def game_night(*, database_url: str, sizes: Sizes, ramp: Ramp, workers: int | No
                     if not outcome["held"]:
                         say(f"not held: {', '.join(outcome['over_limit'])}")
                         break
+                if any(e["errors"] for s in result["steps"] for e in s["endpoints"].values()):
+                    # What the server said about its errors (Django logs them at ERROR).
+                    result["server_log_tail"] = server["log"].read_text()[-4000:]
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     held = [s for s in result["steps"] if s["held"]]
