@@ -82,6 +82,11 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+# `manage.py loadtest` runs the server with LOAD_BENCH=true: each response then carries its
+# server CPU time and query count (Server-Timing), and a bare view is added to compare with.
+if env_bool("LOAD_BENCH", False):
+    MIDDLEWARE = ["campaigns.loadtest.timing.ServerTimingMiddleware", *MIDDLEWARE]
+    ROOT_URLCONF = "campaigns.loadtest.urls"
 
 TEMPLATES = [
     {

@@ -1,0 +1,432 @@
+"""The night's clients, for Locust in headless mode (run by campaigns/loadtest/night.py).
+
+Each simulated user is one open browser tab doing one thing on a fixed schedule
+(constant_pacing: a request every `interval` seconds, sooner never; a slow answer delays
+the next, and the requests it crowds out are counted as offered but not served):
+
+- Typist: a player typing in the builder, a live preview POST every 0.3 s.
+- RollLog, Checks: a player on the Checks and Rolls page (its log polls every 2 s;
+  a Check or a Roll every 15 s); SheetReader: a player reading a sheet (every 10 s).
+- Dashboard (every 5 s), SessionLog (every 2 s), Initiative (the player view, every
+  2 s), Ritual (the Imp runs the ritual: a step every 10 s): one of each per open table.
+- SheetPdf, PartyPdf: an Imp downloads a sheet PDF and the party's PDF, every 60 s.
+- BarePost, BareGet: the bare view (login required, 2 bytes) on the preview's and the
+  polls' schedules.
+
+The environment says how many of each (LOADTEST_TYPISTS, LOADTEST_TABLES,
+LOADTEST_PDFS), where the seeded world and its session cookies are (LOADTEST_WORLD) and
+where to write the measurements (LOADTEST_OUT); requests in the first LOADTEST_WARMUP
+seconds are not counted.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import time
+import uuid
+from collections import defaultdict
+from html.parser import HTMLParser
+from http.cookiejar import Cookie
+
+import gevent
+from locust import constant_pacing, events, task
+from locust.contrib.fasthttp import FastHttpUser
+
+with open(os.environ["LOADTEST_WORLD"]) as world_file:
+    WORLD = json.load(world_file)
+TYPISTS = int(os.environ.get("LOADTEST_TYPISTS", "1"))
+TABLES = int(os.environ.get("LOADTEST_TABLES", "1"))
+PDFS = int(os.environ.get("LOADTEST_PDFS", "1"))
+WARMUP = float(os.environ.get("LOADTEST_WARMUP", "3"))
+PLAYERS_AT_TABLE = 2  # per open table: players with the Checks and Rolls page open
+BARE_PER_TYPISTS = 10  # one bare POST client per ten typists (at least one)
+HTMX = {"HX-Request": "true"}
+
+started_at = time.monotonic()
+samples: dict[str, dict] = defaultdict(lambda: {"ms": [], "cpu": [], "queries": [],
+                                                "errors": 0, "error_examples": [],
+                                                "offered": 0.0})
+user_starts: list[tuple[object, float]] = []
+_counters: dict[str, itertools.count] = defaultdict(itertools.count)
+
+
+def take(kind: str, items: list):
+    """The next of `items` for this kind of client, round robin."""
+    return items[next(_counters[kind]) % len(items)]
+
+
+def table_for(kind: str) -> dict:
+    return take(kind, WORLD["tables"][:TABLES] or WORLD["tables"])
+
+
+def character_of_table(kind: str) -> dict:
+    players = [p for t in WORLD["tables"][:TABLES] for p in t["players"]]
+    return take(kind, players or WORLD["characters"])
+
+
+class Forms(HTMLParser):
+    """The forms of a page: each its action and its fields (name, value), as a browser
+    would submit them with their first submit button."""
+
+    def __init__(self):
+        super().__init__()
+        self.forms: list[dict] = []
+        self._select: str | None = None
+        self._textarea: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form":
+            self.forms.append({"action": a.get("action") or a.get("hx-post") or "",
+                               "hx_post": a.get("hx-post") or "", "fields": []})
+            return
+        if not self.forms:
+            return
+        fields = self.forms[-1]["fields"]
+        name = a.get("name")
+        if tag == "input" and name:
+            kind = (a.get("type") or "text").lower()
+            if kind in ("checkbox", "radio") and "checked" not in a:
+                return
+            if kind in ("submit", "button", "file", "image"):
+                return
+            fields.append([name, a.get("value") or ("on" if kind == "checkbox" else "")])
+        elif tag == "select" and name:
+            self._select = name
+            fields.append([name, None])
+        elif tag == "option" and self._select:
+            current = next(f for f in reversed(fields) if f[0] == self._select)
+            if current[1] is None or "selected" in a:
+                current[1] = a.get("value") or ""
+        elif tag == "textarea" and name:
+            self._textarea = name
+            fields.append([name, ""])
+        elif tag == "button" and name and not self.forms[-1].get("button"):
+            self.forms[-1]["button"] = [name, a.get("value") or ""]
+
+    def handle_data(self, data):
+        if self._textarea and self.forms:
+            self.forms[-1]["fields"][-1][1] += data
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self._select = None
+        elif tag == "textarea":
+            self._textarea = None
+
+
+def forms_of(html: str) -> list[dict]:
+    parser = Forms()
+    parser.feed(html)
+    return parser.forms
+
+
+def fields_of(form: dict, **changes) -> dict:
+    data = {}
+    for name, value in form["fields"]:
+        data.setdefault(name, value or "")
+    if form.get("button"):
+        data.setdefault(*form["button"])
+    if "request_key" in data:
+        data["request_key"] = uuid.uuid4().hex
+    data.update(changes)
+    return data
+
+
+class Client(FastHttpUser):
+    """A logged-in browser tab: the account's session and CSRF cookies from the login
+    night.py made before the run (one login per account, as a real night has)."""
+
+    abstract = True
+    interval = 1.0
+    endpoint = ""  # the one endpoint a polling tab requests; "" for mixed tabs
+
+    def wait_time(self):
+        return constant_pacing(self.interval)(self)
+
+    def log_in(self, username: str) -> None:
+        cookies = WORLD["cookies"][username]
+        for name, value in cookies.items():
+            self.client.cookiejar.set_cookie(Cookie(
+                0, name, value, None, False, "127.0.0.1", False, False, "/", True, False,
+                None, False, None, None, {}))
+        self.csrf = cookies["csrftoken"]
+        if self.endpoint:
+            user_starts.append((self, time.monotonic()))
+
+    def get(self, url: str, name: str, htmx: bool = False):
+        return self.client.get(url, name=name, headers=HTMX if htmx else None)
+
+    def post(self, url: str, name: str, data: dict, htmx: bool = True):
+        headers = {"X-CSRFToken": self.csrf, **(HTMX if htmx else {})}
+        return self.client.post(url, name=name, data=data, headers=headers)
+
+
+class Typist(Client):
+    fixed_count = TYPISTS
+    interval = 0.3
+    endpoint = "POST preview (typing)"
+
+    def on_start(self):
+        who = take("typist", WORLD["characters"])
+        self.log_in(who["user"])
+        page = self.get(f"/characters/{who['character']}/edit/", "GET builder page")
+        form = next(f for f in forms_of(page.text or "") if "/preview/" in f["hx_post"])
+        self.url, self.data = form["hx_post"], fields_of(form)
+        self.keys = itertools.count()
+
+    @task
+    def type_a_key(self):
+        n = next(self.keys)
+        data = {**self.data, "description": f"Typing, keystroke {n}",
+                "str": str(1 + n % 3)}
+        self.post(self.url, self.endpoint, data)
+
+
+class BarePost(Client):
+    fixed_count = max(1, TYPISTS // BARE_PER_TYPISTS)
+    interval = 0.3
+    endpoint = "POST bare view"
+
+    def on_start(self):
+        self.log_in(take("bare-post", WORLD["characters"])["user"])
+
+    @task
+    def bare(self):
+        self.post("/load/bare/", self.endpoint, {"description": "Typing"})
+
+
+class BareGet(Client):
+    fixed_count = TABLES
+    interval = 2.0
+    endpoint = "GET bare view"
+
+    def on_start(self):
+        self.log_in(table_for("bare-get")["imp"])
+
+    @task
+    def bare(self):
+        self.get("/load/bare/", self.endpoint, htmx=True)
+
+
+class Dashboard(Client):
+    fixed_count = TABLES
+    interval = 5.0
+    endpoint = "GET dashboard poll"
+
+    def on_start(self):
+        self.table = table_for("dashboard")
+        self.log_in(self.table["imp"])
+
+    @task
+    def poll(self):
+        url = f"/campaigns/{self.table['campaign']}/"
+        self.client.get(url, name=self.endpoint, headers={
+            **HTMX, "HX-Target": "party-dashboard", "HX-Current-URL": url})
+
+
+class SessionLog(Client):
+    fixed_count = TABLES
+    interval = 2.0
+    endpoint = "GET session log poll"
+
+    def on_start(self):
+        self.table = table_for("session-log")
+        self.log_in(self.table["imp"])
+
+    @task
+    def poll(self):
+        # The session the Imp's Ritual tab has reached (it starts new ones).
+        number = self.table.get("current", self.table["session"])
+        self.get(f"/campaigns/{self.table['campaign']}/sessions/{number}/log/",
+                 self.endpoint, htmx=True)
+
+
+class Initiative(Client):
+    fixed_count = TABLES
+    interval = 2.0
+    endpoint = "GET initiative poll (player)"
+
+    def on_start(self):
+        self.table = table_for("initiative")
+        self.log_in(self.table["players"][0]["user"] if self.table["players"]
+                    else self.table["imp"])
+
+    @task
+    def poll(self):
+        self.get(f"/campaigns/{self.table['campaign']}/initiative/{self.table['encounter']}/",
+                 self.endpoint, htmx=True)
+
+
+class Ritual(Client):
+    """The Imp runs the ritual: the session page, then whatever comes next on it (the
+    Highlight of whoever's turn it is, a Quest investment), or the next session."""
+
+    fixed_count = TABLES
+    interval = 10.0
+
+    def on_start(self):
+        self.table = table_for("ritual")
+        self.log_in(self.table["imp"])
+
+    @task
+    def step(self):
+        campaign = self.table["campaign"]
+        number = self.table.get("current", self.table["session"])
+        page = self.get(f"/campaigns/{campaign}/sessions/{number}/", "GET session page")
+        forms = forms_of(page.text or "")
+        for ending, extra in (("/turn/", {"text": "A deed worth telling"}), ("/invest/", {})):
+            form = next((f for f in forms if f["action"].endswith(ending)), None)
+            if form:
+                self.post(form["action"], f"POST ritual {ending.strip('/')}",
+                          fields_of(form, **extra), htmx=False)
+                return
+        sessions = f"/campaigns/{campaign}/sessions/"
+        page = self.get(sessions, "GET sessions page")
+        form = next((f for f in forms_of(page.text or "")
+                     if f["action"] in ("", sessions) and any(
+                         name == "highlight_rounds" for name, _ in f["fields"])), None)
+        if form is not None:
+            started = self.post(sessions, "POST session start", fields_of(form), htmx=False)
+            if started.status_code < 400:
+                self.table["current"] = number + 1
+
+
+class RollLog(Client):
+    fixed_count = TABLES * PLAYERS_AT_TABLE
+    interval = 2.0
+    endpoint = "GET roll log poll (player)"
+
+    def on_start(self):
+        self.who = character_of_table("roll-log")
+        self.log_in(self.who["user"])
+
+    @task
+    def poll(self):
+        self.get(f"/characters/{self.who['character']}/play/log/", self.endpoint, htmx=True)
+
+
+class Checks(Client):
+    fixed_count = TABLES * PLAYERS_AT_TABLE
+    interval = 15.0
+
+    def on_start(self):
+        self.who = character_of_table("checks")
+        self.log_in(self.who["user"])
+        page = self.get(f"/characters/{self.who['character']}/play/", "GET play page")
+        forms = forms_of(page.text or "")
+        self.check = next(f for f in forms if f["action"].endswith("/play/check/"))
+        self.rolls = [f for f in forms if f["action"].endswith("/play/roll/")]
+        self.turn = itertools.count()
+
+    @task
+    def roll(self):
+        if next(self.turn) % 2 == 0 or not self.rolls:
+            self.post(self.check["action"], "POST check", fields_of(self.check))
+        else:
+            form = self.rolls[0]
+            self.post(form["action"], "POST roll", fields_of(form))
+
+
+class SheetReader(Client):
+    fixed_count = TABLES
+    interval = 10.0
+    endpoint = "GET character page"
+
+    def on_start(self):
+        self.who = character_of_table("sheet")
+        self.log_in(self.who["user"])
+
+    @task
+    def read(self):
+        self.get(f"/characters/{self.who['character']}/", self.endpoint)
+
+
+class SheetPdf(Client):
+    """The Imp downloads a sheet PDF every minute..."""
+
+    fixed_count = PDFS
+    interval = 60.0
+    endpoint = "GET sheet PDF"
+
+    def on_start(self):
+        self.table = table_for("sheet-pdf")
+        self.log_in(self.table["imp"])
+        gevent.sleep(WARMUP + 2)  # the first PDF in the measured window, not the warm-up
+
+    @task
+    def pdf(self):
+        who = self.table["players"][0] if self.table["players"] else WORLD["characters"][0]
+        self.get(f"/characters/{who['character']}/sheet.pdf", self.endpoint)
+
+
+class PartyPdf(Client):
+    """... and the party's PDF."""
+
+    fixed_count = PDFS
+    interval = 60.0
+    endpoint = "GET party PDF"
+
+    def on_start(self):
+        self.table = table_for("party-pdf")
+        self.log_in(self.table["imp"])
+        gevent.sleep(WARMUP + 2)  # the first PDF in the measured window, not the warm-up
+
+    @task
+    def pdf(self):
+        self.get(f"/campaigns/{self.table['campaign']}/party.pdf", self.endpoint)
+
+
+def server_timing(response) -> tuple[float | None, int | None]:
+    header = (response.headers.get("Server-Timing") if response is not None else None) or ""
+    cpu = queries = None
+    for metric in header.split(","):
+        name, _, params = metric.strip().partition(";")
+        for param in params.split(";"):
+            key, _, value = param.strip().partition("=")
+            if name == "cpu" and key == "dur":
+                cpu = float(value)
+            elif name == "queries" and key == "desc":
+                queries = int(value.strip('"'))
+    return cpu, queries
+
+
+@events.request.add_listener
+def on_request(request_type, name, response_time, response_length, response=None,
+               exception=None, **kwargs):
+    if time.monotonic() - started_at < WARMUP:
+        return
+    sample = samples[name]
+    sample["ms"].append(response_time)
+    if exception is not None:
+        sample["errors"] += 1
+        if len(sample["error_examples"]) < 3:
+            sample["error_examples"].append(str(exception)[:200])
+        return
+    cpu, queries = server_timing(response)
+    if cpu is not None:
+        sample["cpu"].append(cpu)
+    if queries is not None:
+        sample["queries"].append(queries)
+
+
+@events.test_start.add_listener
+def on_test_start(**kwargs):
+    global started_at
+    started_at = time.monotonic()
+
+
+@events.quitting.add_listener
+def on_quitting(environment, **kwargs):
+    """What each polling tab was scheduled to send in the measured window (offered),
+    beside what was answered (served), then everything to LOADTEST_OUT."""
+    now = time.monotonic()
+    window_start = started_at + WARMUP
+    for user, since in user_starts:
+        seconds = now - max(since, window_start)
+        if seconds > 0:
+            samples[user.endpoint]["offered"] += seconds / user.interval
+    with open(os.environ["LOADTEST_OUT"], "w") as file:
+        json.dump({"seconds": now - window_start, "endpoints": samples}, file)

@@ -1,0 +1,243 @@
+"""Seed a realistic installation for the load benchmark, through the project's own
+services only (characters/services.py, characters/inventory.py, campaigns/services.py,
+campaigns/roll_services.py, campaigns/initiative.py), and write what the simulated
+clients need to know (accounts, characters, campaigns, sessions, trackers) as JSON.
+
+Run by `manage.py loadtest` in a child process whose DATABASE_URL names the throwaway
+database: `python -m campaigns.loadtest.seed WORLD.json --users 50 ...`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import itertools
+import json
+import random
+import sys
+import time
+from dataclasses import dataclass
+
+PASSWORD = "load-bench-password"  # noqa: S105 - a throwaway database's accounts
+ATTRIBUTE_SPREADS = ((3, 2, 2, 1, 1, 1), (2, 2, 2, 2, 1, 1), (4, 2, 1, 1, 1, 1))
+HIGHLIGHTS = ("Held the bridge alone", "Talked the ferryman down", "Found the hidden door",
+              "Cooked for the whole caravan", "Outran the wolves", "Read the old runes")
+
+
+@dataclass(frozen=True)
+class Sizes:
+    users: int = 50
+    characters: int = 200
+    campaigns: int = 10
+    party: int = 6
+    sessions: int = 50
+    items_min: int = 5
+    items_max: int = 30
+    rolls_per_session: int = 2
+    rolls_tonight: int = 40  # already in the log of the session under way
+
+
+def character_data(n: int, rng: random.Random, *, armor) -> dict:
+    """What the builder's form posts for a Level 10 adventurer (ten Attribute points)."""
+    spread = list(rng.choice(ATTRIBUTE_SPREADS))
+    rng.shuffle(spread)
+    return {
+        "name": f"Load hero {n}", "pronouns": "they/them", "career": "Grave robber",
+        "quest": "Find the drowned library", "origin": "The river docks",
+        "template_name": "Human", "description": "Seeded for the load benchmark.",
+        "level": 10, "xp": 0, **dict(zip(("str", "wis", "dex", "agi", "cha", "end"), spread,
+                                          strict=True)),
+        "skills": ["Swim", "Haggle"], "coins_cp": 500, "armor": armor, "shield": None,
+        "armor_coverage": "full", "hp_current": None, "wp_current": None, "statuses": [],
+        "poison_buildup": 0,
+    }
+
+
+def seed_accounts(sizes: Sizes):
+    """The Imps (one per campaign) and the players, all with PASSWORD (hashed once)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+
+    User = get_user_model()
+    hashed = make_password(PASSWORD)
+    imps = min(sizes.campaigns, max(sizes.users - 1, 1))
+    names = [f"load-imp-{n}" if n < imps else f"load-player-{n - imps}"
+             for n in range(sizes.users)]
+    User.objects.bulk_create(User(username=name, password=hashed) for name in names)
+    users = list(User.objects.filter(username__in=names).order_by("pk"))
+    return users[:imps], users[imps:]
+
+
+def seed_characters(sizes: Sizes, players, rng: random.Random) -> list:
+    """sizes.characters characters over the players, each with 5-30 items."""
+    from characters import inventory, services
+    from rules.models import GearItem
+
+    catalog = [item for item in GearItem.objects.srd()
+               if item.category not in ("armor", "shield")]
+    armors = [item for item in GearItem.objects.srd() if item.category == "armor"]
+    characters = []
+    for n, owner in zip(range(sizes.characters), itertools.cycle(players)):
+        armor = rng.choice(armors) if armors and n % 2 else None
+        character = services.character_create(owner=owner,
+                                               data=character_data(n, rng, armor=armor))
+        for k in range(rng.randint(sizes.items_min, sizes.items_max)):
+            if k % 4 == 3 or not catalog:
+                inventory.item_add(character=character, by=owner, name=f"Keepsake {k}",
+                                   load=0)
+            else:
+                inventory.item_add(character=character, by=owner,
+                                   catalog_item=rng.choice(catalog))
+        characters.append(character)
+    return characters
+
+
+def play_session(session, party, imp, rng: random.Random, sizes: Sizes) -> None:
+    """The ritual (three rounds of Highlights, one a pass now and then; Quest XP), then
+    the table's Checks and Rolls, all logged into this session."""
+    from campaigns import services
+    from campaigns.services import CampaignError
+
+    if session.has_ritual:
+        while turns := services.highlight_turns(session):
+            character = turns[0][0]
+            if rng.random() < 0.15:
+                services.highlight_pass(session=session, character=character, by=imp)
+            else:
+                services.highlight_award(session=session, character=character, by=imp,
+                                         text=rng.choice(HIGHLIGHTS))
+        for character in party:
+            with contextlib.suppress(CampaignError):  # no XP to invest this time
+                services.quest_invest(session=session, character=character, by=imp)
+    for _ in range(sizes.rolls_per_session):
+        seed_roll(rng.choice(party), rng)
+
+
+def seed_roll(character, rng: random.Random) -> None:
+    """A Check as the Checks and Rolls page makes it, or a damage or Rally Roll."""
+    from campaigns import roll_services
+    from campaigns.roll_forms import DEFAULT_DF, CheckForm
+    from campaigns.rolls import Roll
+    from characters.builds import sheet_for
+    from rules.engine.eldritch_gambit import rolls
+
+    sheet = sheet_for(character)
+    if rng.random() < 0.6:
+        form = CheckForm({"action": "attack-melee", "attribute": "dex", "ocs": "on",
+                          "bonus": "0", "penalty": "0", "difficulty": str(DEFAULT_DF)},
+                         sheet=sheet)
+        if form.is_valid():
+            roll_services.make_check(character=character, by=character.owner,
+                                     spec=form.spec(), label=form.label(),
+                                     action=form.chosen_action, detail=form.detail(),
+                                     rng=rng)
+            return
+    if sheet.weapons:
+        weapon = rng.choice(sheet.weapons)
+        spec = rolls.weapon_damage(weapon.name, weapon.damage, weapon.critical_bonus)
+        kind = Roll.Kind.DAMAGE
+    else:
+        spec, kind = rolls.rally(str(sheet.value("rally"))), Roll.Kind.RALLY
+    roll_services.make_roll(character=character, by=character.owner, spec=spec, kind=kind,
+                            rng=rng)
+
+
+def seed_tracker(campaign, imp) -> int:
+    """An Initiative tracker under way, as the demo's fight: the party against a Mob."""
+    from campaigns import initiative
+    from campaigns.services import CampaignError
+
+    encounter = initiative.create(campaign=campaign, by=imp, name="Ambush at the ford")
+    party = list(campaign.characters.order_by("pk"))
+    initiative.add_characters(encounter_id=encounter.pk, version=None, characters=party)
+    mob = initiative.add_foe(encounter_id=encounter.pk, version=None, name="Bandits",
+                             hp_max=5, af=10, wp=6, is_mob=True, members=4)
+    fighters = encounter.combatants.exclude(character=None).order_by("pk")
+    for first in fighters:  # the first who can act (a seeded hero may be down)
+        try:
+            initiative.step(encounter_id=encounter.pk, version=None, kind="trigger",
+                            payload={"key": first.key}, by=imp)
+            initiative.step(encounter_id=encounter.pk, version=None, kind="act",
+                            payload={"actor": first.key, "targets": [mob.key],
+                                     "action": "melee Attack"}, by=imp)
+            break
+        except CampaignError:
+            continue
+    return encounter.pk
+
+
+def seed_campaigns(sizes: Sizes, imps, characters, rng: random.Random) -> list[dict]:
+    """Each Imp's campaign: a party of players' characters, sizes.sessions sessions
+    played (the last one under way: its ritual still open for the night's Imp, some rolls
+    in its log), an Initiative tracker."""
+    from campaigns import services
+
+    free = list(characters)
+    rng.shuffle(free)
+    tables = []
+    for n, imp in enumerate(imps):
+        campaign = services.campaign_create(owner=imp, name=f"Load table {n + 1}")
+        invitation = services.invitation_create(campaign=campaign, by=imp)
+        party, owners = [], set()
+        for character in list(free):
+            if len(party) == sizes.party:
+                break
+            if character.owner_id in owners:
+                continue
+            services.invitation_accept(code=invitation.code, user=character.owner)
+            party.append(services.character_join(campaign=campaign, character=character,
+                                                 by=character.owner))
+            owners.add(character.owner_id)
+            free.remove(character)
+        session = None
+        for _ in range(sizes.sessions):
+            session = services.session_start(campaign=campaign, by=imp)
+            if session.number < sizes.sessions:
+                play_session(session, party, imp, rng, sizes)
+        for _ in range(sizes.rolls_tonight if party else 0):
+            seed_roll(rng.choice(party), rng)  # the ritual is left for the night's Imp
+        tables.append({
+            "campaign": campaign.pk, "imp": imp.username,
+            "session": session.number if session else None,
+            "encounter": seed_tracker(campaign, imp),
+            "players": [{"user": c.owner.username, "character": c.pk} for c in party],
+        })
+    return tables
+
+
+def seed(sizes: Sizes, *, seed_value: int = 12) -> dict:
+    rng = random.Random(seed_value)
+    started = time.monotonic()
+    imps, players = seed_accounts(sizes)
+    characters = seed_characters(sizes, players or imps, rng)
+    print(f"seeded {len(imps) + len(players)} users and {len(characters)} characters in "
+          f"{time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+    tables = seed_campaigns(sizes, imps, characters, rng)
+    print(f"seeded {len(tables)} campaigns in {time.monotonic() - started:.0f} s",
+          file=sys.stderr, flush=True)
+    return {
+        "password": PASSWORD,
+        "users": [u.username for u in (*imps, *players)],
+        "characters": [{"user": c.owner.username, "character": c.pk} for c in characters],
+        "tables": tables,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("out")
+    for field, default in Sizes().__dict__.items():
+        parser.add_argument(f"--{field.replace('_', '-')}", type=int, default=default)
+    args = vars(parser.parse_args())
+    out = args.pop("out")
+
+    import django
+
+    django.setup()
+    world = seed(Sizes(**args))
+    with open(out, "w") as file:
+        json.dump(world, file)
+
+
+if __name__ == "__main__":
+    main()

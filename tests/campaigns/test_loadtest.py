@@ -1,0 +1,44 @@
+"""manage.py loadtest end to end, at a tiny size and for a few seconds: the throwaway
+database (SQLite, or PostgreSQL when DATABASE_URL names one), the seed, the production
+server, Locust, and a JSON report with every endpoint of the night beside the bare view."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+NIGHT = {
+    "POST preview (typing)", "POST bare view", "GET bare view", "GET dashboard poll",
+    "GET session log poll", "GET initiative poll (player)", "GET roll log poll (player)",
+    "GET character page", "GET play page", "GET builder page", "POST check",
+    "GET session page", "POST ritual turn", "GET sheet PDF", "GET party PDF",
+}
+
+
+@pytest.mark.load
+def test_a_tiny_night_reports_every_endpoint_beside_the_bare_view():
+    out = StringIO()
+    tiny = {"users": 3, "characters": 4, "campaigns": 1, "party": 2, "sessions": 2,
+            "items-min": 1, "items-max": 3, "rolls-per-session": 1, "rolls-tonight": 3,
+            "steps": 1, "step-typists": 2, "step-tables": 1, "step-seconds": 10, "warmup": 0,
+            "workers": 3}
+    options = [part for key, value in tiny.items() for part in (f"--{key}", str(value))]
+    call_command("loadtest", *options, "--seed-cache", "", "--json", stdout=out)
+    result = json.loads(out.getvalue())
+
+    [step] = result["steps"]
+    endpoints = step["endpoints"]
+    assert set(endpoints) >= NIGHT, NIGHT - set(endpoints)
+    for name in NIGHT:
+        assert endpoints[name]["served"] > 0, name
+        assert endpoints[name]["errors"] == 0, (name, endpoints[name]["error_examples"])
+        # Measured in the server (Server-Timing): CPU and queries, beside the bare view.
+        assert endpoints[name]["cpu_ms"] > 0, name
+        assert endpoints[name]["queries"] >= 1, name
+        assert endpoints[name]["cpu_x_bare"] is not None, name
+    assert endpoints["POST preview (typing)"]["offered"] >= endpoints[
+        "POST preview (typing)"]["served"]
+    for key in ("p50", "p95", "p99", "max"):
+        assert endpoints["GET bare view"][key] >= 0
+    assert set(result["held"]) == {"typists", "tables"}
