@@ -1,6 +1,7 @@
 """Seed a realistic installation for the load benchmark, through the project's own
-services only (characters/services.py, characters/inventory.py, campaigns/services.py,
-campaigns/roll_services.py, campaigns/initiative.py), and write what the simulated
+services only (Eldritch Gambit's character and inventory services, campaigns/services.py,
+its Checks and Rolls and Initiative services in campaigns/systems/eldritch_gambit/), and
+write what the simulated
 clients need to know (accounts, characters, campaigns, sessions, trackers) as JSON.
 
 Run by `manage.py loadtest` in a child process whose DATABASE_URL names the throwaway
@@ -70,7 +71,7 @@ def seed_accounts(sizes: Sizes):
 
 def seed_characters(sizes: Sizes, players, rng: random.Random) -> list:
     """sizes.characters characters over the players, each with 5-30 items."""
-    from characters import inventory, services
+    from characters.systems.eldritch_gambit import inventory, services
     from rules.models import GearItem
 
     catalog = [item for item in GearItem.objects.srd()
@@ -115,10 +116,10 @@ def play_session(session, party, imp, rng: random.Random, sizes: Sizes) -> None:
 
 def seed_roll(character, rng: random.Random) -> None:
     """A Check as the Checks and Rolls page makes it, or a damage or Rally Roll."""
-    from campaigns import roll_services
-    from campaigns.roll_forms import DEFAULT_DF, CheckForm
-    from campaigns.rolls import Roll
-    from characters.builds import sheet_for
+    from campaigns.systems.eldritch_gambit import roll_services
+    from campaigns.systems.eldritch_gambit.roll_forms import DEFAULT_DF, CheckForm
+    from campaigns.systems.eldritch_gambit.rolls import Roll
+    from characters.systems.eldritch_gambit.builds import sheet_for
     from rules.engine.eldritch_gambit import rolls
 
     sheet = sheet_for(character)
@@ -144,8 +145,8 @@ def seed_roll(character, rng: random.Random) -> None:
 
 def seed_tracker(campaign, imp) -> int:
     """An Initiative tracker under way, as the demo's fight: the party against a Mob."""
-    from campaigns import initiative
     from campaigns.services import CampaignError
+    from campaigns.systems.eldritch_gambit import initiative
 
     encounter = initiative.create(campaign=campaign, by=imp, name="Ambush at the ford")
     party = list(campaign.characters.order_by("pk"))
