@@ -149,7 +149,8 @@ def seed_tracker(campaign, imp) -> int:
     from campaigns.systems.eldritch_gambit import initiative
 
     encounter = initiative.create(campaign=campaign, by=imp, name="Ambush at the ford")
-    party = list(campaign.characters.order_by("pk"))
+    party = list(campaign.game_system.character_model.objects.filter(campaign=campaign)
+                 .order_by("pk"))
     initiative.add_characters(encounter_id=encounter.pk, version=None, characters=party)
     mob = initiative.add_foe(encounter_id=encounter.pk, version=None, name="Bandits",
                              hp_max=5, af=10, wp=6, is_mob=True, members=4)
@@ -186,8 +187,10 @@ def seed_campaigns(sizes: Sizes, imps, characters, rng: random.Random) -> list[d
             if character.owner_id in owners:
                 continue
             services.invitation_accept(code=invitation.code, user=character.owner)
-            party.append(services.character_join(campaign=campaign, character=character,
-                                                 by=character.owner))
+            services.character_join(campaign=campaign, character=character,
+                                    by=character.owner)
+            character.refresh_from_db()  # its build's model, now in the campaign
+            party.append(character)
             owners.add(character.owner_id)
             free.remove(character)
         session = None

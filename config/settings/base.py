@@ -86,7 +86,7 @@ ROOT_URLCONF = "config.urls"
 # server CPU time and query count (Server-Timing), and a bare view is added to compare with.
 if env_bool("LOAD_BENCH", False):
     MIDDLEWARE = ["campaigns.loadtest.timing.ServerTimingMiddleware", *MIDDLEWARE]
-    ROOT_URLCONF = "campaigns.loadtest.urls"
+    ROOT_URLCONF = "config.load_urls"
 
 TEMPLATES = [
     {
