@@ -45,32 +45,6 @@ class QuestAdmin(admin.ModelAdmin):
     readonly_fields = [f.name for f in Quest._meta.fields]
 
 
-# Eldritch Gambit's Initiative (campaigns/systems/eldritch_gambit/initiative.py writes them;
-# the ledger is read-only here).
-from .models import Combatant, Encounter, InitiativeStep  # noqa: E402
-
-
-class InitiativeStepInline(admin.TabularInline):
-    model = InitiativeStep
-    extra = 0
-    can_delete = False
-    readonly_fields = ("number", "kind", "payload", "round", "text", "created_by", "created_at")
-
-
-@admin.register(Encounter)
-class EncounterAdmin(admin.ModelAdmin):
-    list_display = ("name", "campaign", "status", "round", "created_at")
-    list_filter = ("status",)
-    readonly_fields = ("status", "round", "holder", "version")
-    inlines = [InitiativeStepInline]
-
-
-@admin.register(Combatant)
-class CombatantAdmin(admin.ModelAdmin):
-    list_display = ("name", "encounter", "side", "is_mob", "members")
-    raw_id_fields = ("character",)
-
-
 # The admin of the game systems' campaign models (campaigns/systems/<system>/admin.py).
 from .systems import import_each  # noqa: E402
 

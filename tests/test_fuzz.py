@@ -31,8 +31,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
 
-from campaigns.models import Campaign, Combatant, Encounter, Invitation, Membership
+from campaigns.models import Campaign, Invitation, Membership
 from campaigns.systems.eldritch_gambit import initiative, roll_services
+from campaigns.systems.eldritch_gambit.models import Combatant, Encounter
 from campaigns.systems.eldritch_gambit.rolls import Roll
 from characters.models import CoinEntry, GearTransfer, InventoryItem, XpEntry
 from characters.systems.eldritch_gambit.demo import ASPHODEL

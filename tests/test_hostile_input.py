@@ -8,8 +8,9 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from campaigns import services
-from campaigns.models import Campaign, Combatant, Session
+from campaigns.models import Campaign, Session
 from campaigns.systems.eldritch_gambit import initiative
+from campaigns.systems.eldritch_gambit.models import Combatant
 from campaigns.systems.eldritch_gambit.rolls import Roll
 from characters.models import CoinEntry, GearTransfer, InventoryItem, XpEntry
 from config.parsing import MAX_ID, IdConverter, IdField, parse_id

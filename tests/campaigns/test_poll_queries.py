@@ -11,9 +11,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaigns.models import Encounter
 from campaigns.systems.eldritch_gambit import initiative as tracker
 from campaigns.systems.eldritch_gambit import roll_services
+from campaigns.systems.eldritch_gambit.models import Encounter
 from characters.systems.eldritch_gambit.builds import sheet_for
 from rules.engine.eldritch_gambit import rolls
 from rules.engine.eldritch_gambit.checks import CheckSpec

@@ -3,6 +3,7 @@ through campaigns.systems.import_each."""
 
 from django.contrib import admin
 
+from .models import Combatant, Encounter, InitiativeStep
 from .rolls import Roll
 
 
@@ -21,3 +22,25 @@ class RollAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+# The Initiative tracker (initiative.py writes it; the ledger is read-only here).
+class InitiativeStepInline(admin.TabularInline):
+    model = InitiativeStep
+    extra = 0
+    can_delete = False
+    readonly_fields = ("number", "kind", "payload", "round", "text", "created_by", "created_at")
+
+
+@admin.register(Encounter)
+class EncounterAdmin(admin.ModelAdmin):
+    list_display = ("name", "campaign", "status", "round", "created_at")
+    list_filter = ("status",)
+    readonly_fields = ("status", "round", "holder", "version")
+    inlines = [InitiativeStepInline]
+
+
+@admin.register(Combatant)
+class CombatantAdmin(admin.ModelAdmin):
+    list_display = ("name", "encounter", "side", "is_mob", "members")
+    raw_id_fields = ("character",)

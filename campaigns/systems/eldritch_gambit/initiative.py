@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from django.db import transaction
 from django.db.models import Max, Prefetch
 
-from campaigns.models import Campaign, Combatant, Encounter, InitiativeStep
+from campaigns.models import Campaign
 from campaigns.services import CampaignError
 from characters.models import Character, InventoryItem
 from characters.systems.eldritch_gambit.builds import build_from_character, sheet_for
@@ -27,6 +27,8 @@ from rules.engine.eldritch_gambit.initiative import (
     InitiativeError,
     InitiativeState,
 )
+
+from .models import Combatant, Encounter, InitiativeStep
 
 NAME_LENGTH = 120
 MAX_HP = 9999

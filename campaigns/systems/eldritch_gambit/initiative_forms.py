@@ -5,11 +5,11 @@ from __future__ import annotations
 from django import forms
 
 from campaigns.forms import BootstrapForm
-from campaigns.models import Combatant
 from rules.engine.eldritch_gambit.initiative import MAX_ACTION_LABEL, SETTABLE_STATUSES
 from rules.engine.eldritch_gambit.statuses import STATUS_BY_KEY
 
 from .initiative import MAX_HP, MAX_MEMBERS, NAME_LENGTH
+from .models import Combatant
 
 
 class EncounterForm(BootstrapForm):

@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns.forms import add_service_error
-from campaigns.models import IMP_ROLES, Combatant, Encounter
+from campaigns.models import IMP_ROLES
 from campaigns.services import CampaignError
 from campaigns.views import _require_runs
 from characters.models import Character
@@ -26,6 +26,7 @@ from rules.engine.eldritch_gambit import initiative as engine
 from . import initiative as tracker_service
 from .access import membership_or_404
 from .initiative_forms import EncounterForm, FoeForm, HpForm, StatusForm, clean_action
+from .models import Combatant, Encounter
 
 TRACKER = "campaigns/initiative/tracker.html"
 LIVE = "campaigns/initiative/live.html"

@@ -3,9 +3,9 @@ lock makes steps run one after the other, so a double click cannot act twice."""
 
 import pytest
 
-from campaigns.models import InitiativeStep
 from campaigns.services import CampaignError
 from campaigns.systems.eldritch_gambit import initiative as service
+from campaigns.systems.eldritch_gambit.models import InitiativeStep
 from tests.concurrency import needs_postgresql, run_at_once
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory
 

@@ -5,8 +5,9 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from campaigns.models import Campaign, Encounter
+from campaigns.models import Campaign
 from campaigns.systems.eldritch_gambit import initiative as service
+from campaigns.systems.eldritch_gambit.models import Encounter
 
 pytestmark = pytest.mark.django_db
 

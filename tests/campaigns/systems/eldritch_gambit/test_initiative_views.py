@@ -4,8 +4,9 @@ pages, validation next to the field, the live view, undo and the end refill."""
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Combatant, Encounter, InitiativeStep, Role
+from campaigns.models import Role
 from campaigns.systems.eldritch_gambit import initiative as service
+from campaigns.systems.eldritch_gambit.models import Combatant, Encounter, InitiativeStep
 from tests.factories import MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
