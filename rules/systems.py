@@ -12,6 +12,7 @@ over its classes when it registers.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import import_module
@@ -111,15 +112,14 @@ class GameSystem:
     # adds to them lives in its campaign package, campaigns/systems/<system>/, named here
     # as a dotted path ("" for none) because this layer imports no app: its urls.py holds
     # `campaign_urlpatterns` (under /campaigns/) and `character_urlpatterns` (under
-    # /characters/), which the generic URLconfs add; its models.py and admin.py, if any,
+    # /characters/), which the generic URLconfs add (two systems' patterns may share
+    # neither a route nor a name: refuse_url_clashes), and the links the generic pages show
+    # to them, `campaign_links(campaign)` (the campaign's page: Eldritch Gambit's
+    # "Initiative") and `session_links(session)` (the session's page: its "Roll log"), each
+    # a list of (label, url); its models.py and admin.py, if any,
     # are imported by the campaigns app's own (campaigns.systems.import_each). Its views
     # answer 404 for a campaign or character of another system.
     campaign_package: str = ""
-    # Checks and Rolls from the character's page, and the session's roll log: the generic
-    # pages link "Play" and "Roll log" only when True (the pages are the package's).
-    has_rolls: bool = False
-    # An Initiative tracker: the campaign page links "Initiative" only when True.
-    has_initiative: bool = False
 
     def __str__(self) -> str:
         return self.name
@@ -168,12 +168,50 @@ def all_systems() -> Iterator[GameSystem]:
 def url_patterns() -> list:
     """Every registered system's own character pages (GameSystem.urls), for the
     "characters" namespace of config/urls.py."""
-    patterns = []
+    each = []
     for system in all_systems():
         urls = system.urls
         if isinstance(urls, str):
             urls = import_module(urls).urlpatterns
-        patterns += list(urls or ())
+        each.append((system, list(urls or ())))
+    return refuse_url_clashes("GameSystem.urls", each)
+
+
+# A path converter's variable name does not change which URLs a route matches:
+# "<id:pk>/initiative/" and "<id:campaign>/initiative/" are one route.
+_CONVERTER = re.compile(r"<(?:(?P<converter>[^>:]+):)?[^>]+>")
+
+
+def _routes(patterns, prefix: str = "") -> Iterator[tuple[str, str | None]]:
+    """(route, name) of every pattern, an include()'s flattened under its prefix."""
+    for pattern in patterns:
+        route = prefix + str(pattern.pattern)
+        if hasattr(pattern, "url_patterns"):  # an include()
+            yield from _routes(pattern.url_patterns, route)
+        else:
+            yield (_CONVERTER.sub(lambda m: f"<{m['converter'] or 'str'}>", route),
+                   pattern.name)
+
+
+def refuse_url_clashes(where: str, each: list[tuple[GameSystem, list]]) -> list:
+    """The URL patterns of every system in `each` ((system, patterns) pairs that one
+    URLconf serves side by side), one list; ImproperlyConfigured, when the URLconf loads,
+    if two systems declare the same route (the first would answer for both) or the same
+    URL name (`reverse` would find only one)."""
+    routes: dict[str, GameSystem] = {}
+    names: dict[str, GameSystem] = {}
+    patterns = []
+    for system, own in each:
+        for route, name in _routes(own):
+            for kind, what, seen in (("route", route, routes), ("URL name", name, names)):
+                if what is None:
+                    continue
+                other = seen.setdefault(what, system)
+                if other is not system:
+                    raise ImproperlyConfigured(
+                        f"{other.name} and {system.name} both declare the {kind} "
+                        f"{what!r} in {where}: give one of them another.")
+        patterns += own
     return patterns
 
 

@@ -128,9 +128,9 @@ def test_building_for_a_campaign_uses_its_system(client, user):
 
 
 def test_a_system_without_rolls_or_initiative_shows_neither(client, user):
-    """The campaign pages link a system's Initiative and roll log only when it has them
-    (GameSystem.has_initiative, has_rolls); Eldritch Gambit's pages answer 404 for a
-    campaign or character of another system."""
+    """The campaign pages link a system's Initiative and roll log only when its campaign
+    package gives the links (campaign_links, session_links); Eldritch Gambit's pages
+    answer 404 for a campaign or character of another system."""
     tiny_campaign = CampaignFactory(system=KEY, owner=user)
     eg_campaign = CampaignFactory(owner=user)
     for campaign in (tiny_campaign, eg_campaign):

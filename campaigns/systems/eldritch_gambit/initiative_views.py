@@ -28,8 +28,8 @@ from .access import membership_or_404
 from .initiative_forms import EncounterForm, FoeForm, HpForm, StatusForm, clean_action
 from .models import Combatant, Encounter
 
-TRACKER = "campaigns/initiative/tracker.html"
-LIVE = "campaigns/initiative/live.html"
+TRACKER = "campaigns/eldritch_gambit/initiative/tracker.html"
+LIVE = "campaigns/eldritch_gambit/initiative/live.html"
 HP_EVENTS = ("damage", "heal", "set_hp")
 
 
@@ -70,7 +70,7 @@ def encounter_list(request: HttpRequest, pk: int) -> HttpResponse:
                 return redirect(encounter)
     encounters = (campaign.encounters.select_related("holder", "session")
                   .order_by("-created_at", "-pk"))
-    return render(request, "campaigns/initiative/list.html", {
+    return render(request, "campaigns/eldritch_gambit/initiative/list.html", {
         "campaign": campaign, "membership": membership, "runs": runs, "form": form,
         "encounters": encounters,
     }, status=400 if form.errors else 200)

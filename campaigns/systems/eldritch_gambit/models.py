@@ -18,7 +18,7 @@ from .rolls import Roll  # noqa: F401
 # (who holds Initiative, who has an Action, HP) is the rules engine's replay of that
 # ledger (campaigns/systems/eldritch_gambit/initiative.py). `round` and `holder` repeat
 # the replay's result for the list pages and are written in the same transaction as each
-# step. (Eldritch Gambit's: the models stay here, see README "Design notes".)
+# step.
 class Encounter(models.Model):
     class Status(models.TextChoices):
         SETUP = "setup", "Setting up"

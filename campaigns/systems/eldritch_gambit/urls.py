@@ -1,9 +1,10 @@
 """Eldritch Gambit's campaign pages, with the paths and names they always had: the
 generic URLconfs add them (campaigns.systems.campaign_urlpatterns) because the system's
 registration names this package. Each view answers 404 for a campaign or character of
-another system."""
+another system. campaign_links and session_links are the links the generic campaign and
+session pages show to them."""
 
-from django.urls import path
+from django.urls import path, reverse
 
 from . import initiative_views, roll_views
 
@@ -44,3 +45,14 @@ character_urlpatterns = [
     path("<id:pk>/play/roll/<id:roll_pk>/reroll/", roll_views.reroll_view, name="reroll"),
     path("<id:pk>/play/log/", roll_views.character_log, name="roll_log"),
 ]
+
+
+def campaign_links(campaign) -> list[tuple[str, str]]:
+    """The campaign page's link to the Initiative tracker."""
+    return [("Initiative", reverse("campaigns:initiative_list", args=[campaign.pk]))]
+
+
+def session_links(session) -> list[tuple[str, str]]:
+    """The session page's link to its roll log."""
+    return [("Roll log", reverse("campaigns:session_log",
+                                 args=[session.campaign_id, session.number]))]

@@ -41,8 +41,8 @@ class EldritchGambitConfig(AppConfig):
             builder_roll_actions=pages.ROLL_ACTIONS,
             builder_roll=pages.builder_roll,
             urls="characters.systems.eldritch_gambit.urls",
-            # Its Checks and Rolls and its Initiative tracker (campaigns may import
-            # characters, not the reverse: named, not imported).
+            # Its Checks and Rolls and its Initiative tracker, and the campaign and
+            # session pages' links to them (campaigns may import characters, not the
+            # reverse: named, not imported).
             campaign_package="campaigns.systems.eldritch_gambit",
-            has_rolls=True, has_initiative=True,
         ))
