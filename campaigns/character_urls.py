@@ -4,18 +4,16 @@ their paths and names are the ones they always had."""
 
 from django.urls import path
 
-from . import character_views, transfer_views
+from . import character_views
 from .systems import campaign_urlpatterns
 
 urlpatterns = [
     # A new character, perhaps built for a campaign (campaigns/character_views.py).
     path("new/", character_views.character_create, name="create"),
     path("preview/", character_views.character_preview, name="preview"),
-
-    # Handing gear to the party (campaigns/transfer_views.py, campaigns/transfers.py).
-    path("<id:pk>/inventory/<id:item_pk>/give/", transfer_views.item_give, name="item_give"),
 ]
 
 # The character pages of a game system's campaign side, if it has any (Eldritch Gambit:
-# Checks and Rolls from the sheet): GameSystem.campaign_package (rules/systems.py).
+# Checks and Rolls from the sheet, giving gear from its inventory page):
+# GameSystem.campaign_package (rules/systems.py).
 urlpatterns += campaign_urlpatterns("character_urlpatterns")

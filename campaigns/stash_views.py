@@ -21,14 +21,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
+from characters.inventory import InventoryError, describe
+from characters.inventory_forms import TakeForm
 from characters.models import Character, GearTransfer, InventoryItem
-from characters.selectors import acted_for
-from characters.systems.eldritch_gambit.builds import gear_piece
-from characters.systems.eldritch_gambit.inventory import InventoryError, describe
-from characters.systems.eldritch_gambit.inventory_forms import TakeForm
-from characters.systems.eldritch_gambit.selectors import describe_transfer
-from rules.engine.eldritch_gambit.gear import GearPiece, unit_load
-from rules.engine.eldritch_gambit.sheet import container_contents_load, gear_load
+from characters.selectors import acted_for, describe_transfer
+from rules.systems import LineLoad
 
 from . import transfers
 from .models import IMP_ROLES, Membership
@@ -40,10 +37,10 @@ HISTORY_LIMIT = 100
 @dataclass
 class StashRow:
     item: InventoryItem
-    piece: GearPiece
     depth: int
-    load: int
-    inside: int | None = None  # a container: Load of its contents
+    # Its Load as the campaign's game system counts it (GameSystem.stash_loads); None
+    # for a system whose gear has no Load.
+    weight: LineLoad | None = None
     opens: bool = False
     closes: int = 0
     error: str = ""  # a refused "Take into" on this line, and what was chosen
@@ -57,7 +54,7 @@ class StashRow:
 
     @property
     def over(self) -> bool:
-        return self.inside is not None and self.inside > self.piece.capacity
+        return self.weight is not None and self.weight.over
 
     @property
     def to_error(self) -> str:
@@ -68,11 +65,12 @@ class StashRow:
         return self.error if self.error_field == "quantity" else ""
 
 
-def _rows(items: list[InventoryItem], failure: dict | None) -> tuple[list[StashRow], int]:
+def _rows(items: list[InventoryItem], failure: dict | None,
+          system) -> tuple[list[StashRow], int | None]:
     """The stash's lines, each container followed by its contents (nested), and the
-    Load of the whole stash as the rules engine counts it (at human Size)."""
-    gear = tuple(gear_piece(item) for item in items)
-    pieces = {piece.key: piece for piece in gear}
+    Load of the whole stash as the campaign's game system counts it (None: its gear has
+    no Load)."""
+    loads, total_load = system.stash_loads(items) if system.stash_loads else ({}, None)
     by_pk = {item.pk: item for item in items}
     children: dict[int | None, list[InventoryItem]] = {}
     for item in items:
@@ -83,11 +81,7 @@ def _rows(items: list[InventoryItem], failure: dict | None) -> tuple[list[StashR
 
     def walk(item: InventoryItem, depth: int) -> None:
         visited.add(item.pk)
-        piece = pieces[item.pk]
-        row = StashRow(item=item, piece=piece, depth=depth,
-                       load=unit_load(piece) * item.quantity,
-                       inside=container_contents_load(gear, piece) if piece.is_container
-                       else None)
+        row = StashRow(item=item, depth=depth, weight=loads.get(item.pk))
         if failure is not None and failure["item"] == item.pk:
             row.error, row.typed = failure["message"], failure["typed"]
             row.error_field = failure.get("field") or "to"
@@ -105,7 +99,7 @@ def _rows(items: list[InventoryItem], failure: dict | None) -> tuple[list[StashR
     for item in items:  # a loop in the data: shown loose, never lost
         if item.pk not in visited:
             walk(item, 0)
-    return rows, gear_load(gear)
+    return rows, total_load
 
 
 def _history(campaign) -> tuple[list[dict], int]:
@@ -125,7 +119,7 @@ def _context(request: HttpRequest, membership: Membership, **extra) -> dict:
     campaign = membership.campaign
     runs = membership.role in IMP_ROLES
     items = list(InventoryItem.objects.filter(stash=campaign).select_related("catalog_item"))
-    rows, total_load = _rows(items, extra.pop("failure", None))
+    rows, total_load = _rows(items, extra.pop("failure", None), campaign.game_system)
     party = Character.objects.filter(campaign=campaign).select_related("owner")
     if not runs:
         party = party.filter(owner=request.user)

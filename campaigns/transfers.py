@@ -28,15 +28,10 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 
+from characters.inventory import MAX_QUANTITY, MIN_QUANTITY, InventoryError, describe
+from characters.inventory import pk_of as _pk
 from characters.models import Character, GearTransfer, InventoryItem
 from characters.selectors import STASH_LABEL
-from characters.systems.eldritch_gambit.inventory import (
-    MAX_QUANTITY,
-    MIN_QUANTITY,
-    InventoryError,
-    _pk,
-    describe,
-)
 
 from .models import IMP_ROLES, Campaign, Membership
 

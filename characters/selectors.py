@@ -8,6 +8,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.text import slugify
 
+from .inventory import describe
 from .models import Character, GearTransfer
 
 # -- the gear handed over ------------------------------------------------------------------
@@ -31,6 +32,26 @@ def acted_for(transfer: GearTransfer) -> bool:
     return (transfer.created_by_id is not None and actor is not None
             and actor.owner_id != transfer.created_by_id)
 
+
+def describe_transfer(transfer: GearTransfer, *, character: Character | None = None) -> str:
+    """"Gave Backpack with 3 lines inside to Brom", "Brom stashed Rope (10m)":
+    a transfer as `character` sees it, or as the stash sees it when `character` is None."""
+    what = describe(transfer.item_name, transfer.quantity, transfer.quality)
+    if transfer.lines > 1:
+        inner = transfer.lines - 1
+        what += f" with {inner} line{'s' if inner != 1 else ''} inside"
+    kind = transfer.kind
+    if character is None:
+        if kind == GearTransfer.Kind.FROM_STASH:
+            return f"{transfer.to_label} took {what}"
+        return f"{transfer.from_label} stashed {what}"
+    if kind == GearTransfer.Kind.TO_STASH:
+        return f"Put {what} into the party stash"
+    if kind == GearTransfer.Kind.FROM_STASH:
+        return f"Took {what} from the party stash"
+    if transfer.from_character_id == character.pk:
+        return f"Gave {what} to {transfer.to_label}"
+    return f"Received {what} from {transfer.from_label}"
 
 
 # -- the printed sheets ----------------------------------------------------------------------

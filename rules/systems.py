@@ -45,6 +45,20 @@ class SheetTemplates:
     compare: str = ""
 
 
+@dataclass(frozen=True)
+class LineLoad:
+    """A line of gear's Load as its system counts it, for the party stash's page."""
+
+    load: int  # the line's, all its units
+    capacity: int | None = None  # a container: the Load it holds; None for another line
+    inside: int | None = None  # a container: the Load of what sits in it
+
+    @property
+    def over(self) -> bool:
+        return self.inside is not None and self.capacity is not None \
+            and self.inside > self.capacity
+
+
 @dataclass(eq=False)
 class GameSystem:
     """What a game system is to the generic code.
@@ -101,6 +115,12 @@ class GameSystem:
     # (a list of {"label", "dice", "total", "result"}), changing `data` in place.
     builder_roll_actions: frozenset[str] = frozenset()
     builder_roll: Callable[..., list[dict]] | None = None
+    # stash_loads(items) -> ({item pk: LineLoad}, total): the Load of each line of the
+    # party stash (the campaign's InventoryItems, catalog_item loaded) and of the whole
+    # stash, as the system counts it; None for a system whose gear has no Load (the
+    # stash's page shows none). Moving gear between owners is generic
+    # (campaigns/transfers.py); what it weighs is the system's.
+    stash_loads: Callable[[list], tuple[dict[int, LineLoad], int]] | None = None
     # The system's own character pages, if it has any (Eldritch Gambit's inventory and
     # Template page): a URLconf module's dotted path, or a list of URL patterns.
     # config/urls.py serves them under characters/ in the "characters" namespace, beside

@@ -8,6 +8,7 @@ from campaigns import services
 from campaigns.models import Campaign
 from campaigns.selectors import ways_forward
 from campaigns.services import CampaignError
+from characters.models import InventoryItem
 from rules import systems
 from tests.factories import (
     CampaignFactory,
@@ -157,3 +158,19 @@ def test_a_system_without_rolls_or_initiative_shows_neither(client, user):
     assert not tiny_campaign.encounters.exists()
     assert client.get(reverse("campaigns:initiative_list",
                               args=[eg_campaign.pk])).status_code == 200
+
+
+def test_the_stash_of_a_system_whose_gear_has_no_load(client, user):
+    """The party stash is generic: a system without GameSystem.stash_loads shows its
+    lines and takes them out, with no Load (Eldritch Gambit's is its own)."""
+    campaign = CampaignFactory(system=KEY, owner=user)
+    pip = make_tiny(user, name="Pip", campaign=campaign)
+    rope = InventoryItem.objects.create(stash=campaign, name="Rope", quantity=2)
+    client.force_login(user)
+    page = client.get(reverse("campaigns:stash", args=[campaign.pk])).content.decode()
+    assert 'data-item="Rope"' in page and "x2" in page
+    assert "data-stat=\"stash_load\"" not in page and "data-load=" not in page
+    response = client.post(reverse("campaigns:stash_take", args=[campaign.pk, rope.pk]),
+                           {"to": str(pip.pk), "quantity": "1"})
+    assert response.status_code == 302
+    assert list(pip.items.values_list("name", "quantity")) == [("Rope", 1)]

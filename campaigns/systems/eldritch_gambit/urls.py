@@ -6,7 +6,7 @@ session pages show to them."""
 
 from django.urls import path, reverse
 
-from . import initiative_views, roll_views
+from . import initiative_views, roll_views, transfer_views
 
 # Under /campaigns/, in the "campaigns" namespace (campaigns/urls.py).
 campaign_urlpatterns = [
@@ -44,6 +44,10 @@ character_urlpatterns = [
     path("<id:pk>/play/roll/", roll_views.roll_view, name="roll"),
     path("<id:pk>/play/roll/<id:roll_pk>/reroll/", roll_views.reroll_view, name="reroll"),
     path("<id:pk>/play/log/", roll_views.character_log, name="roll_log"),
+
+    # Giving gear from the inventory page (transfer_views.py; the hand-over is the
+    # generic campaigns/transfers.py).
+    path("<id:pk>/inventory/<id:item_pk>/give/", transfer_views.item_give, name="item_give"),
 ]
 
 

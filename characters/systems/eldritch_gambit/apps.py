@@ -32,6 +32,7 @@ class EldritchGambitConfig(AppConfig):
             create=services.character_create,
             update=services.character_update,
             printed_sheets=selectors.printed_sheets,
+            stash_loads=selectors.stash_loads,
             templates=systems.SheetTemplates(
                 builder="characters/character_form.html",
                 detail="characters/character_detail.html",

@@ -16,8 +16,15 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 
+# The generic parts (characters/inventory.py), named here as they always were.
+from characters.inventory import (  # noqa: F401
+    MAX_QUANTITY,
+    MIN_QUANTITY,
+    InventoryError,
+    describe,
+)
+from characters.inventory import pk_of as _pk
 from characters.models import Character, CoinEntry, InventoryItem
-from characters.refusals import Refusal
 from rules.engine.eldritch_gambit.gear import GearPiece, price_cp
 from rules.engine.eldritch_gambit.seeds import STARTING_COINS_CP, SeedRoll, roll_starting_coins
 from rules.engine.eldritch_gambit.sheet import container_contents_load
@@ -29,8 +36,6 @@ Kind = InventoryItem.Kind
 Quality = InventoryItem.Quality
 Coverage = InventoryItem.Coverage
 
-MIN_QUANTITY = 1
-MAX_QUANTITY = 10_000
 MAX_ITEM_LOAD = 99  # a free-form item's Load: sanity, not a rule (a Large body is 8)
 MAX_CHARGES = 99
 MAX_COINS_CP = 100_000_000
@@ -52,11 +57,6 @@ STARTING_BACKPACK_CONTENTS = (
     "large sack, water skin"
 )
 COINS_KEEP, COINS_SET, COINS_ROLL = "keep", "set", "roll"
-
-
-class InventoryError(Refusal):
-    """A refused inventory change: a message for the player, a stable code, and the
-    form field it belongs to (None: the action as a whole)."""
 
 
 STARTING_GEAR_NOTE = "Starting gear: "  # how the coin ledger's record of it begins
@@ -114,24 +114,10 @@ def _lock(character: Character) -> Character:
     return Character.objects.select_for_update().get(pk=character.pk)
 
 
-def _pk(value: InventoryItem | GearItem | CoinEntry | int | None) -> int | None:
-    return value if value is None or isinstance(value, int) else value.pk
-
-
 def purse_cp(character: Character) -> int:
     """The purse: the sum of the coin ledger, read now (not a cached annotation)."""
     total = CoinEntry.objects.filter(character=character).aggregate(t=Sum("amount_cp"))["t"]
     return total or 0
-
-
-def describe(name: str, quantity: int = 1, quality: str = Quality.STANDARD) -> str:
-    """"Sword (superior)", "Torches (3) x2": a line as the ledger and messages name it."""
-    text = name
-    if quality != Quality.STANDARD:
-        text += f" ({Quality(quality).label.lower()})"
-    if quantity != 1:
-        text += f" x{quantity}"
-    return text
 
 
 def _check_quantity(quantity: int, *, field: str = "quantity") -> None:

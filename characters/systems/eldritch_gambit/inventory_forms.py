@@ -7,6 +7,7 @@ from __future__ import annotations
 from django import forms
 from django.core.exceptions import ValidationError
 
+from characters.inventory_forms import GiveForm, TakeForm, how_many  # noqa: F401
 from characters.models import InventoryItem
 from config.parsing import RequestKeyField, parse_id
 from rules.models import GearItem
@@ -196,51 +197,3 @@ class SellForm(forms.Form):
 
 class ChargesForm(forms.Form):
     charges = whole_number("Charges", low=0, high=inventory.MAX_CHARGES)
-
-
-def how_many(verb: str) -> forms.IntegerField:
-    """Part of a stack to hand over; empty: the whole line (the service checks it
-    against what the line holds, under its locks)."""
-    return forms.IntegerField(
-        label="How many", required=False,
-        error_messages={"invalid": f"Say how many to {verb} as a whole number."},
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-    )
-
-
-class GiveForm(forms.Form):
-    """Who receives a line: a character of the campaign (its id) or "stash" (the
-    service checks the character is in the same campaign), and how many of it."""
-
-    STASH = "stash"
-
-    to = forms.CharField(label="Give to", error_messages={"required": "Choose who receives it."})
-    quantity = how_many("give")
-    request_key = RequestKeyField()
-
-    def clean_to(self):
-        value = self.cleaned_data["to"].strip()
-        if value == self.STASH:
-            return value
-        number = parse_id(value)
-        if number is None:
-            raise ValidationError("Choose a character of the party or the party stash.",
-                                  code="invalid")
-        return number
-
-
-class TakeForm(forms.Form):
-    """The character a line of the party stash goes to (its id; the service checks it
-    is in the campaign and the user may take into it), and how many of it."""
-
-    to = forms.CharField(label="Take into", error_messages={
-        "required": "Choose the character who takes it."})
-    quantity = how_many("take")
-    request_key = RequestKeyField()
-
-    def clean_to(self):
-        value = self.cleaned_data["to"].strip()
-        number = parse_id(value)
-        if number is None:
-            raise ValidationError("Choose a character of the party.", code="invalid")
-        return number

@@ -10,7 +10,7 @@ re-renders its form with the message beside the field and what was typed kept.
 
 What the page shows (the rows, the catalog search, the ledgers) is read by
 selectors.py here; the writes are inventory.py's (giving gear to the party:
-campaigns/transfer_views.py). Its URLs are urls.py's (GameSystem.urls).
+campaigns/systems/eldritch_gambit/transfer_views.py). Its URLs are urls.py's (GameSystem.urls).
 """
 
 from __future__ import annotations

@@ -17,7 +17,14 @@ from dataclasses import dataclass, field
 from django.db.models import Q, Sum
 
 from characters.models import Character, CoinEntry, GearTransfer, InventoryItem
-from characters.selectors import STASH_LABEL, acted_for, portrait_url, transfers_of, versioned
+from characters.selectors import (
+    STASH_LABEL,
+    acted_for,
+    describe_transfer,
+    portrait_url,
+    transfers_of,
+    versioned,
+)
 from config.parsing import search_text
 from rules.engine.eldritch_gambit import Stat
 from rules.engine.eldritch_gambit.gear import GearPiece, unit_load
@@ -26,11 +33,13 @@ from rules.engine.eldritch_gambit.sheet import (
     WeaponLine,
     carried_pieces,
     container_contents_load,
+    gear_load,
 )
 from rules.models import GearItem
+from rules.systems import LineLoad
 
 from . import inventory, printing
-from .builds import sheet_for
+from .builds import gear_piece, sheet_for
 from .inventory_forms import GiveForm
 from .models import EldritchGambitCharacter
 
@@ -231,25 +240,16 @@ def purse_rows(character: Character) -> tuple[list[dict], int]:
 
 # -- the gear handed over (the writes: campaigns/transfers.py) -----------------------------
 
-def describe_transfer(transfer: GearTransfer, *, character: Character | None = None) -> str:
-    """"Gave Backpack with 3 lines inside to Brom", "Brom stashed Rope (10m)":
-    a transfer as `character` sees it, or as the stash sees it when `character` is None."""
-    what = inventory.describe(transfer.item_name, transfer.quantity, transfer.quality)
-    if transfer.lines > 1:
-        inner = transfer.lines - 1
-        what += f" with {inner} line{'s' if inner != 1 else ''} inside"
-    kind = transfer.kind
-    if character is None:
-        if kind == GearTransfer.Kind.FROM_STASH:
-            return f"{transfer.to_label} took {what}"
-        return f"{transfer.from_label} stashed {what}"
-    if kind == GearTransfer.Kind.TO_STASH:
-        return f"Put {what} into the party stash"
-    if kind == GearTransfer.Kind.FROM_STASH:
-        return f"Took {what} from the party stash"
-    if transfer.from_character_id == character.pk:
-        return f"Gave {what} to {transfer.to_label}"
-    return f"Received {what} from {transfer.from_label}"
+def stash_loads(items: list[InventoryItem]) -> tuple[dict[int, LineLoad], int]:
+    """The party stash's Load, line by line and in all, at human Size
+    (GameSystem.stash_loads): each line's units, a container's capacity and what is in
+    it (nested), as the inventory page counts them."""
+    gear = tuple(gear_piece(item) for item in items)
+    loads = {piece.key: LineLoad(
+        load=unit_load(piece) * piece.quantity, capacity=piece.capacity,
+        inside=container_contents_load(gear, piece) if piece.is_container else None,
+    ) for piece in gear}
+    return loads, gear_load(gear)
 
 
 def give_targets(character: Character) -> list[tuple[str, str]]:

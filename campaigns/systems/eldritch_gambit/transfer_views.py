@@ -1,7 +1,9 @@
 """Giving gear (/characters/<id>/inventory/<item>/give/): a line of a character's
 inventory, a container with everything in it, or part of a stack, to another character
-of its campaign or to the party stash. A form of the inventory page, answered like its
-other item actions (characters/inventory_views.py); the hand-over is campaigns/transfers.py.
+of its campaign or to the party stash. A form of Eldritch Gambit's inventory page,
+answered like its other item actions (characters/systems/eldritch_gambit/
+inventory_views.py, which answers 404 for a character of another system); the hand-over
+and its form are generic (campaigns/transfers.py, characters/inventory_forms.py).
 """
 
 from __future__ import annotations
@@ -10,12 +12,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_POST
 
+from campaigns import transfers
+from characters.inventory import describe
+from characters.inventory_forms import GiveForm
 from characters.models import GearTransfer
-from characters.systems.eldritch_gambit.inventory import describe
-from characters.systems.eldritch_gambit.inventory_forms import GiveForm
 from characters.systems.eldritch_gambit.inventory_views import _item_action
-
-from . import transfers
 
 
 @login_required
