@@ -4,6 +4,7 @@ characters/systems/eldritch_gambit/builds.py)."""
 
 from __future__ import annotations
 
+import functools
 import secrets
 from pathlib import PurePath
 
@@ -61,29 +62,33 @@ class CharacterQuerySet(models.QuerySet):
         """Join each game system's own table (the multi-table child of Character that
         holds its build: rules.systems, `character_model`), so `as_built` turns a row
         into its system's model without another query."""
-        return self.select_related(*_build_accessors().values())
+        accessors = (_build_accessor(system.character_model) for system in systems.all_systems())
+        return self.select_related(*filter(None, accessors))
 
 
-def _build_accessors() -> dict[str, str]:
-    """The reverse one-to-one accessor from Character to each system's child model."""
-    return {
-        system.key: model._meta.model_name
-        for system in systems.all_systems()
-        if (model := system.character_model) is not None and model is not Character
-    }
+@functools.cache
+def _build_accessor(model: type[models.Model] | None) -> str | None:
+    """The reverse one-to-one accessor from Character to a system's build model (its
+    multi-table child), or None for a system whose characters stay Characters. Fixed for
+    a model, so looked up once per model."""
+    if model is None or model is Character:
+        return None
+    return model._meta.model_name
 
 
 def as_built(character: Character) -> Character:
     """The character as its system's model (the shell's columns and the build's), with
     what the queryset annotated (ledger sums...): from the join of `with_builds`, or one
     query without it. A character whose system keeps it as Character is returned as is."""
-    accessor = _build_accessors().get(character.system)
+    system = systems.find(character.system)
+    accessor = _build_accessor(system.character_model) if system is not None else None
     if accessor is None:
         return character
     built = getattr(character, accessor)
-    for name, value in vars(character).items():
-        if not name.startswith("_") and name not in vars(built):
-            setattr(built, name, value)
+    # The build row carries the shell's columns too (multi-table inheritance); what it
+    # lacks is what the queryset annotated on the shell's row.
+    built.__dict__.update({name: value for name, value in vars(character).items()
+                           if not name.startswith("_") and name not in vars(built)})
     return built
 
 
