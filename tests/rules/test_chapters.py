@@ -294,7 +294,7 @@ def test_every_entry_page_renders(client):
 def test_the_standard_tables_have_anchors_the_checks_page_links_to(client):
     body = client.get("/rules/basics/gambits/").content.decode()
     assert 'id="standard-criticals"' in body and 'id="standard-botches"' in body
-    template = (ROOT / "templates" / "campaigns" / "play.html").read_text()
+    template = (ROOT / "templates" / "campaigns" / "eldritch_gambit" / "play.html").read_text()
     assert "{% url 'rules:section' 'basics' 'gambits' %}#standard-criticals" in template
     assert "{% url 'rules:section' 'basics' 'gambits' %}#standard-botches" in template
 

@@ -40,8 +40,8 @@ from .roll_kinds import FORM_KINDS, damage_lines, roll_kind
 from .roll_services import RollRefused
 from .rolls import Roll
 
-PLAY = "campaigns/play.html"
-LOG = "campaigns/session_log.html"
+PLAY = "campaigns/eldritch_gambit/play.html"
+LOG = "campaigns/eldritch_gambit/session_log.html"
 RECENT = 20
 LOG_SIZE = 100
 
