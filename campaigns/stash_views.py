@@ -25,7 +25,7 @@ from characters.inventory import InventoryError, describe
 from characters.inventory_forms import TakeForm
 from characters.models import Character, GearTransfer, InventoryItem
 from characters.selectors import acted_for, describe_transfer
-from rules.systems import LineLoad
+from rules.systems import GameSystem, LineLoad
 
 from . import transfers
 from .models import IMP_ROLES, Membership
@@ -66,7 +66,7 @@ class StashRow:
 
 
 def _rows(items: list[InventoryItem], failure: dict | None,
-          system) -> tuple[list[StashRow], int | None]:
+          system: GameSystem) -> tuple[list[StashRow], int | None]:
     """The stash's lines, each container followed by its contents (nested), and the
     Load of the whole stash as the campaign's game system counts it (None: its gear has
     no Load)."""

@@ -1,4 +1,5 @@
 """Eldritch Gambit's campaign side: Checks and Rolls from the sheet with their odds, the
-session's roll log (roll_*.py, rolls.py) and the Volleyball Initiative tracker
-(initiative*.py). Named by the system's registration (GameSystem.campaign_package);
-urls.py holds its pages, models.py and admin.py what the campaigns app registers."""
+session's roll log (roll_*.py, rolls.py), the Volleyball Initiative tracker
+(initiative*.py) and giving gear from its inventory page (transfer_views.py). Named by
+the system's registration (GameSystem.campaign_package); urls.py holds its pages and the
+generic pages' links to them, models.py and admin.py what the campaigns app registers."""
