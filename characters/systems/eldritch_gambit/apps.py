@@ -41,8 +41,10 @@ class EldritchGambitConfig(AppConfig):
             builder_roll_actions=pages.ROLL_ACTIONS,
             builder_roll=pages.builder_roll,
             urls="characters.systems.eldritch_gambit.urls",
-            # Its Checks and Rolls and its Initiative tracker (campaigns may import
+            # Its Quests, Checks and Rolls and its Initiative tracker (campaigns may import
             # characters, not the reverse: named, not imported).
             campaign_package="campaigns.systems.eldritch_gambit",
+            # Its ritual after the Highlights (Quest XP) and what its XP buys (Levels).
+            ritual="campaigns.systems.eldritch_gambit.ritual.RITUAL",
             has_rolls=True, has_initiative=True,
         ))
