@@ -28,7 +28,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from characters.models import Character, InventoryItem, XpEntry
 from config.parsing import parse_id
-from rules.engine.eldritch_gambit.statuses import STATUS_BY_KEY
 
 from . import rituals, selectors, services
 from .forms import (
@@ -79,8 +78,9 @@ def _party(campaign: Campaign, *, full: bool) -> list[dict]:
         if full:
             sheet = campaign.game_system.sheet(character, character.items.all())
             row["sheet"] = sheet
-            row["statuses"] = [STATUS_BY_KEY[key].name for key in sheet.statuses
-                               if key in STATUS_BY_KEY]
+            # The statuses the sheet names, if its system has any (Eldritch Gambit's
+            # status_rules, from its engine).
+            row["statuses"] = [rule.name for rule in getattr(sheet, "status_rules", ())]
         rows.append(row)
     return rows
 

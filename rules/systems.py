@@ -169,6 +169,11 @@ class GameSystem:
     #   character_context(character, membership, **forms) -> dict: what "character" shows
     #     (`forms`: the system's own bound forms, when its page re-renders with errors).
     ritual: Any = None
+    # The system's example for `manage.py seed_demo`: a callable, or its dotted path (the
+    # campaign side may seed a demo campaign), seeding it once (safe to run again) and
+    # returning {"users": [(username, password, role), ...], "campaigns": [Campaign, ...]}
+    # for the command to list; None: no demo.
+    demo: Any = None
 
     def __str__(self) -> str:
         return self.name

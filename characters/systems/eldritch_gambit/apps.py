@@ -46,5 +46,7 @@ class EldritchGambitConfig(AppConfig):
             campaign_package="campaigns.systems.eldritch_gambit",
             # Its ritual after the Highlights (Quest XP) and what its XP buys (Levels).
             ritual="campaigns.systems.eldritch_gambit.ritual.RITUAL",
+            # Asphodel, the demo users and the demo campaign (manage.py seed_demo).
+            demo="campaigns.systems.eldritch_gambit.demo.seed",
             has_rolls=True, has_initiative=True,
         ))
