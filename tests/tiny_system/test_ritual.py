@@ -111,3 +111,26 @@ def test_another_ritual_hook_changes_what_the_session_page_runs(client, user, bo
     assert XpEntry.objects.filter(character=pip, kind=XpEntry.Kind.HIGHLIGHT).count() == 3
     assert boon_ritual.settled and set(boon_ritual.settled) == {pip.pk}
     assert services.ritual_holding(pip) is None
+
+
+class PlainHighlights(rituals.NoRitual):
+    """Highlights and nothing after them, with no template of its own (as METTLE Core's
+    ritual could be): the session page shows the generic section."""
+
+    highlights = True
+
+
+def test_highlights_without_a_template_get_the_generic_section(client, user):
+    systems.unregister(KEY)
+    systems.register(dataclasses.replace(game_system(), ritual=PlainHighlights()))
+    try:
+        campaign, pip, session = tiny_table(user)
+        client.force_login(user)
+        body = client.get(session.get_absolute_url()).content.decode()
+        assert 'id="ritual"' in body and "Award 1 XP" in body
+        assert "Close the ritual<" in body and "Quest" not in body and "Level up" not in body
+        services.highlight_award(session=session, character=pip, by=user, text="Won")
+        assert "+1 XP, &ldquo;Won&rdquo;" in client.get(
+            session.get_absolute_url()).content.decode()
+    finally:
+        systems.unregister(KEY)
