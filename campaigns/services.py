@@ -60,10 +60,10 @@ class CampaignError(Refusal):
     field it belongs to (None: the action as a whole)."""
 
 
-# -- helpers ------------------------------------------------------------------------------
+# -- helpers (the public ones are for the game systems' campaign packages too) ----------
 
 
-def _require_imp(campaign: Campaign | int | None, by, what: str) -> None:
+def require_imp(campaign: Campaign | int | None, by, what: str) -> None:
     if Membership.objects.role_of(by, campaign) not in IMP_ROLES:
         raise CampaignError(f"Only the campaign's Imp or a co-Imp may {what}.", "not_imp")
 
@@ -73,7 +73,7 @@ def _require_the_imp(campaign: Campaign, by, what: str) -> None:
         raise CampaignError(f"Only the campaign's Imp may {what}.", "not_the_imp")
 
 
-def _require_owner_or_imp(character: Character, by, what: str) -> None:
+def require_owner_or_imp(character: Character, by, what: str) -> None:
     if by is not None and character.owner_id == by.pk:
         return
     if Membership.objects.role_of(by, character.campaign_id) in IMP_ROLES:
@@ -84,7 +84,7 @@ def _require_owner_or_imp(character: Character, by, what: str) -> None:
     )
 
 
-def _lock_character(character: Character | int) -> Character:
+def lock_character(character: Character | int) -> Character:
     pk = character if isinstance(character, int) else character.pk
     return Character.objects.select_for_update().get(pk=pk)
 
@@ -102,7 +102,7 @@ def progress(character: Character | int) -> tuple[int, int]:
     return totals["level"] or 0, totals["xp"] or 0
 
 
-def _xp_entry(character: Character, *, kind: str, by, xp_change: int = 0,
+def xp_entry(character: Character, *, kind: str, by, xp_change: int = 0,
               level_change: int = 0, note: str = "", request_key: str | None = None,
               reverses: XpEntry | None = None) -> XpEntry:
     try:
@@ -117,7 +117,7 @@ def _xp_entry(character: Character, *, kind: str, by, xp_change: int = 0,
                             "request_key_reused") from error
 
 
-def _in_campaign(character: Character, session: Session) -> None:
+def require_in_campaign(character: Character, session: Session) -> None:
     if character.campaign_id != session.campaign_id:
         raise CampaignError(
             f"{character.display_name} is not in this campaign (any more).",
@@ -125,14 +125,14 @@ def _in_campaign(character: Character, session: Session) -> None:
         )
 
 
-def _lock_session(session: Session | int) -> Session:
+def lock_session(session: Session | int) -> Session:
     """The session as it is now, locked. The ritual's writes lock the session first and
     the character second, so two clicks in one ritual run one after the other."""
     pk = session if isinstance(session, int) else session.pk
     return Session.objects.select_for_update().get(pk=pk)
 
 
-def _absent(session: Session, character: Character) -> bool:
+def is_absent(session: Session, character: Character) -> bool:
     return Absence.objects.filter(session=session, character=character).exists()
 
 
@@ -141,7 +141,7 @@ def _turns(session: Session):
     return Highlight.objects.filter(session=session, undone_at__isnull=True)
 
 
-def _turns_taken(session: Session, character: Character) -> int:
+def turns_taken(session: Session, character: Character) -> int:
     return _turns(session).filter(character=character).count()
 
 
@@ -177,7 +177,7 @@ def highlight_turns(session: Session) -> list[tuple[Character, int]]:
     return sorted(waiting, key=lambda pair: pair[1])
 
 
-def _check_text(text: str, *, field: str, length: int, required: str | None = None) -> str:
+def check_text(text: str, *, field: str, length: int, required: str | None = None) -> str:
     text = (text or "").strip()
     if required and not text:
         raise CampaignError(required, f"{field}_required", field=field)
@@ -207,9 +207,9 @@ def campaign_create(*, owner, name: str, pitch: str = "", starting_level: int = 
         existing = Campaign.objects.filter(request_key=request_key).first()
         if existing is not None:
             return existing
-    name = _check_text(name, field="name", length=NAME_LENGTH,
+    name = check_text(name, field="name", length=NAME_LENGTH,
                        required="Give the campaign a name.")
-    pitch = _check_text(pitch, field="pitch", length=PITCH_LENGTH)
+    pitch = check_text(pitch, field="pitch", length=PITCH_LENGTH)
     if not MIN_LEVEL <= starting_level <= MAX_LEVEL:
         raise CampaignError(f"The starting Level is from {MIN_LEVEL} to {MAX_LEVEL}.",
                             "level_out_of_range", field="starting_level")
@@ -227,7 +227,7 @@ def campaign_create(*, owner, name: str, pitch: str = "", starting_level: int = 
 
 @transaction.atomic
 def invitation_create(*, campaign: Campaign, by) -> Invitation:
-    _require_imp(campaign, by, "invite players")
+    require_imp(campaign, by, "invite players")
     return Invitation.objects.create(campaign=campaign, created_by=by)
 
 
@@ -235,7 +235,7 @@ def invitation_create(*, campaign: Campaign, by) -> Invitation:
 def invitation_revoke(*, invitation: Invitation, by) -> Invitation:
     """The link stops working; revoking it again changes nothing."""
     invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
-    _require_imp(invitation.campaign_id, by, "revoke invitations")
+    require_imp(invitation.campaign_id, by, "revoke invitations")
     if invitation.revoked_at is None:
         invitation.revoked_at = timezone.now()
         invitation.save(update_fields=["revoked_at"])
@@ -263,7 +263,7 @@ def character_join(*, campaign: Campaign, character: Character, by,
                    request_key: str | None = None) -> Character:
     """A member brings one of their own characters. A character is in at most one
     campaign: it must leave the other first. The ledger records the join (JOINED)."""
-    character = _lock_character(character)
+    character = lock_character(character)
     if character.owner_id != getattr(by, "pk", None):
         raise CampaignError("You can only bring your own characters.", "not_your_character",
                             field="character")
@@ -295,7 +295,7 @@ def _campaign_record(character: Character, campaign: Campaign, *, kind: str, by,
     the ledger alone sets Level and XP (characters.services.ledger_rules_progress)."""
     level, xp = progress(character)
     verb = "Joined" if kind == Kind.JOINED else "Left"
-    return _xp_entry(character, kind=kind, by=by,
+    return xp_entry(character, kind=kind, by=by,
                      note=f"{verb} {campaign.name} at Level {level} with {xp} XP",
                      request_key=request_key)
 
@@ -329,10 +329,10 @@ def character_leave(*, character: Character, by) -> Character:
     """The character leaves its campaign (its player or the Imp decides). Its history
     (Highlights, Quests) stays; it gets no more turns. The ledger records the leave
     (LEFT), and Level and XP stay the ledger's."""
-    character = _lock_character(character)
+    character = lock_character(character)
     if character.campaign_id is None:
         return character
-    _require_owner_or_imp(character, by, "take the character out of the campaign")
+    require_owner_or_imp(character, by, "take the character out of the campaign")
     campaign = character.campaign
     character.campaign = None
     character.save(update_fields=["campaign", "updated_at"])
@@ -422,14 +422,14 @@ def session_start(*, campaign: Campaign, by, date: Date | None = None,
     (ritual_close); then the game system does what a new session does (its ritual's
     session_started: Eldritch Gambit's first session refills every character's WP)."""
     campaign = _lock_campaign(campaign)
-    _require_imp(campaign, by, "start sessions")
+    require_imp(campaign, by, "start sessions")
     if request_key:
         existing = Session.objects.filter(request_key=request_key).first()
         if existing is not None:
             return existing
     rounds = campaign.default_highlight_rounds if highlight_rounds is None else highlight_rounds
     _check_rounds(rounds, field="highlight_rounds")
-    notes = _check_text(notes, field="notes", length=NOTES_LENGTH)
+    notes = check_text(notes, field="notes", length=NOTES_LENGTH)
     last = Session.objects.filter(campaign=campaign).aggregate(n=Max("number"))["n"] or 0
     # A new session ends the rituals before it: the Level-ups they held are bought.
     for earlier in Session.objects.select_for_update().filter(
@@ -452,13 +452,13 @@ def session_update(*, session: Session, by, notes=_UNSET, recap=_UNSET, date=_UN
                    highlight_rounds=_UNSET, final_round_about_other=_UNSET) -> Session:
     """Change what the Imp may change; what is not passed stays."""
     session = Session.objects.select_for_update().get(pk=session.pk)
-    _require_imp(session.campaign_id, by, "edit sessions")
+    require_imp(session.campaign_id, by, "edit sessions")
     fields = []
     if notes is not _UNSET:
-        session.notes = _check_text(notes, field="notes", length=NOTES_LENGTH)
+        session.notes = check_text(notes, field="notes", length=NOTES_LENGTH)
         fields.append("notes")
     if recap is not _UNSET:
-        session.recap = _check_text(recap, field="recap", length=NOTES_LENGTH)
+        session.recap = check_text(recap, field="recap", length=NOTES_LENGTH)
         fields.append("recap")
     if date is not _UNSET and date is not None:
         session.date = date
@@ -503,10 +503,10 @@ def absence_set(*, session: Session, character: Character, absent: bool = True,
                 by) -> Absence | None:
     """Mark a character's player absent from (or back at) the session. An absent
     character has no turn in the session's ritual; nothing else changes."""
-    session = _lock_session(session)
-    character = _lock_character(character)
-    _require_imp(session.campaign_id, by, "take attendance")
-    _in_campaign(character, session)
+    session = lock_session(session)
+    character = lock_character(character)
+    require_imp(session.campaign_id, by, "take attendance")
+    require_in_campaign(character, session)
     if not absent:
         Absence.objects.filter(session=session, character=character).delete()
         return None
@@ -520,7 +520,7 @@ def absence_set(*, session: Session, character: Character, absent: bool = True,
             "already_took_part", field="character",
         )
     absence = Absence.objects.create(session=session, character=character, created_by=by)
-    _settle(character, by)  # an absent player's ritual does not hold their Level-ups
+    settle(character, by)  # an absent player's ritual does not hold their Level-ups
     return absence
 
 
@@ -542,24 +542,22 @@ def ritual_holding(character: Character) -> Session | None:
     sessions = Session.objects.filter(campaign_id=character.campaign_id, number__gt=1,
                                       ritual_closed_at__isnull=True).order_by("number")
     for session in sessions:
-        if _absent(session, character):
+        if is_absent(session, character):
             continue
-        done = (_turns_taken(session, character) >= session.highlight_rounds
+        done = (turns_taken(session, character) >= session.highlight_rounds
                 and ritual.steps_done(session, character))
         if not done:
             return session
     return None
 
 
-def _settle(character: Character, by) -> list[XpEntry]:
+def settle(character: Character, by) -> list[XpEntry]:
     """Buy what the XP pays for (the system's ritual.settle: Eldritch Gambit's Levels),
     unless an open ritual holds it."""
     if ritual_holding(character) is not None:
         return []
     return rituals.of(character.system).settle(character, by)
 
-
-settle = _settle  # for the game systems' campaign packages
 
 
 def _close(session: Session, by) -> dict[Character, list[XpEntry]]:
@@ -575,7 +573,7 @@ def _close(session: Session, by) -> dict[Character, list[XpEntry]]:
     ).distinct().order_by("pk")
     bought = {}
     for character in characters:
-        spent = _settle(_lock_character(character), by)
+        spent = settle(lock_character(character), by)
         if spent:
             bought[character] = spent
     return bought
@@ -587,8 +585,8 @@ def ritual_close(*, session: Session, by) -> dict[Character, list[XpEntry]]:
     steps are done in it (Eldritch Gambit: no more Quest XP), and every character buys
     what its XP pays for (Eldritch Gambit: "Level Up?"). Returns what was bought, by
     character. Closing it again buys what is owed and changes nothing else."""
-    session = _lock_session(session)
-    _require_imp(session.campaign_id, by, "close the ritual")
+    session = lock_session(session)
+    require_imp(session.campaign_id, by, "close the ritual")
     return _close(session, by)
 
 
@@ -599,9 +597,9 @@ def _highlight_turn(*, session: Session, character: Character, by, request_key: 
                     what: str) -> tuple[Character, Session, Highlight | None, int]:
     """The checks every turn shares; returns the locked character, the session, the
     earlier result of the same request (if any) and the round this turn is in."""
-    session = _lock_session(session)  # its rounds as they are now
-    character = _lock_character(character)
-    _require_imp(session.campaign_id, by, what)
+    session = lock_session(session)  # its rounds as they are now
+    character = lock_character(character)
+    require_imp(session.campaign_id, by, what)
     if request_key:
         existing = Highlight.objects.filter(request_key=request_key).first()
         if existing is not None:
@@ -619,8 +617,8 @@ def _highlight_turn(*, session: Session, character: Character, by, request_key: 
         )
     if not session.ritual_open:
         raise CampaignError(f"Session {session.number}'s ritual is closed.", "ritual_closed")
-    _in_campaign(character, session)
-    if _absent(session, character):
+    require_in_campaign(character, session)
+    if is_absent(session, character):
         raise CampaignError(f"{character.display_name}'s player is marked absent.", "absent",
                             field="character")
     taken = _turns(session).filter(character=character).values_list("round_number",
@@ -652,14 +650,14 @@ def highlight_award(*, session: Session, character: Character, text: str = "",
         what="award Highlights")
     if existing is not None:
         return existing
-    text = _check_text(text, field="text", length=TEXT_LENGTH)
+    text = check_text(text, field="text", length=TEXT_LENGTH)
     if (session.final_round_about_other and round_number == session.highlight_rounds
             and not about_other):
         raise CampaignError(
             "This session's final round is for something another character did.",
             "about_other_required", field="about_other",
         )
-    entry = _xp_entry(
+    entry = xp_entry(
         character, kind=Kind.HIGHLIGHT, by=by, xp_change=HIGHLIGHT_XP,
         note=f"Session {session.number}, round {round_number}" + (f": {text}" if text else ""),
         request_key=request_key,
@@ -685,7 +683,7 @@ def highlight_pass(*, session: Session, character: Character, by, text: str = ""
         return existing
     return Highlight.objects.create(
         session=session, character=character, round_number=round_number,
-        text=_check_text(text, field="text", length=TEXT_LENGTH), awarded=False,
+        text=check_text(text, field="text", length=TEXT_LENGTH), awarded=False,
         created_by=by, request_key=request_key or None,
     )
 
@@ -698,8 +696,8 @@ def xp_adjust(*, character: Character, xp_change: int, note: str, by,
               request_key: str | None = None) -> XpEntry:
     """An Imp's correction to a character's XP, with a reason; then any Level-ups (held
     while an open ritual holds the character's)."""
-    character = _lock_character(character)
-    _require_imp(character.campaign_id, by, "adjust XP")
+    character = lock_character(character)
+    require_imp(character.campaign_id, by, "adjust XP")
     if request_key:
         existing = XpEntry.objects.filter(request_key=request_key).first()
         if existing is not None:
@@ -707,7 +705,7 @@ def xp_adjust(*, character: Character, xp_change: int, note: str, by,
                 raise CampaignError("That request was already used for something else.",
                                     "request_key_reused")
             return existing
-    note = _check_text(note, field="note", length=NOTE_LENGTH,
+    note = check_text(note, field="note", length=NOTE_LENGTH,
                        required="Say why the XP changes.")
     if not xp_change:
         raise CampaignError("Give a change other than 0.", "zero_change", field="xp_change")
@@ -715,9 +713,9 @@ def xp_adjust(*, character: Character, xp_change: int, note: str, by,
     if xp + xp_change < 0:
         raise CampaignError(f"{character.display_name} has only {xp} XP.", "xp_negative",
                             field="xp_change")
-    entry = _xp_entry(character, kind=Kind.IMP_ADJUSTMENT, by=by, xp_change=xp_change,
+    entry = xp_entry(character, kind=Kind.IMP_ADJUSTMENT, by=by, xp_change=xp_change,
                       note=note, request_key=request_key)
-    _settle(character, by)
+    settle(character, by)
     return entry
 
 
@@ -767,10 +765,10 @@ def xp_entry_reverse(*, entry: XpEntry | int, by, confirm_level_undo: bool = Fal
     # the ritual's other writes do), then the character.
     session_id = (Highlight.objects.filter(xp_entry_id=entry_pk).values_list(
         "session_id", flat=True).first() or ritual.entry_session_id(entry_pk))
-    session = _lock_session(session_id) if session_id else None
-    character = _lock_character(character_id)
+    session = lock_session(session_id) if session_id else None
+    character = lock_character(character_id)
     entry = XpEntry.objects.get(pk=entry_pk)
-    _require_imp(character.campaign_id, by, "undo XP entries")
+    require_imp(character.campaign_id, by, "undo XP entries")
     if request_key:
         existing = XpEntry.objects.filter(request_key=request_key).first()
         if existing is not None:
@@ -816,15 +814,15 @@ def xp_entry_reverse(*, entry: XpEntry | int, by, confirm_level_undo: bool = Fal
         session.ritual_closed_by = None
         session.save(update_fields=["ritual_closed_at", "ritual_closed_by"])
 
-    note = _check_text(note, field="note", length=NOTE_LENGTH)
+    note = check_text(note, field="note", length=NOTE_LENGTH)
     for spend in spends:
-        _xp_entry(character, kind=Kind.REVERSAL, by=by, xp_change=-spend.xp_change,
+        xp_entry(character, kind=Kind.REVERSAL, by=by, xp_change=-spend.xp_change,
                   level_change=-spend.level_change, reverses=spend,
                   note=f"Undone with {entry.get_kind_display()} #{entry.pk}")
-    reversal = _xp_entry(character, kind=Kind.REVERSAL, by=by, xp_change=-entry.xp_change,
+    reversal = xp_entry(character, kind=Kind.REVERSAL, by=by, xp_change=-entry.xp_change,
                          level_change=-entry.level_change, reverses=entry,
                          note=note or f"Undo {entry.get_kind_display()} #{entry.pk}",
                          request_key=request_key)
-    _settle(character, by)
+    settle(character, by)
     return reversal
 

@@ -17,17 +17,17 @@ from campaigns.models import Session
 from campaigns.services import (
     CampaignError,
     Kind,
-    _absent,
-    _check_text,
-    _in_campaign,
-    _lock_character,
-    _lock_session,
-    _require_imp,
-    _require_owner_or_imp,
-    _turns_taken,
-    _xp_entry,
+    check_text,
+    is_absent,
+    lock_character,
+    lock_session,
     progress,
+    require_imp,
+    require_in_campaign,
+    require_owner_or_imp,
     settle,
+    turns_taken,
+    xp_entry,
 )
 from characters.models import Character, XpEntry
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
@@ -56,11 +56,11 @@ def level_ups(*, character: Character, by=None) -> list[XpEntry]:
     "keeping any leftovers" (Characters > Advancement). The new Level's Attribute point
     shows up in the engine as attribute_points_left. Callers in a campaign go through
     campaigns.services.settle, which waits for the ritual's "Level Up?" step."""
-    character = _lock_character(character)
+    character = lock_character(character)
     level, xp = progress(character)
     spent = []
     for _ in range(levels_affordable(level, xp)):
-        spent.append(_xp_entry(
+        spent.append(xp_entry(
             character, kind=Kind.LEVEL_SPEND, by=by, xp_change=-level, level_change=1,
             note=f"Level {level} -> {level + 1}",
         ))
@@ -90,9 +90,9 @@ def quest_invest(*, session: Session, character: Character, by,
     """After the Highlights, put exactly one XP into the character's current Quest
     (its active Quest, or a new one from the Quest written on the character); then the
     Level-ups its XP pays for, unless another open ritual still holds them."""
-    session = _lock_session(session)  # its rounds as they are now
+    session = lock_session(session)  # its rounds as they are now
     character = _lock_build(character)
-    _require_owner_or_imp(character, by, "invest its XP")
+    require_owner_or_imp(character, by, "invest its XP")
     if request_key:
         entry = XpEntry.objects.filter(request_key=request_key).first()
         if entry is not None:
@@ -101,11 +101,11 @@ def quest_invest(*, session: Session, character: Character, by,
                 raise CampaignError("That request was already used for something else.",
                                     "request_key_reused")
             return investment
-    _in_campaign(character, session)
+    require_in_campaign(character, session)
     if not session.ritual_open:
         raise CampaignError(f"Session {session.number}'s ritual is closed: Quest XP is "
                             "invested before it closes.", "ritual_closed", field="character")
-    if _absent(session, character):
+    if is_absent(session, character):
         raise CampaignError(f"{character.display_name}'s player is marked absent.", "absent",
                             field="character")
     if QuestInvestment.objects.filter(session=session, character=character).exists():
@@ -113,7 +113,7 @@ def quest_invest(*, session: Session, character: Character, by,
             f"{character.display_name} already invested in a Quest this session: one XP "
             "per session.", "already_invested", field="character",
         )
-    if session.has_ritual and _turns_taken(session, character) < session.highlight_rounds:
+    if session.has_ritual and turns_taken(session, character) < session.highlight_rounds:
         raise CampaignError(
             "Quest XP comes after the Highlights: finish (or pass) this character's turns.",
             "highlights_first", field="character",
@@ -130,7 +130,7 @@ def quest_invest(*, session: Session, character: Character, by,
                                 "no_quest", field="character")
         quest = Quest.objects.create(character=character, campaign_id=session.campaign_id,
                                      text=text[:QUEST_LENGTH], started_in=session)
-    entry = _xp_entry(character, kind=Kind.QUEST_INVESTMENT, by=by, xp_change=-INVESTMENT_XP,
+    entry = xp_entry(character, kind=Kind.QUEST_INVESTMENT, by=by, xp_change=-INVESTMENT_XP,
                       note=f"Session {session.number}: {quest.text}", request_key=request_key)
     investment = QuestInvestment.objects.create(quest=quest, session=session,
                                                 character=character, xp_entry=entry,
@@ -140,7 +140,7 @@ def quest_invest(*, session: Session, character: Character, by,
 
 
 def _locked_quest(quest: Quest) -> tuple[Character, Quest]:
-    character = _lock_character(quest.character_id)
+    character = lock_character(quest.character_id)
     return character, Quest.objects.select_for_update().get(pk=quest.pk)
 
 
@@ -157,7 +157,7 @@ def quest_complete(*, quest: Quest, by, session: Session | None = None,
     QUEST_PAYOUT entry, then any Level-ups (held while an open ritual holds the
     character's). Completing it again changes nothing."""
     character, quest = _locked_quest(quest)
-    _require_imp(character.campaign_id, by, "mark Quests achieved")
+    require_imp(character.campaign_id, by, "mark Quests achieved")
     if quest.status == Quest.Status.ACHIEVED:
         return quest
     if quest.status != Quest.Status.ACTIVE:
@@ -166,7 +166,7 @@ def quest_complete(*, quest: Quest, by, session: Session | None = None,
     _check_session(session, character)
     payout = QUEST_PAYOUT_FACTOR * invested_xp(quest)
     if payout:
-        quest.payout_entry = _xp_entry(
+        quest.payout_entry = xp_entry(
             character, kind=Kind.QUEST_PAYOUT, by=by, xp_change=payout,
             note=f"Quest achieved: {quest.text}", request_key=request_key,
         )
@@ -189,7 +189,7 @@ def _abandon(quest: Quest, session: Session | None) -> None:
 def quest_abandon(*, quest: Quest, by, session: Session | None = None) -> Quest:
     """The Quest is given up: its invested XP is lost, its history stays."""
     character, quest = _locked_quest(quest)
-    _require_owner_or_imp(character, by, "abandon its Quest")
+    require_owner_or_imp(character, by, "abandon its Quest")
     if quest.status == Quest.Status.ABANDONED:
         return quest
     if quest.status != Quest.Status.ACTIVE:
@@ -205,8 +205,8 @@ def quest_change(*, character: Character, text: str, by,
     """A new Quest: the active one is abandoned ("If they abandon the Quest for
     another, they get nothing"), and the character's Quest reads the new text."""
     character = _lock_build(character)
-    _require_owner_or_imp(character, by, "change its Quest")
-    text = _check_text(text, field="quest", length=QUEST_LENGTH,
+    require_owner_or_imp(character, by, "change its Quest")
+    text = check_text(text, field="quest", length=QUEST_LENGTH,
                        required="Write the new Quest.")
     _check_session(session, character)
     current = active_quest(character)
