@@ -21,6 +21,7 @@ class NoRitual:
 
     highlights = False
     templates: dict[str, str] = {}
+    labels = {"character_link": "XP ledger"}
 
     def steps_done(self, session, character) -> bool:
         return True
@@ -87,3 +88,10 @@ def of(system_key: str) -> Any:
     if hook not in _resolved:
         _resolved[hook] = import_string(hook)
     return _resolved[hook]
+
+
+def labels(system_key: str) -> dict[str, str]:
+    """The words the generic pages use for the system's ritual (the link to a character's
+    campaign page: "Quests and XP" in Eldritch Gambit), the defaults filled in."""
+    return {**NO_RITUAL.labels, **getattr(of(system_key), "labels", {})}
+

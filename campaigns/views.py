@@ -124,6 +124,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "campaign": campaign, "membership": membership, "runs": runs,
         "party": _party(campaign, full=runs),
         "ritual_templates": rituals.of(campaign.system).templates,
+        "ritual_labels": rituals.labels(campaign.system),
     }
     if request.htmx:
         return render(request, f"{DASHBOARD}#party-dashboard", context)

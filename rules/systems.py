@@ -161,7 +161,11 @@ class GameSystem:
     #   templates: a mapping of the generic pages' slots to the system's templates ("" or
     #     left out: nothing): "session" (the ritual section of the session page), "member"
     #     (a player's own character on the campaign page), "party" (one party row's note),
-    #     "character" (the campaign's character page, above the ledger).
+    #     "character" (the campaign's character page, above the ledger), "party_cell"
+    #     (its column of the party table: the heading with heading=True, else a row's
+    #     cell).
+    #   labels: a mapping of the generic pages' words for it ("character_link": the link
+    #     to a character's campaign page; campaigns.rituals.labels fills in defaults).
     #   party_context(campaign) -> dict: character pk -> what "party" shows (the party's
     #     rows, as `row.ritual`).
     #   member_context(session, characters) -> dict: character pk -> what "member" shows

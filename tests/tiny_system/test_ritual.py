@@ -40,7 +40,8 @@ def test_a_tiny_campaigns_session_page_runs_no_highlights_and_shows_no_quest(cli
     assert 'id="ritual"' not in body and "Award 1 XP" not in body
     assert "Quest" not in body and "Level up" not in body
     dashboard = client.get(campaign.get_absolute_url()).content.decode()
-    assert "Invest 1 XP" not in dashboard and "Quest:" not in dashboard
+    assert "Invest 1 XP" not in dashboard and "Quest" not in dashboard
+    assert "XP ledger" in dashboard  # the link to Pip's campaign page, in generic words
     page = client.get(reverse("campaigns:character", args=[campaign.pk, pip.pk]))
     assert page.status_code == 200 and 'id="quest"' not in page.content.decode()
     # No Highlights to award, and Eldritch Gambit's Quest step is not this campaign's.

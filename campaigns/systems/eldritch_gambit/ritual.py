@@ -59,10 +59,12 @@ def level_waits(character) -> str:
 
 class EldritchGambitRitual:
     highlights = True
+    labels = {"character_link": "Quests and XP"}
     templates = {
         "session": "campaigns/eldritch_gambit/session_ritual.html",
         "member": "campaigns/eldritch_gambit/invest.html",
         "party": "campaigns/eldritch_gambit/party_quest.html",
+        "party_cell": "campaigns/eldritch_gambit/party_cell.html",
         "character": "campaigns/eldritch_gambit/character_quest.html",
     }
 
