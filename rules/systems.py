@@ -161,7 +161,9 @@ class GameSystem:
     #   templates: a mapping of the generic pages' slots to the system's templates ("" or
     #     left out: nothing): "session" (the ritual section of the session page), "member"
     #     (a player's own character on the campaign page), "party" (one party row's note),
-    #     "character" (the campaign's character page, above the ledger), "party_cell"
+    #     "progress" (the Level and XP card of the campaign's character page; the generic
+    #     one shows the ledger's sums), "character" (that page's next card, above the
+    #     ledger), "party_cell"
     #     (its column of the party table: the heading with heading=True, else a row's
     #     cell).
     #   labels: a mapping of the generic pages' words for it ("character_link": the link

@@ -44,6 +44,7 @@ def test_a_tiny_campaigns_session_page_runs_no_highlights_and_shows_no_quest(cli
     assert "XP ledger" in dashboard  # the link to Pip's campaign page, in generic words
     page = client.get(reverse("campaigns:character", args=[campaign.pk, pip.pk]))
     assert page.status_code == 200 and 'id="quest"' not in page.content.decode()
+    assert 'data-stat="xp">0<' in page.content.decode()  # the generic card: the ledger's
     # No Highlights to award, and Eldritch Gambit's Quest step is not this campaign's.
     with pytest.raises(CampaignError) as refused:
         services.highlight_award(session=session, character=pip, by=user)

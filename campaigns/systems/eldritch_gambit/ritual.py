@@ -65,6 +65,7 @@ class EldritchGambitRitual:
         "member": "campaigns/eldritch_gambit/invest.html",
         "party": "campaigns/eldritch_gambit/party_quest.html",
         "party_cell": "campaigns/eldritch_gambit/party_cell.html",
+        "progress": "campaigns/eldritch_gambit/character_progress.html",
         "character": "campaigns/eldritch_gambit/character_quest.html",
     }
 
