@@ -126,7 +126,8 @@ class GameSystem:
     # the system's. `ritual` is an object, or its dotted path (campaigns.rituals resolves
     # it: this layer imports no app, and a character package may not import the campaign
     # side), usually `<campaign_package>.ritual.RITUAL`; None: no Highlights, and the XP
-    # buys nothing by itself (campaigns.rituals.NO_RITUAL). The object has:
+    # buys nothing by itself (campaigns.rituals.NO_RITUAL). A system may subclass
+    # campaigns.rituals.NoRitual and override only what it has. The object has:
     #   highlights: bool -- sessions after the first open with Highlights rounds.
     #   steps_done(session, character) -> bool: the character's own steps after its
     #     Highlights in that session are done (Eldritch Gambit: it invested in its Quest).
@@ -159,13 +160,13 @@ class GameSystem:
     #     the session page; `rows` are the ritual table's (campaigns.selectors.RitualRow),
     #     each with an `extra` dict for the system to fill.
     #   templates: a mapping of the generic pages' slots to the system's templates ("" or
-    #     left out: nothing): "session" (the ritual section of the session page), "member"
-    #     (a player's own character on the campaign page), "party" (one party row's note),
-    #     "progress" (the Level and XP card of the campaign's character page; the generic
-    #     one shows the ledger's sums), "character" (that page's next card, above the
-    #     ledger), "party_cell"
-    #     (its column of the party table: the heading with heading=True, else a row's
-    #     cell).
+    #     left out: nothing): "session" (the ritual section of the session page; with
+    #     Highlights and none, the generic campaigns/includes/session_ritual.html, which a
+    #     system's own extends), "member" (a player's own character on the campaign page),
+    #     "party" (its note in that row), "party_cell" (its column of the party table: the
+    #     heading with heading=True, else a row's cell), "progress" (the Level and XP card
+    #     of the campaign's character page; the generic one shows the ledger's sums),
+    #     "character" (that page's next card, above the ledger).
     #   labels: a mapping of the generic pages' words for it ("character_link": the link
     #     to a character's campaign page; campaigns.rituals.labels fills in defaults).
     #   party_context(campaign) -> dict: character pk -> what "party" shows (the party's
