@@ -3,7 +3,7 @@ write the XP ledger and apply Level-ups), so ledger-linked rows are read-only he
 
 from django.contrib import admin
 
-from .models import Campaign, Highlight, Invitation, Membership, Quest, Session
+from .models import Campaign, Highlight, Invitation, Membership, Session
 
 
 class MembershipInline(admin.TabularInline):
@@ -36,13 +36,6 @@ class SessionAdmin(admin.ModelAdmin):
 class HighlightAdmin(admin.ModelAdmin):
     list_display = ("session", "character", "round_number", "awarded", "about_other")
     readonly_fields = [f.name for f in Highlight._meta.fields]
-
-
-@admin.register(Quest)
-class QuestAdmin(admin.ModelAdmin):
-    list_display = ("character", "text", "status", "started_at", "ended_at")
-    list_filter = ("status",)
-    readonly_fields = [f.name for f in Quest._meta.fields]
 
 
 # The admin of the game systems' campaign models (campaigns/systems/<system>/admin.py).

@@ -118,13 +118,6 @@ class CharacterActionForm(forms.Form):
     request_key = RequestKeyField()
 
 
-class QuestChangeForm(BootstrapForm):
-    """A new Quest for the character: the active one is abandoned, its XP lost."""
-
-    text = forms.CharField(max_length=200, label="New Quest",
-                           help_text="Changing the Quest loses the XP invested in the old one.")
-
-
 class XpAdjustForm(BootstrapForm):
     """The Imp's correction to a character's XP, with the reason."""
 

@@ -307,89 +307,9 @@ class Highlight(models.Model):
         return f"{what}: {self.character}, round {self.round_number} of {self.session}"
 
 
-class Quest(models.Model):
-    """A character's Quest and its fate. The invested XP is the sum of its investments;
-    achieving it pays back double (Characters > Advancement > Quest XP)."""
-
-    class Status(models.TextChoices):
-        ACTIVE = "active", "Active"
-        ACHIEVED = "achieved", "Achieved"
-        ABANDONED = "abandoned", "Abandoned"
-
-    character = models.ForeignKey(
-        "characters.Character", on_delete=models.CASCADE, related_name="quests"
-    )
-    campaign = models.ForeignKey(
-        Campaign, null=True, blank=True, on_delete=models.SET_NULL, related_name="quests"
-    )
-    text = models.CharField(max_length=200)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
-    started_in = models.ForeignKey(
-        Session, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    ended_in = models.ForeignKey(
-        Session, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    started_at = models.DateTimeField(auto_now_add=True)
-    ended_at = models.DateTimeField(null=True, blank=True)
-    payout_entry = models.OneToOneField(
-        "characters.XpEntry", null=True, blank=True, on_delete=models.SET_NULL,
-        related_name="quest_paid",
-    )
-
-    class Meta:
-        ordering = ["character", "started_at", "pk"]
-        constraints = [
-            models.UniqueConstraint(fields=["character"], condition=Q(status="active"),
-                                    name="quest_one_active_per_character"),
-            models.CheckConstraint(
-                condition=Q(status="active", ended_at__isnull=True)
-                | (~Q(status="active") & Q(ended_at__isnull=False)),
-                name="quest_ended_iff_not_active",
-            ),
-            models.CheckConstraint(
-                condition=Q(payout_entry__isnull=True) | Q(status="achieved"),
-                name="quest_payout_only_when_achieved",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.text} ({self.get_status_display()})"
-
-
-class QuestInvestment(models.Model):
-    """One XP put into a Quest after a session's Highlights: exactly one per character
-    per session. The XP left the character as the linked QUEST_INVESTMENT entry."""
-
-    quest = models.ForeignKey(Quest, on_delete=models.CASCADE, related_name="investments")
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="investments")
-    # The Quest's character, repeated so the database can hold one investment per
-    # character per session.
-    character = models.ForeignKey(
-        "characters.Character", on_delete=models.CASCADE, related_name="quest_investments"
-    )
-    xp_entry = models.OneToOneField(
-        "characters.XpEntry", on_delete=models.CASCADE, related_name="quest_investment"
-    )
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["session", "pk"]
-        constraints = [
-            models.UniqueConstraint(fields=["character", "session"],
-                                    name="investment_once_per_session"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.character} invested in {self.quest.text} ({self.session})"
-
-
 # The game systems' campaign models (campaigns/systems/<system>/models.py: Eldritch
-# Gambit's roll log and Initiative tracker), imported here so that Django registers them
-# with this app.
+# Gambit's Quests, roll log and Initiative tracker), imported here so that Django
+# registers them with this app.
 from .systems import import_each  # noqa: E402
 
 import_each("models")

@@ -2,11 +2,11 @@
 party pack of 8 take, beside the print view's HTML (the same page without WeasyPrint),
 which is the baseline: what WeasyPrint adds is the ratio.
 
-It uses the bench's "Table of 8" campaign (campaigns/bench.py), whose Imp is the bench's
-user: one character of it for the single sheet, all eight for the pack. PDFs take
-hundreds of milliseconds, so it times fewer requests than the rest of the bench: one in
-ten of --requests (at least 1, at most 10), after one untimed single sheet that loads
-WeasyPrint's fonts.
+It uses the bench's "Table of 8" campaign (campaigns/systems/eldritch_gambit/bench.py),
+whose Imp is the bench's user: one character of it for the single sheet, all eight for
+the pack. PDFs take hundreds of milliseconds, so it times fewer requests than the rest
+of the bench: one in ten of --requests (at least 1, at most 10), after one untimed
+single sheet that loads WeasyPrint's fonts.
 """
 
 from __future__ import annotations

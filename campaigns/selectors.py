@@ -1,23 +1,22 @@
 """Campaign reads that build a page's data: what a member can bring (the invitation's
-and the Bring page's ways forward), the session page's ritual table (whose turn
-it is, a row per character and what each row shows) and the Quests and Level-ups it
-reads. Plain reads with a fixed number of queries; the writes are in
-campaigns/services.py, whose highlight_turns stays the one source of the turn order.
+and the Bring page's ways forward) and the session page's ritual table (whose turn
+it is, a row per character and what each row shows; the game system's ritual adds its
+steps to each row: Eldritch Gambit's Quests and Level-ups). Plain reads with a fixed
+number of queries; the writes are in campaigns/services.py, whose highlight_turns stays
+the one source of the turn order.
 """
 
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from django.db.models import Sum
 from django.urls import reverse
 
-from characters.models import Character, XpEntry
-from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
+from characters.models import Character
 
-from . import services
-from .models import Campaign, Highlight, Quest, QuestInvestment, Session
+from . import rituals, services
+from .models import Campaign, Highlight, Session
 
 
 def ways_forward(campaign: Campaign, user) -> dict:
@@ -46,32 +45,8 @@ def ways_forward(campaign: Campaign, user) -> dict:
     }
 
 
-def active_quests(campaign_id: int) -> dict[int, Quest]:
-    """Each character's active Quest, with invested_sum (the investments' XP, <= 0)."""
-    return {
-        quest.character_id: quest
-        for quest in Quest.objects.filter(character__campaign_id=campaign_id,
-                                          status=Quest.Status.ACTIVE)
-        .annotate(invested_sum=Sum("investments__xp_entry__xp_change"))
-    }
-
-
-def session_level_ups(session: Session, character_pks: list[int]) -> dict[int, list[XpEntry]]:
-    """The Level-ups (still standing) bought during the session, by character: from its
-    start to the next session's start."""
-    entries = XpEntry.objects.filter(character_id__in=character_pks,
-                                     kind=XpEntry.Kind.LEVEL_SPEND,
-                                     reversed_by__isnull=True,
-                                     created_at__gte=session.created_at)
-    following = (Session.objects.filter(campaign_id=session.campaign_id,
-                                        number__gt=session.number)
-                 .order_by("number").values_list("created_at", flat=True).first())
-    if following is not None:
-        entries = entries.filter(created_at__lt=following)
-    levelled: dict[int, list[XpEntry]] = {}
-    for entry in entries:
-        levelled.setdefault(entry.character_id, []).append(entry)
-    return levelled
+# The ritual section of a system with Highlights and no template of its own.
+DEFAULT_RITUAL_TEMPLATE = "campaigns/includes/session_ritual.html"
 
 
 @dataclass
@@ -84,17 +59,11 @@ class RitualRow:
     next_round: int | None  # its open round, None once its turns are told (or absent)
     about_other_needed: bool  # its open round is the final one, about another character
     absent: bool
-    investment: QuestInvestment | None  # this session's Quest XP
-    quest: Quest | None  # the active Quest, with invested_sum
-    invested: int  # the XP invested in that Quest so far
-    can_invest: bool  # the viewer may invest for it (its player or an Imp)
-    key: str  # the invest form's request key
+    key: str  # the request key of its forms (a turn, the system's step)
     current: bool  # its turn now
-    # "Level Up?": the Levels bought during this session, and those the XP already pays
-    # for while the ritual holds them.
-    levels_up: int
-    new_level: int | None
-    levels_waiting: int
+    # What the game system's ritual shows of its steps (ritual.session_context: Eldritch
+    # Gambit's Quest XP and Level-ups).
+    extra: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -109,25 +78,26 @@ class RitualTurn:
 @dataclass
 class RitualTable:
     rows: list[RitualRow]
-    achieved: list[Quest]  # the Quests achieved in this session, with their payouts
     turn: RitualTurn | None  # None when no one is waiting (or the ritual is closed)
     waiting: bool  # someone still has a turn to tell
+    highlights: bool  # the game system has Highlights (its ritual.highlights)
+    template: str  # the system's template of the ritual section ("": none)
+    # What the system's ritual adds to the table (Eldritch Gambit: the Quests achieved).
+    extra: dict = field(default_factory=dict)
 
 
 def ritual_table(session: Session, user, *, runs: bool) -> RitualTable:
     """The session's ritual as `user` sees it (`runs`: as an Imp): a row per character now
-    in the campaign (turns, absence, investment, Quest, Level-ups), whose turn it is and
-    the Quests achieved. A fixed number of queries, whatever the party."""
-    characters = list(EldritchGambitCharacter.objects.filter(campaign_id=session.campaign_id)
+    in the campaign (turns, absence, and what the system's ritual adds: Eldritch Gambit's
+    investment, Quest and Level-ups), whose turn it is and what the ritual adds to the
+    table. A fixed number of queries, whatever the party."""
+    campaign = session.campaign
+    system = campaign.game_system
+    ritual = rituals.of(campaign.system)
+    characters = list(system.character_model.objects.filter(campaign_id=session.campaign_id)
                       .with_progress().select_related("owner"))
     highlights = list(session.highlights.select_related("character", "xp_entry__reversed_by"))
     absent = set(session.absences.values_list("character_id", flat=True))
-    investments = {i.character_id: i for i in session.investments.select_related(
-        "quest", "xp_entry__reversed_by")}
-    quests = active_quests(session.campaign_id)
-    achieved = list(Quest.objects.filter(ended_in=session, status=Quest.Status.ACHIEVED)
-                    .select_related("character", "payout_entry__reversed_by"))
-    levelled = session_level_ups(session, [c.pk for c in characters])
     waiting = services.highlight_turns(session)
     open_round = {character.pk: round_number for character, round_number in waiting}
     current = waiting[0][0].pk if waiting else None
@@ -135,32 +105,27 @@ def ritual_table(session: Session, user, *, runs: bool) -> RitualTable:
     for character in characters:
         turns = [h for h in highlights if h.character_id == character.pk]
         taken = [h for h in turns if h.undone_at is None]
-        quest = quests.get(character.pk)
         next_round = open_round.get(character.pk)
-        spends = levelled.get(character.pk, [])
         rows.append(RitualRow(
             character=character,
             turns=turns,
             turns_left=max(session.highlight_rounds - len(taken), 0)
-            if session.has_ritual else 0,
+            if session.has_ritual and ritual.highlights else 0,
             next_round=next_round,
             about_other_needed=session.final_round_about_other
             and next_round == session.highlight_rounds,
             absent=character.pk in absent,
-            investment=investments.get(character.pk),
-            quest=quest,
-            invested=-(quest.invested_sum or 0) if quest else 0,
-            can_invest=runs or character.owner_id == user.pk,
             key=uuid.uuid4().hex,
             current=character.pk == current,
-            levels_up=len(spends),
-            new_level=max((1 - spend.xp_change for spend in spends), default=None),
-            levels_waiting=services.levels_affordable(character.level_total,
-                                                      character.xp_total),
         ))
+    extra = ritual.session_context(session, rows, user=user, runs=runs)
     turn = None
     if waiting:
         by_pk = {row.character.pk: row for row in rows}
         turn = RitualTurn(round=waiting[0][1], row=by_pk[current],
                           then=[by_pk[c.pk] for c, n in waiting[1:] if n == waiting[0][1]])
-    return RitualTable(rows=rows, achieved=achieved, turn=turn, waiting=bool(waiting))
+    return RitualTable(rows=rows, turn=turn, waiting=bool(waiting),
+                       highlights=ritual.highlights,
+                       template=ritual.templates.get("session") or (
+                           DEFAULT_RITUAL_TEMPLATE if ritual.highlights else ""),
+                       extra=extra)

@@ -1,5 +1,8 @@
-"""Campaign writes: the table, its sessions, the XP ritual and the Quests
-(Characters > Advancement). docs/RULES.md, "Advancement", records the readings.
+"""Campaign writes: the table, its sessions, the XP ledger and the ritual's Highlights
+(Characters > Advancement). docs/RULES.md, "Advancement", records the readings. What comes
+after the Highlights and what the XP buys are the game system's (GameSystem.ritual,
+reached through campaigns.rituals; Eldritch Gambit's Quests and Level-ups live in
+campaigns/systems/eldritch_gambit/).
 
 Every function is keyword-only and one transaction. Writes that touch a character's XP
 first lock its Character row (select_for_update; on PostgreSQL two calls for the same
@@ -21,10 +24,9 @@ from django.utils import timezone
 from characters.models import Character, XpEntry
 from characters.refusals import Refusal
 from characters.services import character_duplicate
-from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules import systems
-from rules.engine.eldritch_gambit.levels import levels_affordable
 
+from . import rituals
 from .models import (
     IMP_ROLES,
     MAX_HIGHLIGHT_ROUNDS,
@@ -36,8 +38,6 @@ from .models import (
     Highlight,
     Invitation,
     Membership,
-    Quest,
-    QuestInvestment,
     Role,
     Session,
 )
@@ -45,15 +45,12 @@ from .models import (
 Kind = XpEntry.Kind
 
 HIGHLIGHT_XP = 1  # "Any half-decent answer gets an XP."
-INVESTMENT_XP = 1  # "Players can bid or Invest *one* XP in their character's Quest."
-QUEST_PAYOUT_FACTOR = 2  # "If they accomplish it, they get double the invested XP back!"
 # What the Imp may undo: the campaign's own entries. A Level spend follows from the XP
 # and is undone with the entry that paid for it; a reversal is never reversed.
 REVERSIBLE = (Kind.HIGHLIGHT, Kind.QUEST_INVESTMENT, Kind.QUEST_PAYOUT, Kind.IMP_ADJUSTMENT)
 NAME_LENGTH = 120
 PITCH_LENGTH = 2000
 TEXT_LENGTH = 2000
-QUEST_LENGTH = 200
 NOTE_LENGTH = 300
 NOTES_LENGTH = 10_000
 
@@ -63,10 +60,10 @@ class CampaignError(Refusal):
     field it belongs to (None: the action as a whole)."""
 
 
-# -- helpers ------------------------------------------------------------------------------
+# -- helpers (the public ones are for the game systems' campaign packages too) ----------
 
 
-def _require_imp(campaign: Campaign | int | None, by, what: str) -> None:
+def require_imp(campaign: Campaign | int | None, by, what: str) -> None:
     if Membership.objects.role_of(by, campaign) not in IMP_ROLES:
         raise CampaignError(f"Only the campaign's Imp or a co-Imp may {what}.", "not_imp")
 
@@ -76,7 +73,7 @@ def _require_the_imp(campaign: Campaign, by, what: str) -> None:
         raise CampaignError(f"Only the campaign's Imp may {what}.", "not_the_imp")
 
 
-def _require_owner_or_imp(character: Character, by, what: str) -> None:
+def require_owner_or_imp(character: Character, by, what: str) -> None:
     if by is not None and character.owner_id == by.pk:
         return
     if Membership.objects.role_of(by, character.campaign_id) in IMP_ROLES:
@@ -87,15 +84,9 @@ def _require_owner_or_imp(character: Character, by, what: str) -> None:
     )
 
 
-def _lock_character(character: Character | int) -> Character:
+def lock_character(character: Character | int) -> Character:
     pk = character if isinstance(character, int) else character.pk
     return Character.objects.select_for_update().get(pk=pk)
-
-
-def _lock_build(character: Character | int) -> EldritchGambitCharacter:
-    """_lock_character with the character's Eldritch Gambit build (its Quest, its WP)."""
-    pk = character if isinstance(character, int) else character.pk
-    return EldritchGambitCharacter.objects.select_for_update().get(pk=pk)
 
 
 def _lock_campaign(campaign: Campaign | int) -> Campaign:
@@ -111,7 +102,7 @@ def progress(character: Character | int) -> tuple[int, int]:
     return totals["level"] or 0, totals["xp"] or 0
 
 
-def _xp_entry(character: Character, *, kind: str, by, xp_change: int = 0,
+def xp_entry(character: Character, *, kind: str, by, xp_change: int = 0,
               level_change: int = 0, note: str = "", request_key: str | None = None,
               reverses: XpEntry | None = None) -> XpEntry:
     try:
@@ -126,7 +117,7 @@ def _xp_entry(character: Character, *, kind: str, by, xp_change: int = 0,
                             "request_key_reused") from error
 
 
-def _in_campaign(character: Character, session: Session) -> None:
+def require_in_campaign(character: Character, session: Session) -> None:
     if character.campaign_id != session.campaign_id:
         raise CampaignError(
             f"{character.display_name} is not in this campaign (any more).",
@@ -134,14 +125,14 @@ def _in_campaign(character: Character, session: Session) -> None:
         )
 
 
-def _lock_session(session: Session | int) -> Session:
+def lock_session(session: Session | int) -> Session:
     """The session as it is now, locked. The ritual's writes lock the session first and
     the character second, so two clicks in one ritual run one after the other."""
     pk = session if isinstance(session, int) else session.pk
     return Session.objects.select_for_update().get(pk=pk)
 
 
-def _absent(session: Session, character: Character) -> bool:
+def is_absent(session: Session, character: Character) -> bool:
     return Absence.objects.filter(session=session, character=character).exists()
 
 
@@ -150,7 +141,7 @@ def _turns(session: Session):
     return Highlight.objects.filter(session=session, undone_at__isnull=True)
 
 
-def _turns_taken(session: Session, character: Character) -> int:
+def turns_taken(session: Session, character: Character) -> int:
     return _turns(session).filter(character=character).count()
 
 
@@ -168,6 +159,8 @@ def highlight_turns(session: Session) -> list[tuple[Character, int]]:
     the recorded turns alone, so an interrupted ritual resumes where it stopped."""
     if not session.has_ritual or not session.ritual_open:
         return []
+    if not rituals.of(session.campaign.system).highlights:
+        return []
     absent = set(session.absences.values_list("character_id", flat=True))
     taken: dict[int, list[int]] = {}
     for character_id, round_number in _turns(session).values_list("character_id",
@@ -184,7 +177,7 @@ def highlight_turns(session: Session) -> list[tuple[Character, int]]:
     return sorted(waiting, key=lambda pair: pair[1])
 
 
-def _check_text(text: str, *, field: str, length: int, required: str | None = None) -> str:
+def check_text(text: str, *, field: str, length: int, required: str | None = None) -> str:
     text = (text or "").strip()
     if required and not text:
         raise CampaignError(required, f"{field}_required", field=field)
@@ -214,9 +207,9 @@ def campaign_create(*, owner, name: str, pitch: str = "", starting_level: int = 
         existing = Campaign.objects.filter(request_key=request_key).first()
         if existing is not None:
             return existing
-    name = _check_text(name, field="name", length=NAME_LENGTH,
+    name = check_text(name, field="name", length=NAME_LENGTH,
                        required="Give the campaign a name.")
-    pitch = _check_text(pitch, field="pitch", length=PITCH_LENGTH)
+    pitch = check_text(pitch, field="pitch", length=PITCH_LENGTH)
     if not MIN_LEVEL <= starting_level <= MAX_LEVEL:
         raise CampaignError(f"The starting Level is from {MIN_LEVEL} to {MAX_LEVEL}.",
                             "level_out_of_range", field="starting_level")
@@ -234,7 +227,7 @@ def campaign_create(*, owner, name: str, pitch: str = "", starting_level: int = 
 
 @transaction.atomic
 def invitation_create(*, campaign: Campaign, by) -> Invitation:
-    _require_imp(campaign, by, "invite players")
+    require_imp(campaign, by, "invite players")
     return Invitation.objects.create(campaign=campaign, created_by=by)
 
 
@@ -242,7 +235,7 @@ def invitation_create(*, campaign: Campaign, by) -> Invitation:
 def invitation_revoke(*, invitation: Invitation, by) -> Invitation:
     """The link stops working; revoking it again changes nothing."""
     invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
-    _require_imp(invitation.campaign_id, by, "revoke invitations")
+    require_imp(invitation.campaign_id, by, "revoke invitations")
     if invitation.revoked_at is None:
         invitation.revoked_at = timezone.now()
         invitation.save(update_fields=["revoked_at"])
@@ -270,7 +263,7 @@ def character_join(*, campaign: Campaign, character: Character, by,
                    request_key: str | None = None) -> Character:
     """A member brings one of their own characters. A character is in at most one
     campaign: it must leave the other first. The ledger records the join (JOINED)."""
-    character = _lock_character(character)
+    character = lock_character(character)
     if character.owner_id != getattr(by, "pk", None):
         raise CampaignError("You can only bring your own characters.", "not_your_character",
                             field="character")
@@ -302,7 +295,7 @@ def _campaign_record(character: Character, campaign: Campaign, *, kind: str, by,
     the ledger alone sets Level and XP (characters.services.ledger_rules_progress)."""
     level, xp = progress(character)
     verb = "Joined" if kind == Kind.JOINED else "Left"
-    return _xp_entry(character, kind=kind, by=by,
+    return xp_entry(character, kind=kind, by=by,
                      note=f"{verb} {campaign.name} at Level {level} with {xp} XP",
                      request_key=request_key)
 
@@ -336,10 +329,10 @@ def character_leave(*, character: Character, by) -> Character:
     """The character leaves its campaign (its player or the Imp decides). Its history
     (Highlights, Quests) stays; it gets no more turns. The ledger records the leave
     (LEFT), and Level and XP stay the ledger's."""
-    character = _lock_character(character)
+    character = lock_character(character)
     if character.campaign_id is None:
         return character
-    _require_owner_or_imp(character, by, "take the character out of the campaign")
+    require_owner_or_imp(character, by, "take the character out of the campaign")
     campaign = character.campaign
     character.campaign = None
     character.save(update_fields=["campaign", "updated_at"])
@@ -426,17 +419,17 @@ def session_start(*, campaign: Campaign, by, date: Date | None = None,
                   highlight_rounds: int | None = None, final_round_about_other: bool = False,
                   notes: str = "", request_key: str | None = None) -> Session:
     """The next session, numbered 1, 2, ... The rituals of the sessions before it close
-    (ritual_close). The first session of a campaign refills every character's WP
-    ("Starting a new campaign refills it entirely")."""
+    (ritual_close); then the game system does what a new session does (its ritual's
+    session_started: Eldritch Gambit's first session refills every character's WP)."""
     campaign = _lock_campaign(campaign)
-    _require_imp(campaign, by, "start sessions")
+    require_imp(campaign, by, "start sessions")
     if request_key:
         existing = Session.objects.filter(request_key=request_key).first()
         if existing is not None:
             return existing
     rounds = campaign.default_highlight_rounds if highlight_rounds is None else highlight_rounds
     _check_rounds(rounds, field="highlight_rounds")
-    notes = _check_text(notes, field="notes", length=NOTES_LENGTH)
+    notes = check_text(notes, field="notes", length=NOTES_LENGTH)
     last = Session.objects.filter(campaign=campaign).aggregate(n=Max("number"))["n"] or 0
     # A new session ends the rituals before it: the Level-ups they held are bought.
     for earlier in Session.objects.select_for_update().filter(
@@ -447,10 +440,7 @@ def session_start(*, campaign: Campaign, by, date: Date | None = None,
         highlight_rounds=rounds, final_round_about_other=final_round_about_other,
         created_by=by, request_key=request_key or None,
     )
-    if session.number == 1:
-        # None is "full" (EldritchGambitCharacter.wp_current).
-        EldritchGambitCharacter.objects.filter(campaign=campaign).update(
-            wp_current=None, updated_at=timezone.now())
+    rituals.of(campaign.system).session_started(session)
     return session
 
 
@@ -462,13 +452,13 @@ def session_update(*, session: Session, by, notes=_UNSET, recap=_UNSET, date=_UN
                    highlight_rounds=_UNSET, final_round_about_other=_UNSET) -> Session:
     """Change what the Imp may change; what is not passed stays."""
     session = Session.objects.select_for_update().get(pk=session.pk)
-    _require_imp(session.campaign_id, by, "edit sessions")
+    require_imp(session.campaign_id, by, "edit sessions")
     fields = []
     if notes is not _UNSET:
-        session.notes = _check_text(notes, field="notes", length=NOTES_LENGTH)
+        session.notes = check_text(notes, field="notes", length=NOTES_LENGTH)
         fields.append("notes")
     if recap is not _UNSET:
-        session.recap = _check_text(recap, field="recap", length=NOTES_LENGTH)
+        session.recap = check_text(recap, field="recap", length=NOTES_LENGTH)
         fields.append("recap")
     if date is not _UNSET and date is not None:
         session.date = date
@@ -513,10 +503,10 @@ def absence_set(*, session: Session, character: Character, absent: bool = True,
                 by) -> Absence | None:
     """Mark a character's player absent from (or back at) the session. An absent
     character has no turn in the session's ritual; nothing else changes."""
-    session = _lock_session(session)
-    character = _lock_character(character)
-    _require_imp(session.campaign_id, by, "take attendance")
-    _in_campaign(character, session)
+    session = lock_session(session)
+    character = lock_character(character)
+    require_imp(session.campaign_id, by, "take attendance")
+    require_in_campaign(character, session)
     if not absent:
         Absence.objects.filter(session=session, character=character).delete()
         return None
@@ -524,68 +514,54 @@ def absence_set(*, session: Session, character: Character, absent: bool = True,
     if existing is not None:
         return existing
     if (Highlight.objects.filter(session=session, character=character).exists()
-            or QuestInvestment.objects.filter(session=session, character=character).exists()):
+            or rituals.of(character.system).took_part(session, character)):
         raise CampaignError(
             f"{character.display_name} already took part in this session's ritual.",
             "already_took_part", field="character",
         )
     absence = Absence.objects.create(session=session, character=character, created_by=by)
-    _settle(character, by)  # an absent player's ritual does not hold their Level-ups
+    settle(character, by)  # an absent player's ritual does not hold their Level-ups
     return absence
 
 
 # -- Level-ups ----------------------------------------------------------------------------
 
 
-@transaction.atomic
-def level_ups(*, character: Character, by=None) -> list[XpEntry]:
-    """Buy Levels while XP >= Level: each is one LEVEL_SPEND entry (XP -Level, Level +1),
-    "keeping any leftovers" (Characters > Advancement). The new Level's Attribute point
-    shows up in the engine as attribute_points_left. Callers in a campaign go through
-    _settle, which waits for the ritual's "Level Up?" step."""
-    character = _lock_character(character)
-    level, xp = progress(character)
-    spent = []
-    for _ in range(levels_affordable(level, xp)):
-        spent.append(_xp_entry(
-            character, kind=Kind.LEVEL_SPEND, by=by, xp_change=-level, level_change=1,
-            note=f"Level {level} -> {level + 1}",
-        ))
-        xp -= level
-        level += 1
-    return spent
-
-
 def ritual_holding(character: Character) -> Session | None:
-    """The open ritual that holds the character's Level-ups, if any. The XP diagram
-    (Characters > Advancement) runs Highlights XP, then Quest Invest, then "Level Up?":
-    a present character of a session with Highlights whose ritual is still open buys its
-    Levels once it has had all its turns and invested in its Quest, or when the Imp
-    closes the ritual (or the next session starts, which closes it)."""
+    """The open ritual that holds what the character's XP buys, if any. A present
+    character of a session with Highlights whose ritual is still open buys it once it
+    has had all its turns and done its system's steps after them (ritual.steps_done:
+    Eldritch Gambit's XP diagram runs Highlights XP, then Quest Invest, then "Level
+    Up?"), or when the Imp closes the ritual (or the next session starts, which closes
+    it)."""
     if character.campaign_id is None:
+        return None
+    ritual = rituals.of(character.system)
+    if not ritual.highlights:
         return None
     sessions = Session.objects.filter(campaign_id=character.campaign_id, number__gt=1,
                                       ritual_closed_at__isnull=True).order_by("number")
     for session in sessions:
-        if _absent(session, character):
+        if is_absent(session, character):
             continue
-        done = (_turns_taken(session, character) >= session.highlight_rounds
-                and QuestInvestment.objects.filter(session=session,
-                                                   character=character).exists())
+        done = (turns_taken(session, character) >= session.highlight_rounds
+                and ritual.steps_done(session, character))
         if not done:
             return session
     return None
 
 
-def _settle(character: Character, by) -> list[XpEntry]:
-    """Buy the Levels the XP pays for, unless an open ritual holds them."""
+def settle(character: Character, by) -> list[XpEntry]:
+    """Buy what the XP pays for (the system's ritual.settle: Eldritch Gambit's Levels),
+    unless an open ritual holds it."""
     if ritual_holding(character) is not None:
         return []
-    return level_ups(character=character, by=by)
+    return rituals.of(character.system).settle(character, by)
+
 
 
 def _close(session: Session, by) -> dict[Character, list[XpEntry]]:
-    """Close a locked session's ritual and buy the Level-ups it held."""
+    """Close a locked session's ritual and buy what it held (the Level-ups)."""
     if session.ritual_closed_at is None:
         session.ritual_closed_at = timezone.now()
         session.ritual_closed_by = by
@@ -593,10 +569,11 @@ def _close(session: Session, by) -> dict[Character, list[XpEntry]]:
     # The campaign's characters, and those who took part in the ritual and left since.
     characters = Character.objects.filter(
         Q(campaign_id=session.campaign_id) | Q(highlights__session=session)
-        | Q(quest_investments__session=session)).distinct().order_by("pk")
+        | rituals.of(session.campaign.system).participants(session)
+    ).distinct().order_by("pk")
     bought = {}
     for character in characters:
-        spent = _settle(_lock_character(character), by)
+        spent = settle(lock_character(character), by)
         if spent:
             bought[character] = spent
     return bought
@@ -604,12 +581,12 @@ def _close(session: Session, by) -> dict[Character, list[XpEntry]]:
 
 @transaction.atomic
 def ritual_close(*, session: Session, by) -> dict[Character, list[XpEntry]]:
-    """The Imp ends the session's ritual: the turns not taken are not told, no more Quest
-    XP is invested in it, and every character buys the Levels its XP pays for ("Level
-    Up?"). Returns the Level-ups bought, by character. Closing it again buys what is
-    owed and changes nothing else."""
-    session = _lock_session(session)
-    _require_imp(session.campaign_id, by, "close the ritual")
+    """The Imp ends the session's ritual: the turns not taken are not told, no more
+    steps are done in it (Eldritch Gambit: no more Quest XP), and every character buys
+    what its XP pays for (Eldritch Gambit: "Level Up?"). Returns what was bought, by
+    character. Closing it again buys what is owed and changes nothing else."""
+    session = lock_session(session)
+    require_imp(session.campaign_id, by, "close the ritual")
     return _close(session, by)
 
 
@@ -620,9 +597,9 @@ def _highlight_turn(*, session: Session, character: Character, by, request_key: 
                     what: str) -> tuple[Character, Session, Highlight | None, int]:
     """The checks every turn shares; returns the locked character, the session, the
     earlier result of the same request (if any) and the round this turn is in."""
-    session = _lock_session(session)  # its rounds as they are now
-    character = _lock_character(character)
-    _require_imp(session.campaign_id, by, what)
+    session = lock_session(session)  # its rounds as they are now
+    character = lock_character(character)
+    require_imp(session.campaign_id, by, what)
     if request_key:
         existing = Highlight.objects.filter(request_key=request_key).first()
         if existing is not None:
@@ -630,6 +607,9 @@ def _highlight_turn(*, session: Session, character: Character, by, request_key: 
                 raise CampaignError("That request was already used for something else.",
                                     "request_key_reused")
             return character, session, existing, existing.round_number
+    if not rituals.of(session.campaign.system).highlights:
+        raise CampaignError(
+            f"{session.campaign.game_system.name} has no Highlights.", "no_highlights")
     if not session.has_ritual:
         raise CampaignError(
             "Highlights are told at the start of every game after the first.",
@@ -637,8 +617,8 @@ def _highlight_turn(*, session: Session, character: Character, by, request_key: 
         )
     if not session.ritual_open:
         raise CampaignError(f"Session {session.number}'s ritual is closed.", "ritual_closed")
-    _in_campaign(character, session)
-    if _absent(session, character):
+    require_in_campaign(character, session)
+    if is_absent(session, character):
         raise CampaignError(f"{character.display_name}'s player is marked absent.", "absent",
                             field="character")
     taken = _turns(session).filter(character=character).values_list("round_number",
@@ -670,14 +650,14 @@ def highlight_award(*, session: Session, character: Character, text: str = "",
         what="award Highlights")
     if existing is not None:
         return existing
-    text = _check_text(text, field="text", length=TEXT_LENGTH)
+    text = check_text(text, field="text", length=TEXT_LENGTH)
     if (session.final_round_about_other and round_number == session.highlight_rounds
             and not about_other):
         raise CampaignError(
             "This session's final round is for something another character did.",
             "about_other_required", field="about_other",
         )
-    entry = _xp_entry(
+    entry = xp_entry(
         character, kind=Kind.HIGHLIGHT, by=by, xp_change=HIGHLIGHT_XP,
         note=f"Session {session.number}, round {round_number}" + (f": {text}" if text else ""),
         request_key=request_key,
@@ -687,7 +667,8 @@ def highlight_award(*, session: Session, character: Character, text: str = "",
         awarded=True, about_other=about_other, xp_entry=entry, created_by=by,
         request_key=request_key or None,
     )
-    # No Level-up yet: it comes after the Highlights and the Quest step (ritual_holding).
+    # Nothing bought yet: it comes after the Highlights and the system's steps
+    # (ritual_holding).
     return highlight
 
 
@@ -702,162 +683,9 @@ def highlight_pass(*, session: Session, character: Character, by, text: str = ""
         return existing
     return Highlight.objects.create(
         session=session, character=character, round_number=round_number,
-        text=_check_text(text, field="text", length=TEXT_LENGTH), awarded=False,
+        text=check_text(text, field="text", length=TEXT_LENGTH), awarded=False,
         created_by=by, request_key=request_key or None,
     )
-
-
-# -- the ritual: Quests -------------------------------------------------------------------
-
-
-def active_quest(character: Character) -> Quest | None:
-    return Quest.objects.filter(character=character, status=Quest.Status.ACTIVE).first()
-
-
-def invested_xp(quest: Quest) -> int:
-    """The XP in a Quest: the sum of its investment entries (a reversed investment
-    is no longer one of them)."""
-    total = XpEntry.objects.filter(quest_investment__quest=quest).aggregate(
-        t=Sum("xp_change"))["t"]
-    return -(total or 0)
-
-
-@transaction.atomic
-def quest_invest(*, session: Session, character: Character, by,
-                 request_key: str | None = None) -> QuestInvestment:
-    """After the Highlights, put exactly one XP into the character's current Quest
-    (its active Quest, or a new one from the Quest written on the character); then the
-    Level-ups its XP pays for, unless another open ritual still holds them."""
-    session = _lock_session(session)  # its rounds as they are now
-    character = _lock_build(character)
-    _require_owner_or_imp(character, by, "invest its XP")
-    if request_key:
-        entry = XpEntry.objects.filter(request_key=request_key).first()
-        if entry is not None:
-            investment = QuestInvestment.objects.filter(xp_entry=entry).first()
-            if investment is None or investment.session_id != session.pk:
-                raise CampaignError("That request was already used for something else.",
-                                    "request_key_reused")
-            return investment
-    _in_campaign(character, session)
-    if not session.ritual_open:
-        raise CampaignError(f"Session {session.number}'s ritual is closed: Quest XP is "
-                            "invested before it closes.", "ritual_closed", field="character")
-    if _absent(session, character):
-        raise CampaignError(f"{character.display_name}'s player is marked absent.", "absent",
-                            field="character")
-    if QuestInvestment.objects.filter(session=session, character=character).exists():
-        raise CampaignError(
-            f"{character.display_name} already invested in a Quest this session: one XP "
-            "per session.", "already_invested", field="character",
-        )
-    if session.has_ritual and _turns_taken(session, character) < session.highlight_rounds:
-        raise CampaignError(
-            "Quest XP comes after the Highlights: finish (or pass) this character's turns.",
-            "highlights_first", field="character",
-        )
-    _, xp = progress(character)
-    if xp < INVESTMENT_XP:
-        raise CampaignError(f"{character.display_name} has no XP to invest.", "no_xp",
-                            field="character")
-    quest = active_quest(character)
-    if quest is None:
-        text = (character.quest or "").strip()
-        if not text:
-            raise CampaignError(f"{character.display_name} has no Quest to invest in.",
-                                "no_quest", field="character")
-        quest = Quest.objects.create(character=character, campaign_id=session.campaign_id,
-                                     text=text[:QUEST_LENGTH], started_in=session)
-    entry = _xp_entry(character, kind=Kind.QUEST_INVESTMENT, by=by, xp_change=-INVESTMENT_XP,
-                      note=f"Session {session.number}: {quest.text}", request_key=request_key)
-    investment = QuestInvestment.objects.create(quest=quest, session=session,
-                                                character=character, xp_entry=entry,
-                                                created_by=by)
-    _settle(character, by)  # its Highlights and its Quest step are done: "Level Up?"
-    return investment
-
-
-def _locked_quest(quest: Quest) -> tuple[Character, Quest]:
-    character = _lock_character(quest.character_id)
-    return character, Quest.objects.select_for_update().get(pk=quest.pk)
-
-
-def _check_session(session: Session | None, character: Character) -> None:
-    if session is not None and session.campaign_id != character.campaign_id:
-        raise CampaignError("That session is not in the character's campaign.",
-                            "wrong_session", field="session")
-
-
-@transaction.atomic
-def quest_complete(*, quest: Quest, by, session: Session | None = None,
-                   request_key: str | None = None) -> Quest:
-    """The Imp marks the Quest achieved: double the invested XP comes back as one
-    QUEST_PAYOUT entry, then any Level-ups (held while an open ritual holds the
-    character's). Completing it again changes nothing."""
-    character, quest = _locked_quest(quest)
-    _require_imp(character.campaign_id, by, "mark Quests achieved")
-    if quest.status == Quest.Status.ACHIEVED:
-        return quest
-    if quest.status != Quest.Status.ACTIVE:
-        raise CampaignError("That Quest was abandoned: its investment is lost.",
-                            "quest_ended")
-    _check_session(session, character)
-    payout = QUEST_PAYOUT_FACTOR * invested_xp(quest)
-    if payout:
-        quest.payout_entry = _xp_entry(
-            character, kind=Kind.QUEST_PAYOUT, by=by, xp_change=payout,
-            note=f"Quest achieved: {quest.text}", request_key=request_key,
-        )
-    quest.status = Quest.Status.ACHIEVED
-    quest.ended_at = timezone.now()
-    quest.ended_in = session
-    quest.save(update_fields=["payout_entry", "status", "ended_at", "ended_in"])
-    _settle(character, by)  # the diagram's "Achieve: x2 XP!" leads to "Level Up?"
-    return quest
-
-
-def _abandon(quest: Quest, session: Session | None) -> None:
-    quest.status = Quest.Status.ABANDONED
-    quest.ended_at = timezone.now()
-    quest.ended_in = session
-    quest.save(update_fields=["status", "ended_at", "ended_in"])
-
-
-@transaction.atomic
-def quest_abandon(*, quest: Quest, by, session: Session | None = None) -> Quest:
-    """The Quest is given up: its invested XP is lost, its history stays."""
-    character, quest = _locked_quest(quest)
-    _require_owner_or_imp(character, by, "abandon its Quest")
-    if quest.status == Quest.Status.ABANDONED:
-        return quest
-    if quest.status != Quest.Status.ACTIVE:
-        raise CampaignError("That Quest was achieved already.", "quest_ended")
-    _check_session(session, character)
-    _abandon(quest, session)
-    return quest
-
-
-@transaction.atomic
-def quest_change(*, character: Character, text: str, by,
-                 session: Session | None = None) -> Quest:
-    """A new Quest: the active one is abandoned ("If they abandon the Quest for
-    another, they get nothing"), and the character's Quest reads the new text."""
-    character = _lock_build(character)
-    _require_owner_or_imp(character, by, "change its Quest")
-    text = _check_text(text, field="quest", length=QUEST_LENGTH,
-                       required="Write the new Quest.")
-    _check_session(session, character)
-    current = active_quest(character)
-    if current is not None:
-        if current.text == text:
-            return current
-        _abandon(current, session)
-    quest = Quest.objects.create(character=character, campaign_id=character.campaign_id,
-                                 text=text, started_in=session)
-    if character.quest != text:
-        character.quest = text
-        character.save(update_fields=["quest", "updated_at"])
-    return quest
 
 
 # -- the Imp's corrections ----------------------------------------------------------------
@@ -868,8 +696,8 @@ def xp_adjust(*, character: Character, xp_change: int, note: str, by,
               request_key: str | None = None) -> XpEntry:
     """An Imp's correction to a character's XP, with a reason; then any Level-ups (held
     while an open ritual holds the character's)."""
-    character = _lock_character(character)
-    _require_imp(character.campaign_id, by, "adjust XP")
+    character = lock_character(character)
+    require_imp(character.campaign_id, by, "adjust XP")
     if request_key:
         existing = XpEntry.objects.filter(request_key=request_key).first()
         if existing is not None:
@@ -877,7 +705,7 @@ def xp_adjust(*, character: Character, xp_change: int, note: str, by,
                 raise CampaignError("That request was already used for something else.",
                                     "request_key_reused")
             return existing
-    note = _check_text(note, field="note", length=NOTE_LENGTH,
+    note = check_text(note, field="note", length=NOTE_LENGTH,
                        required="Say why the XP changes.")
     if not xp_change:
         raise CampaignError("Give a change other than 0.", "zero_change", field="xp_change")
@@ -885,9 +713,9 @@ def xp_adjust(*, character: Character, xp_change: int, note: str, by,
     if xp + xp_change < 0:
         raise CampaignError(f"{character.display_name} has only {xp} XP.", "xp_negative",
                             field="xp_change")
-    entry = _xp_entry(character, kind=Kind.IMP_ADJUSTMENT, by=by, xp_change=xp_change,
+    entry = xp_entry(character, kind=Kind.IMP_ADJUSTMENT, by=by, xp_change=xp_change,
                       note=note, request_key=request_key)
-    _settle(character, by)
+    settle(character, by)
     return entry
 
 
@@ -919,26 +747,28 @@ def xp_entry_reverse(*, entry: XpEntry | int, by, confirm_level_undo: bool = Fal
     If the XP already bought a Level, undoing it alone would leave negative XP: the
     caller must pass confirm_level_undo=True, and the Level spend(s) are reversed too
     (the latest first). An undone investment frees the session's investment; an undone
-    payout makes the Quest active again. An undone Highlight gives the turn back, to
+    payout makes the Quest active again (the system's ritual.check_undo and undo do what
+    its own rows need). An undone Highlight gives the turn back, to
     retell or pass (refused once the character invested after it: undo that first). A
     turn or investment of a closed ritual opens the ritual again. A reversal is never
     reversed, an entry is reversed once, and afterwards any Level now paid for is bought
     again, unless an open ritual holds it.
     """
     entry_pk = entry if isinstance(entry, int) else entry.pk
-    character_id = XpEntry.objects.filter(pk=entry_pk).values_list(
-        "character_id", flat=True).first()
-    if character_id is None:
+    found = XpEntry.objects.filter(pk=entry_pk).values_list(
+        "character_id", "character__system").first()
+    if found is None:
         raise CampaignError("That XP entry does not exist.", "no_such_entry")
-    # A turn or an investment belongs to a session's ritual: lock it first (as the
-    # ritual's other writes do), then the character.
+    character_id, system = found
+    ritual = rituals.of(system)
+    # A turn or a step (an investment) belongs to a session's ritual: lock it first (as
+    # the ritual's other writes do), then the character.
     session_id = (Highlight.objects.filter(xp_entry_id=entry_pk).values_list(
-        "session_id", flat=True).first() or QuestInvestment.objects.filter(
-        xp_entry_id=entry_pk).values_list("session_id", flat=True).first())
-    session = _lock_session(session_id) if session_id else None
-    character = _lock_character(character_id)
+        "session_id", flat=True).first() or ritual.entry_session_id(entry_pk))
+    session = lock_session(session_id) if session_id else None
+    character = lock_character(character_id)
     entry = XpEntry.objects.get(pk=entry_pk)
-    _require_imp(character.campaign_id, by, "undo XP entries")
+    require_imp(character.campaign_id, by, "undo XP entries")
     if request_key:
         existing = XpEntry.objects.filter(request_key=request_key).first()
         if existing is not None:
@@ -959,13 +789,7 @@ def xp_entry_reverse(*, entry: XpEntry | int, by, confirm_level_undo: bool = Fal
                             "not_reversible")
 
     highlight = Highlight.objects.filter(xp_entry=entry, undone_at__isnull=True).first()
-    if highlight is not None and QuestInvestment.objects.filter(
-            session_id=highlight.session_id, character=character,
-            xp_entry__reversed_by__isnull=True).exists():
-        raise CampaignError(
-            f"{character.display_name} already invested in the Quest after these Highlights: "
-            "undo the investment first, then the Highlight.", "invested_after",
-        )
+    ritual.check_undo(entry, character, highlight)
 
     level, xp = progress(character)
     spends = _level_spends_to_undo(character, level, xp - entry.xp_change)
@@ -976,23 +800,7 @@ def xp_entry_reverse(*, entry: XpEntry | int, by, confirm_level_undo: bool = Fal
             "undo both.", "level_undo_needed", field="confirm_level_undo",
         )
 
-    investment = QuestInvestment.objects.filter(xp_entry=entry).select_related("quest").first()
-    if investment is not None and investment.quest.status != Quest.Status.ACTIVE:
-        raise CampaignError("That Quest has ended: undo its payout first.", "quest_ended")
-    paid = Quest.objects.filter(payout_entry=entry).first()
-    if paid is not None:
-        if active_quest(character) is not None:
-            raise CampaignError(
-                f"{character.display_name} has a new Quest: the achieved one cannot become "
-                "active again.", "quest_replaced",
-            )
-        paid.status = Quest.Status.ACTIVE
-        paid.ended_at = None
-        paid.ended_in = None
-        paid.payout_entry = None
-        paid.save(update_fields=["status", "ended_at", "ended_in", "payout_entry"])
-    if investment is not None:
-        investment.delete()
+    ritual.undo(entry, character)
     if highlight is not None:
         # The turn is open again, to retell or pass: "the Imp asks each player in turn",
         # and an undone answer is no answer. The row stays, marked undone, as the ledger
@@ -1006,15 +814,15 @@ def xp_entry_reverse(*, entry: XpEntry | int, by, confirm_level_undo: bool = Fal
         session.ritual_closed_by = None
         session.save(update_fields=["ritual_closed_at", "ritual_closed_by"])
 
-    note = _check_text(note, field="note", length=NOTE_LENGTH)
+    note = check_text(note, field="note", length=NOTE_LENGTH)
     for spend in spends:
-        _xp_entry(character, kind=Kind.REVERSAL, by=by, xp_change=-spend.xp_change,
+        xp_entry(character, kind=Kind.REVERSAL, by=by, xp_change=-spend.xp_change,
                   level_change=-spend.level_change, reverses=spend,
                   note=f"Undone with {entry.get_kind_display()} #{entry.pk}")
-    reversal = _xp_entry(character, kind=Kind.REVERSAL, by=by, xp_change=-entry.xp_change,
+    reversal = xp_entry(character, kind=Kind.REVERSAL, by=by, xp_change=-entry.xp_change,
                          level_change=-entry.level_change, reverses=entry,
                          note=note or f"Undo {entry.get_kind_display()} #{entry.pk}",
                          request_key=request_key)
-    _settle(character, by)
+    settle(character, by)
     return reversal
 

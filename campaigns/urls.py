@@ -19,13 +19,11 @@ urlpatterns = [
     path("<id:pk>/sessions/", views.session_list, name="sessions"),
     path("<id:pk>/sessions/<id:number>/", views.session_detail, name="session_detail"),
 
-    # The ritual at the start of a session (Characters > Advancement).
+    # The ritual at the start of a session (Characters > Advancement); what the game
+    # system adds to it (Eldritch Gambit's Quest XP) is in its campaign package's URLs.
     path("<id:pk>/sessions/<id:number>/turn/", views.highlight_turn, name="turn"),
     path("<id:pk>/sessions/<id:number>/absence/", views.absence_set, name="absence"),
-    path("<id:pk>/sessions/<id:number>/invest/", views.quest_invest, name="invest"),
     path("<id:pk>/sessions/<id:number>/close/", views.ritual_close, name="ritual_close"),
-    path("<id:pk>/sessions/<id:number>/quests/<id:quest_pk>/complete/",
-         views.quest_complete, name="quest_complete"),
     path("<id:pk>/sessions/<id:number>/xp/<id:entry_pk>/reverse/", views.xp_entry_reverse,
          name="xp_reverse"),
 
@@ -37,12 +35,9 @@ urlpatterns = [
          name="membership_leave"),
     path("<id:pk>/handover/", views.imp_handover, name="handover"),
 
-    # One character at the table: its Quests, Highlights and XP ledger; the Highlights log.
+    # One character at the table: its Highlights and XP ledger (and its system's part:
+    # Eldritch Gambit's Quests); the Highlights log.
     path("<id:pk>/characters/<id:character_pk>/", views.character_detail, name="character"),
-    path("<id:pk>/characters/<id:character_pk>/quest/", views.quest_change,
-         name="quest_change"),
-    path("<id:pk>/characters/<id:character_pk>/quest/abandon/", views.quest_abandon,
-         name="quest_abandon"),
     path("<id:pk>/characters/<id:character_pk>/xp/", views.xp_adjust, name="xp_adjust"),
     path("<id:pk>/characters/<id:character_pk>/xp/<id:entry_pk>/reverse/",
          views.xp_entry_reverse, name="character_xp_reverse"),
@@ -59,6 +54,6 @@ urlpatterns = [
     path("<id:pk>/party.pdf", print_views.party_pdf, name="party_pdf"),
 ]
 
-# The pages of the campaign's game system, if it has any (its Initiative tracker, its
-# session roll log): GameSystem.campaign_package (rules/systems.py).
+# The pages of the campaign's game system, if it has any (its Quests, its Initiative
+# tracker, its session roll log): GameSystem.campaign_package (rules/systems.py).
 urlpatterns += campaign_urlpatterns("campaign_urlpatterns")

@@ -1,7 +1,9 @@
 """Campaign pages: my campaigns, create, invitation links, joining, bringing a character,
 the party dashboard (the Imp's full view, the players' summary), sessions and their
-ritual (Highlights, absences, Quest XP, payouts, undo). The ritual's actions are plain
-POSTs that redirect back to the session, so they work without JavaScript.
+ritual (Highlights, absences, closing it, undo). The ritual's actions are plain POSTs
+that redirect back to the session, so they work without JavaScript. What the game
+system adds to the ritual (Eldritch Gambit's Quest XP and payouts) comes from its ritual
+hook (campaigns.rituals): its templates fill the pages' slots, its pages are its own.
 
 Non-members get 404 for every campaign page; a member who is not the Imp or a co-Imp
 gets 403 for what only they may do (Membership.objects.of_or_404, then the role). The
@@ -16,27 +18,23 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, SuspiciousOperation
 from django.core.paginator import Paginator
-from django.db.models import Count, Prefetch, Q, Sum
+from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from characters.models import Character, InventoryItem, XpEntry
-from characters.systems.eldritch_gambit.builds import sheet_for
-from config.parsing import parse_id, request_key
-from rules.engine.eldritch_gambit.statuses import STATUS_BY_KEY
+from config.parsing import parse_id
 
-from . import selectors, services
+from . import rituals, selectors, services
 from .forms import (
     BringCharacterForm,
     CampaignForm,
     CharacterActionForm,
     HandoverForm,
-    QuestChangeForm,
     SessionForm,
     SessionNotesForm,
     TurnForm,
@@ -50,8 +48,6 @@ from .models import (
     Highlight,
     Invitation,
     Membership,
-    Quest,
-    QuestInvestment,
     Role,
     Session,
 )
@@ -74,20 +70,17 @@ def _party(campaign: Campaign, *, full: bool) -> list[dict]:
     if full:
         characters = characters.prefetch_related(
             Prefetch("items", queryset=InventoryItem.objects.select_related("catalog_item")))
-    quests = selectors.active_quests(campaign.pk)
+    # What the system's ritual shows of each character (Eldritch Gambit: its Quest).
+    steps = rituals.of(campaign.system).party_context(campaign)
     rows = []
     for character in characters:
-        quest = quests.get(character.pk)
-        row = {
-            "character": character,
-            "quest": quest.text if quest else character.quest,
-            "invested": -(quest.invested_sum or 0) if quest else 0,
-        }
+        row = {"character": character, "ritual": steps.get(character.pk, {})}
         if full:
-            sheet = sheet_for(character, character.items.all())
+            sheet = campaign.game_system.sheet(character, character.items.all())
             row["sheet"] = sheet
-            row["statuses"] = [STATUS_BY_KEY[key].name for key in sheet.statuses
-                               if key in STATUS_BY_KEY]
+            # The statuses the sheet names, if its system has any (Eldritch Gambit's
+            # status_rules, from its engine).
+            row["statuses"] = [rule.name for rule in getattr(sheet, "status_rules", ())]
         rows.append(row)
     return rows
 
@@ -130,6 +123,8 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "campaign": campaign, "membership": membership, "runs": runs,
         "party": _party(campaign, full=runs),
+        "ritual_templates": rituals.of(campaign.system).templates,
+        "ritual_labels": rituals.labels(campaign.system),
     }
     if request.htmx:
         return render(request, f"{DASHBOARD}#party-dashboard", context)
@@ -147,8 +142,9 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _my_characters(party: list[dict], user, session: Session | None) -> list[dict]:
     """The user's own characters at the table, each with what it may do in the latest
-    session: invest one XP in its Quest once its Highlights are told. Three queries
-    at most, whatever the party."""
+    session: its turns and what the system's ritual lets it do next (Eldritch Gambit:
+    invest one XP in its Quest once its Highlights are told). Three queries at most,
+    whatever the party."""
     mine = [dict(row) for row in party if row["character"].owner_id == user.pk]
     if not mine or session is None:
         return mine
@@ -158,19 +154,17 @@ def _my_characters(party: list[dict], user, session: Session | None) -> list[dic
                  .annotate(n=Count("pk")).values_list("character_id", "n"))
     absent = set(session.absences.filter(character_id__in=pks)
                  .values_list("character_id", flat=True))
-    invested = set(session.investments.filter(character_id__in=pks)
-                   .values_list("character_id", flat=True))
+    ritual = rituals.of(session.campaign.system)
+    steps = ritual.member_context(session, [row["character"] for row in mine])
+    highlights = ritual.highlights and session.has_ritual
     for row in mine:
         character = row["character"]
         taken = turns.get(character.pk, 0)
         row["session"] = session
         row["absent"] = character.pk in absent
-        row["invested_now"] = character.pk in invested
         row["closed"] = not session.ritual_open
-        row["turns_left"] = max(session.highlight_rounds - taken, 0) if session.has_ritual \
-            else 0
-        row["has_quest"] = bool(row["quest"])
-        row["key"] = uuid.uuid4().hex
+        row["turns_left"] = max(session.highlight_rounds - taken, 0) if highlights else 0
+        row["step"] = steps.get(character.pk, {})
     return mine
 
 
@@ -309,10 +303,12 @@ def session_list(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def session_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    """The session: the ritual (Highlights, then Quest XP), the recap and the Imp's notes."""
+    """The session: the ritual (Highlights, then the system's steps: Eldritch Gambit's
+    Quest XP), the recap and the Imp's notes."""
     membership = Membership.objects.of_or_404(request.user, pk)
     campaign = membership.campaign
     session = get_object_or_404(Session, campaign=campaign, number=number)
+    session.campaign = campaign
     runs = membership.role in IMP_ROLES
     form = SessionNotesForm(initial={"notes": session.notes, "recap": session.recap}) if runs \
         else None
@@ -346,7 +342,7 @@ def session_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     })
 
 
-def _session_action(request: HttpRequest, pk: int, number: int, form_class, *,
+def session_action(request: HttpRequest, pk: int, number: int, form_class, *,
                     imp_only: bool = True):
     """The session, valid form data and character of a ritual POST (403 for a player
     where only Imps act, 404 for a character not in the campaign, 400 for a broken
@@ -355,6 +351,7 @@ def _session_action(request: HttpRequest, pk: int, number: int, form_class, *,
     if imp_only:
         _require_runs(membership)
     session = get_object_or_404(Session, campaign=membership.campaign, number=number)
+    session.campaign = membership.campaign
     form = form_class(request.POST)
     if not form.is_valid():
         raise SuspiciousOperation("Incomplete ritual form.")
@@ -365,11 +362,11 @@ def _session_action(request: HttpRequest, pk: int, number: int, form_class, *,
 
 def _known_characters(campaign: Campaign):
     """The characters in the campaign and those who left it (they have a history in
-    it): the services refuse to act for the latter, with a message. Others are 404. Each
-    comes with its build (they are all of the campaign's game system)."""
+    it, generic or the system's ritual.history): the services refuse to act for the
+    latter, with a message. Others are 404. Each comes with its build (they are all of
+    the campaign's game system)."""
     return campaign.game_system.character_model.objects.filter(
-        Q(campaign=campaign) | Q(pk__in=Quest.objects.filter(campaign=campaign)
-                                 .values("character_id"))
+        Q(campaign=campaign) | rituals.of(campaign.system).history(campaign)
         | Q(pk__in=Highlight.objects.filter(session__campaign=campaign)
             .values("character_id"))
         | Q(pk__in=Absence.objects.filter(session__campaign=campaign)
@@ -387,7 +384,7 @@ def _back(request: HttpRequest, campaign_id: int, default: str) -> str:
     return default
 
 
-def _done(request: HttpRequest, session: Session, action) -> HttpResponse:
+def done(request: HttpRequest, session: Session, action) -> HttpResponse:
     try:
         message = action()
     except CampaignError as error:
@@ -401,7 +398,7 @@ def _done(request: HttpRequest, session: Session, action) -> HttpResponse:
 @login_required
 @require_POST
 def highlight_turn(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    session, data, character = _session_action(request, pk, number, TurnForm)
+    session, data, character = session_action(request, pk, number, TurnForm)
 
     def act():
         if data["action"] == "pass":
@@ -412,17 +409,15 @@ def highlight_turn(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                                  text=data["text"], about_other=data["about_other"],
                                  request_key=data["request_key"] or None)
         message = f"{character.display_name} gets 1 XP."
-        if services.levels_affordable(*services.progress(character)):
-            message += " The Level-up comes after the Highlights and the Quest XP."
-        return message
+        return message + rituals.of(character.system).waiting_note(character)
 
-    return _done(request, session, act)
+    return done(request, session, act)
 
 
 @login_required
 @require_POST
 def absence_set(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    session, _data, character = _session_action(request, pk, number, CharacterActionForm)
+    session, _data, character = session_action(request, pk, number, CharacterActionForm)
     absent = request.POST.get("absent") == "1"
 
     def act():
@@ -430,60 +425,23 @@ def absence_set(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                              by=request.user)
         return f"{character.display_name} is marked {'absent' if absent else 'present'}."
 
-    return _done(request, session, act)
-
-
-@login_required
-@require_POST
-def quest_invest(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    session, data, character = _session_action(request, pk, number, CharacterActionForm,
-                                               imp_only=False)
-
-    def act():
-        investment = services.quest_invest(session=session, character=character,
-                                           by=request.user,
-                                           request_key=data["request_key"] or None)
-        return f"{character.display_name} invests 1 XP in {investment.quest.text}."
-
-    return _done(request, session, act)
-
-
-@login_required
-@require_POST
-def quest_complete(request: HttpRequest, pk: int, number: int, quest_pk: int) -> HttpResponse:
-    membership = Membership.objects.of_or_404(request.user, pk)
-    _require_runs(membership)
-    session = get_object_or_404(Session, campaign=membership.campaign, number=number)
-    quest = get_object_or_404(Quest, pk=quest_pk, character__campaign=membership.campaign)
-
-    def act():
-        done = services.quest_complete(quest=quest, by=request.user, session=session,
-                                       request_key=request_key(request.POST))
-        paid = done.payout_entry.xp_change if done.payout_entry else 0
-        return f"Quest achieved: {done.text} (+{paid} XP).{_level_waits(quest.character)}"
-
-    return _done(request, session, act)
+    return done(request, session, act)
 
 
 @login_required
 @require_POST
 def ritual_close(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    """The Imp ends the ritual: "Level Up?" for everyone (the XP diagram)."""
+    """The Imp ends the ritual: what the XP buys, for everyone (Eldritch Gambit's XP
+    diagram: "Level Up?"); the system's ritual says what was bought."""
     membership = Membership.objects.of_or_404(request.user, pk)
     _require_runs(membership)
     session = get_object_or_404(Session, campaign=membership.campaign, number=number)
 
     def act():
         bought = services.ritual_close(session=session, by=request.user)
-        if not bought:
-            return f"Session {session.number}'s ritual is closed: no one levels up."
-        ups = "; ".join(
-            f"{character.display_name} +{len(spends)} Level{pluralize(len(spends))}, "
-            f"now Level {1 - spends[-1].xp_change}"
-            for character, spends in bought.items())
-        return f"Session {session.number}'s ritual is closed. Level up: {ups}."
+        return rituals.of(membership.campaign.system).close_message(session, bought)
 
-    return _done(request, session, act)
+    return done(request, session, act)
 
 
 @login_required
@@ -498,7 +456,7 @@ def xp_entry_reverse(request: HttpRequest, pk: int, entry_pk: int, *, number: in
         membership = Membership.objects.of_or_404(request.user, pk)
         entries = XpEntry.objects.filter(character__campaign=membership.campaign)
     else:
-        membership, character = _campaign_character(request, pk, character_pk)
+        membership, character = campaign_character(request, pk, character_pk)
         entries = character.xp_entries.all()
     _require_runs(membership)
     session = None
@@ -506,7 +464,7 @@ def xp_entry_reverse(request: HttpRequest, pk: int, entry_pk: int, *, number: in
         session = get_object_or_404(Session, campaign=membership.campaign, number=number)
         back, anchor = session.get_absolute_url(), "#ritual"
     else:
-        back, anchor = _character_url(pk, character_pk), "#ledger"
+        back, anchor = character_url(pk, character_pk), "#ledger"
     entry = get_object_or_404(entries, pk=entry_pk)
     was_closed = session is not None and not session.ritual_open
     try:
@@ -519,15 +477,6 @@ def xp_entry_reverse(request: HttpRequest, pk: int, entry_pk: int, *, number: in
     else:
         messages.success(request, _undone_message(entry, session, was_closed))
     return redirect(back + anchor)
-
-
-def _level_waits(character: Character) -> str:
-    """" The Level-up waits for ..." when an open ritual holds Levels the XP pays for."""
-    holding = services.ritual_holding(character)
-    if holding is None or not services.levels_affordable(*services.progress(character)):
-        return ""
-    return (f" The Level-up waits for the end of session {holding.number}'s ritual (after "
-            "the Highlights and the Quest XP).")
 
 
 def _undone_message(entry: XpEntry, session: Session | None, was_closed: bool) -> str:
@@ -649,7 +598,7 @@ def imp_handover(request: HttpRequest, pk: int) -> HttpResponse:
 LEDGER_SHOWN = 30
 
 
-def _campaign_character(request: HttpRequest, pk: int,
+def campaign_character(request: HttpRequest, pk: int,
                         character_pk: int) -> tuple[Membership, Character]:
     """The character in (or once in) the campaign, for its player and the Imps: 404 for
     non-members and other characters, 403 for the other players."""
@@ -662,42 +611,39 @@ def _campaign_character(request: HttpRequest, pk: int,
     return membership, character
 
 
-def _latest_session(campaign: Campaign) -> Session | None:
+def latest_session(campaign: Campaign) -> Session | None:
     return campaign.sessions.order_by("-number").first()
 
 
-def _character_page(request: HttpRequest, membership: Membership, character: Character, *,
-                    quest_form: QuestChangeForm | None = None,
-                    xp_form: XpAdjustForm | None = None, status: int = 200) -> HttpResponse:
+def character_page(request: HttpRequest, membership: Membership, character: Character, *,
+                   xp_form: XpAdjustForm | None = None, status: int = 200,
+                   **forms) -> HttpResponse:
+    """The campaign's character page; `forms` are the system's own bound forms, for its
+    ritual's character_context (Eldritch Gambit: quest_form)."""
     campaign = membership.campaign
     runs = membership.role in IMP_ROLES
+    ritual = rituals.of(campaign.system)
     items = list(character.items.select_related("catalog_item"))
-    quests = list(
-        character.quests.select_related("campaign", "started_in", "ended_in", "payout_entry")
-        .annotate(invested_sum=Sum("investments__xp_entry__xp_change"))
-        .prefetch_related(Prefetch("investments",
-                                   queryset=QuestInvestment.objects.select_related("session")))
-        .order_by("-started_at", "-pk"))
-    for quest in quests:
-        quest.invested = -(quest.invested_sum or 0)
     highlights = list(character.highlights.filter(session__campaign=campaign)
                       .select_related("session", "xp_entry__reversed_by")
                       .order_by("-session__number", "round_number"))
     entries = list(character.xp_entries.select_related("created_by", "reversed_by")
                    .order_by("-created_at", "-pk")[:LEDGER_SHOWN])
-    session = _latest_session(campaign)
-    mine = _my_characters([{"character": character, "quest": character.quest}],
+    session = latest_session(campaign)
+    party = ritual.party_context(campaign) if character.campaign_id == campaign.pk else {}
+    mine = _my_characters([{"character": character,
+                            "ritual": party.get(character.pk, {})}],
                           character.owner, session)[0]
     return render(request, "campaigns/character_detail.html", {
         "campaign": campaign, "membership": membership, "runs": runs,
-        "character": character, "sheet": sheet_for(character, items),
+        "character": character, "sheet": campaign.game_system.sheet(character, items),
         "in_campaign": character.campaign_id == campaign.pk,
         "is_owner": character.owner_id == request.user.pk,
-        "active_quest": next((q for q in quests if q.status == Quest.Status.ACTIVE), None),
-        "quests": quests, "highlights": highlights, "entries": entries,
+        "highlights": highlights, "entries": entries,
         "ledger_shown": LEDGER_SHOWN, "reversible": services.REVERSIBLE,
         "mine": mine, "session": session,
-        "quest_form": quest_form or QuestChangeForm(),
+        "ritual_templates": ritual.templates,
+        **ritual.character_context(character, membership, **forms),
         "xp_form": xp_form or XpAdjustForm(initial={"request_key": uuid.uuid4().hex}),
         "confirm": parse_id(request.GET.get("confirm", "")),
     }, status=status)
@@ -709,53 +655,18 @@ def character_detail(request: HttpRequest, pk: int, character_pk: int) -> HttpRe
     """A character's campaign view: Level and XP from the ledger, the Quest and its
     history, its Highlights, and the XP ledger; the player invests and changes the
     Quest here, the Imp adjusts XP and undoes entries."""
-    membership, character = _campaign_character(request, pk, character_pk)
-    return _character_page(request, membership, character)
+    membership, character = campaign_character(request, pk, character_pk)
+    return character_page(request, membership, character)
 
 
-def _character_url(pk: int, character_pk: int) -> str:
+def character_url(pk: int, character_pk: int) -> str:
     return reverse("campaigns:character", args=[pk, character_pk])
 
 
 @login_required
 @require_POST
-def quest_change(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
-    """A new Quest; the active one is abandoned and its invested XP lost."""
-    membership, character = _campaign_character(request, pk, character_pk)
-    form = QuestChangeForm(request.POST)
-    if form.is_valid():
-        try:
-            quest = services.quest_change(character=character, text=form.cleaned_data["text"],
-                                          by=request.user,
-                                          session=_latest_session(membership.campaign))
-        except CampaignError as error:
-            add_service_error(form, error)
-        else:
-            messages.success(request, f"{character.display_name}'s Quest is now: {quest.text}")
-            return redirect(_character_url(pk, character_pk))
-    return _character_page(request, membership, character, quest_form=form)
-
-
-@login_required
-@require_POST
-def quest_abandon(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
-    membership, character = _campaign_character(request, pk, character_pk)
-    quest = get_object_or_404(Quest, character=character, status=Quest.Status.ACTIVE)
-    try:
-        services.quest_abandon(quest=quest, by=request.user,
-                               session=_latest_session(membership.campaign))
-    except CampaignError as error:
-        messages.error(request, error.message)
-    else:
-        messages.success(request, f"Quest abandoned: {quest.text}. Its XP is lost; it "
-                                  "stays in the history.")
-    return redirect(_character_url(pk, character_pk))
-
-
-@login_required
-@require_POST
 def xp_adjust(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
-    membership, character = _campaign_character(request, pk, character_pk)
+    membership, character = campaign_character(request, pk, character_pk)
     _require_runs(membership)
     form = XpAdjustForm(request.POST)
     if form.is_valid():
@@ -767,22 +678,23 @@ def xp_adjust(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
         except CampaignError as error:
             add_service_error(form, error)
         else:
+            held = rituals.of(character.system).held_note(character)
             messages.success(request, f"{character.display_name}: {data['xp_change']:+d} XP "
-                                      f"({data['note']}).{_level_waits(character)}")
-            return redirect(_character_url(pk, character_pk) + "#ledger")
-    return _character_page(request, membership, character, xp_form=form)
+                                      f"({data['note']}).{held}")
+            return redirect(character_url(pk, character_pk) + "#ledger")
+    return character_page(request, membership, character, xp_form=form)
 
 
 @login_required
 @require_POST
 def character_leave(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
     """The character leaves the campaign (its player decides, or an Imp)."""
-    membership, character = _campaign_character(request, pk, character_pk)
+    membership, character = campaign_character(request, pk, character_pk)
     try:
         services.character_leave(character=character, by=request.user)
     except CampaignError as error:
         messages.error(request, error.message)
-        return redirect(_character_url(pk, character_pk))
+        return redirect(character_url(pk, character_pk))
     messages.success(request, f"{character.display_name} left {membership.campaign.name}; "
                               "its history stays with it.")
     return redirect(_back(request, pk, membership.campaign.get_absolute_url()))

@@ -140,6 +140,67 @@ class GameSystem:
     # are imported by the campaigns app's own (campaigns.systems.import_each). Its views
     # answer 404 for a campaign or character of another system.
     campaign_package: str = ""
+    # Advancement and the start-of-session ritual. The XP ledger, sessions, absences and
+    # the Highlights rounds (1 to 3 times around the table, 1 XP an answer) are generic
+    # (campaigns/services.py); what comes after the Highlights and what the XP buys are
+    # the system's. `ritual` is an object, or its dotted path (campaigns.rituals resolves
+    # it: this layer imports no app, and a character package may not import the campaign
+    # side), usually `<campaign_package>.ritual.RITUAL`; None: no Highlights, and the XP
+    # buys nothing by itself (campaigns.rituals.NO_RITUAL). A system may subclass
+    # campaigns.rituals.NoRitual and override only what it has. The object has:
+    #   highlights: bool -- sessions after the first open with Highlights rounds.
+    #   steps_done(session, character) -> bool: the character's own steps after its
+    #     Highlights in that session are done (Eldritch Gambit: it invested in its Quest).
+    #     While a present character's turns or steps in an open ritual are not done, the
+    #     ritual holds what its XP buys, until they are or the Imp closes the ritual.
+    #   took_part(session, character) -> bool: it did a step in the session already (then
+    #     it cannot be marked absent).
+    #   participants(session) -> a Q over characters.Character: those who did a step in
+    #     the session (they settle when it closes, even if they left the campaign).
+    #   history(campaign) -> a Q over characters.Character: those with the system's
+    #     history in the campaign (their pages stay open after they left it).
+    #   settle(character, by) -> list of XpEntry: buy what the XP pays for now (Eldritch
+    #     Gambit: Levels while XP >= Level), the character's row locked; the generic
+    #     services call it after every XP change that no open ritual holds.
+    #   waiting_note(character) -> str: a sentence (with its leading space) added to the
+    #     Highlight award's message when the XP pays for something the ritual holds, or "".
+    #   held_note(character) -> str: the same after an Imp's XP adjustment or another XP
+    #     gain ("" when nothing waits).
+    #   close_message(session, bought) -> str: what closing the ritual says (`bought`:
+    #     character -> the entries settle() wrote).
+    #   session_started(session): what a new session does to the party (Eldritch Gambit:
+    #     the first one refills WP); inside the session_start transaction.
+    #   entry_session_id(entry_pk) -> int | None: the session of a step's XP entry (an undo
+    #     locks it and opens its ritual again).
+    #   check_undo(entry, character, highlight): refuse (raise campaigns.services.
+    #     CampaignError) undoing an entry, or the Highlight it awarded (None if not one),
+    #     before the Level check; undo(entry, character): refuse or take back what the
+    #     system's rows hang on the entry (a Quest investment, a payout), after it.
+    #   session_context(session, rows, *, user, runs) -> dict: what its templates show on
+    #     the session page; `rows` are the ritual table's (campaigns.selectors.RitualRow),
+    #     each with an `extra` dict for the system to fill.
+    #   templates: a mapping of the generic pages' slots to the system's templates ("" or
+    #     left out: nothing): "session" (the ritual section of the session page; with
+    #     Highlights and none, the generic campaigns/includes/session_ritual.html, which a
+    #     system's own extends), "member" (a player's own character on the campaign page),
+    #     "party" (its note in that row), "party_cell" (its column of the party table: the
+    #     heading with heading=True, else a row's cell), "progress" (the Level and XP card
+    #     of the campaign's character page; the generic one shows the ledger's sums),
+    #     "character" (that page's next card, above the ledger).
+    #   labels: a mapping of the generic pages' words for it ("character_link": the link
+    #     to a character's campaign page; campaigns.rituals.labels fills in defaults).
+    #   party_context(campaign) -> dict: character pk -> what "party" shows (the party's
+    #     rows, as `row.ritual`).
+    #   member_context(session, characters) -> dict: character pk -> what "member" shows
+    #     of the player's own characters in the latest session (as `row.step`).
+    #   character_context(character, membership, **forms) -> dict: what "character" shows
+    #     (`forms`: the system's own bound forms, when its page re-renders with errors).
+    ritual: Any = None
+    # The system's example for `manage.py seed_demo`: a callable, or its dotted path (the
+    # campaign side may seed a demo campaign), seeding it once (safe to run again) and
+    # returning {"users": [(username, password, role), ...], "campaigns": [Campaign, ...]}
+    # for the command to list; None: no demo.
+    demo: Any = None
 
     def __str__(self) -> str:
         return self.name

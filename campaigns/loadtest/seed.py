@@ -98,6 +98,7 @@ def play_session(session, party, imp, rng: random.Random, sizes: Sizes) -> None:
     the table's Checks and Rolls, all logged into this session."""
     from campaigns import services
     from campaigns.services import CampaignError
+    from campaigns.systems.eldritch_gambit import quests
 
     if session.has_ritual:
         while turns := services.highlight_turns(session):
@@ -109,7 +110,7 @@ def play_session(session, party, imp, rng: random.Random, sizes: Sizes) -> None:
                                          text=rng.choice(HIGHLIGHTS))
         for character in party:
             with contextlib.suppress(CampaignError):  # no XP to invest this time
-                services.quest_invest(session=session, character=character, by=imp)
+                quests.quest_invest(session=session, character=character, by=imp)
     for _ in range(sizes.rolls_per_session):
         seed_roll(rng.choice(party), rng)
 

@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 
 from campaigns import services
 from campaigns.models import Membership
+from campaigns.systems.eldritch_gambit import quests
 from tests.browser.conftest import PHONE, axe_check, describe, login, screenshot
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, UserFactory
 
@@ -22,7 +23,7 @@ def table():
                            quest="Find the drowned bell")
     MembershipFactory(campaign=campaign, user=UserFactory(username="bram-player"))
     first = services.session_start(campaign=campaign, by=imp)
-    services.quest_invest(session=first, character=ash, by=player)
+    quests.quest_invest(session=first, character=ash, by=player)
     return imp, campaign, player, ash
 
 

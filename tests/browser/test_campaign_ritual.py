@@ -22,8 +22,10 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from campaigns import services
-from campaigns.models import Highlight, Quest
+from campaigns.models import Highlight
 from campaigns.services import progress
+from campaigns.systems.eldritch_gambit import quests
+from campaigns.systems.eldritch_gambit.models import Quest
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.models import GearItem
 from tests.browser.conftest import PHONE, axe_check, describe, login, screenshot
@@ -78,7 +80,7 @@ def table(rules_catalog):
     characters["Ash"].quest = "Find the drowned bell"
     characters["Ash"].save()
     first = services.session_start(campaign=campaign, by=imp)
-    services.quest_invest(session=first, character=characters["Ash"],
+    quests.quest_invest(session=first, character=characters["Ash"],
                           by=characters["Ash"].owner)
     services.session_update(session=first, by=imp, recap="We sailed into the fog.")
     return imp, campaign, characters

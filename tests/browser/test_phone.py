@@ -12,8 +12,8 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from campaigns.demo import seed_demo_campaign
 from campaigns.models import Campaign
+from campaigns.systems.eldritch_gambit.demo import seed_demo_campaign
 from characters.models import Character
 from characters.systems.eldritch_gambit.demo import ASPHODEL, seed_demo
 from rules import reference

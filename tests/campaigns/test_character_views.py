@@ -9,8 +9,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaigns import services
-from campaigns.models import Quest, QuestInvestment
 from campaigns.services import progress
+from campaigns.systems.eldritch_gambit import quests
+from campaigns.systems.eldritch_gambit.models import Quest, QuestInvestment
 from characters.models import XpEntry
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory
 
@@ -90,8 +91,8 @@ def test_the_campaign_view_shows_level_xp_and_points_waiting(client, imp, player
     session = services.session_start(campaign=campaign, by=imp)
     for _ in range(3):
         services.highlight_award(session=session, character=hero, by=imp, text="The climb")
-    services.quest_invest(session=session, character=hero, by=player)
-    services.quest_complete(quest=Quest.objects.get(), by=imp, session=session)
+    quests.quest_invest(session=session, character=hero, by=player)
+    quests.quest_complete(quest=Quest.objects.get(), by=imp, session=session)
     # 5 + 3 = 8, - 1 invested = 7, + 2 paid back = 9 (< 10): no Level-up.
     client.force_login(player)
     page = client.get(url("character", campaign, hero)).content.decode()
@@ -103,7 +104,7 @@ def test_the_campaign_view_shows_level_xp_and_points_waiting(client, imp, player
 
 def test_changing_the_quest_loses_its_xp_and_keeps_the_history(client, player, campaign,
                                                                hero, first_session):
-    services.quest_invest(session=first_session, character=hero, by=player)
+    quests.quest_invest(session=first_session, character=hero, by=player)
     client.force_login(player)
     response = client.post(url("quest_change", campaign, hero), {"text": "Ring the bell"})
     assert response["Location"] == url("character", campaign, hero)
@@ -127,7 +128,7 @@ def test_an_empty_quest_is_refused_beside_the_field(client, player, campaign, he
 
 
 def test_abandoning_the_quest(client, imp, player, campaign, hero, first_session):
-    services.quest_invest(session=first_session, character=hero, by=player)
+    quests.quest_invest(session=first_session, character=hero, by=player)
     client.force_login(imp)
     response = client.post(url("quest_abandon", campaign, hero), follow=True)
     assert "Its XP is lost" in response.content.decode()
@@ -203,15 +204,15 @@ def test_the_campaign_view_query_count_is_flat(client, imp, player, campaign, he
             assert client.get(url("character", campaign, hero)).status_code == 200
         return len(queries)
 
-    services.quest_invest(session=first_session, character=hero, by=player)
+    quests.quest_invest(session=first_session, character=hero, by=player)
     small = count()
     for _ in range(6):
         session = services.session_start(campaign=campaign, by=imp)
         for _turn in range(3):
             services.highlight_award(session=session, character=hero, by=imp, text="Deed")
         if progress(hero)[1] >= 1:  # not right after a Level-up
-            services.quest_invest(session=session, character=hero, by=player)
-    services.quest_change(character=hero, text="Another Quest", by=player)
+            quests.quest_invest(session=session, character=hero, by=player)
+    quests.quest_change(character=hero, text="Another Quest", by=player)
     services.xp_adjust(character=hero, xp_change=1, note="Bonus", by=imp)
     assert count() == small
 

@@ -15,10 +15,9 @@ from campaigns.models import (
     Highlight,
     Invitation,
     Membership,
-    Quest,
-    QuestInvestment,
     Session,
 )
+from campaigns.systems.eldritch_gambit.models import Quest, QuestInvestment
 from characters.models import XpEntry
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from tests.factories import (

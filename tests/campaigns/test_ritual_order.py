@@ -12,9 +12,12 @@ from django.apps import apps
 from django.urls import reverse
 
 from campaigns import services
-from campaigns.models import Highlight, QuestInvestment, Session
+from campaigns.models import Highlight, Session
 from campaigns.services import progress
+from campaigns.systems.eldritch_gambit import quests
+from campaigns.systems.eldritch_gambit.models import QuestInvestment
 from characters.models import XpEntry
+from rules.engine.eldritch_gambit.levels import levels_affordable
 from tests.campaigns.test_services import refused
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, SessionFactory
 
@@ -43,7 +46,7 @@ def pass_turn(session, character, imp):
 
 
 def invest(session, character, by=None):
-    return services.quest_invest(session=session, character=character,
+    return quests.quest_invest(session=session, character=character,
                                  by=by or character.owner)
 
 
@@ -250,10 +253,10 @@ def test_a_player_cannot_close_the_ritual(table, imp):
 def test_levels_affordable_follows_the_srd():
     """"Levels raise when the character has as many XP as their current Level ...
     keeping any leftovers": Level 1 with 4 XP buys Level 2 (1) and Level 3 (2), 1 left."""
-    assert services.levels_affordable(1, 4) == 2
-    assert services.levels_affordable(10, 9) == 0
-    assert services.levels_affordable(10, 10) == 1
-    assert services.levels_affordable(10, 21) == 2
+    assert levels_affordable(1, 4) == 2
+    assert levels_affordable(10, 9) == 0
+    assert levels_affordable(10, 10) == 1
+    assert levels_affordable(10, 21) == 2
 
 
 # -- the session page and its POSTs --------------------------------------------------------

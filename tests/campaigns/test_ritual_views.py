@@ -7,8 +7,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaigns import services
-from campaigns.models import Absence, Highlight, Quest, QuestInvestment
+from campaigns.models import Absence, Highlight
 from campaigns.services import progress
+from campaigns.systems.eldritch_gambit import quests
+from campaigns.systems.eldritch_gambit.models import Quest, QuestInvestment
 from characters.models import XpEntry
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, UserFactory
 
@@ -109,7 +111,7 @@ def test_a_player_invests_for_their_own_character(client, imp, player, session, 
 def test_the_imp_marks_a_quest_achieved(client, imp, session, hero):
     for _ in range(3):
         services.highlight_pass(session=session, character=hero, by=imp)
-    services.quest_invest(session=session, character=hero, by=imp)
+    quests.quest_invest(session=session, character=hero, by=imp)
     quest = Quest.objects.get()
     client.force_login(imp)
     client.post(action("quest_complete", session, quest.pk))
@@ -205,7 +207,7 @@ def test_the_session_page_query_count_is_flat(client, imp, session, hero):
         # Every turn still open, in turn order (the new character's three).
         while turns := services.highlight_turns(session):
             services.highlight_award(session=session, character=turns[0][0], by=imp)
-        services.quest_invest(session=session, character=other, by=imp)
-        services.quest_complete(quest=Quest.objects.get(character=other), by=imp,
+        quests.quest_invest(session=session, character=other, by=imp)
+        quests.quest_complete(quest=Quest.objects.get(character=other), by=imp,
                                 session=session)
     assert count() == small

@@ -17,8 +17,9 @@ from django.test import Client
 from django.urls import reverse
 
 from campaigns import services
-from campaigns.models import Highlight, QuestInvestment
+from campaigns.models import Highlight
 from campaigns.services import progress
+from campaigns.systems.eldritch_gambit.models import QuestInvestment
 from characters.models import XpEntry
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, SessionFactory
 

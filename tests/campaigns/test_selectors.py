@@ -9,8 +9,11 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from campaigns import selectors, services
-from campaigns.models import Quest
+from campaigns.systems.eldritch_gambit import quests
+from campaigns.systems.eldritch_gambit import ritual as eg_ritual
+from campaigns.systems.eldritch_gambit.models import Quest
 from characters.models import XpEntry
+from rules.engine.eldritch_gambit.levels import levels_affordable
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -102,9 +105,9 @@ def test_a_player_invests_only_for_their_own_character(table, imp):
     as_imp = rows_by_name(selectors.ritual_table(session, imp, runs=True))
     as_stranger = rows_by_name(selectors.ritual_table(session, UserFactory(), runs=False))
 
-    assert as_player["Ash"].can_invest and not as_player["Bram"].can_invest
-    assert all(row.can_invest for row in as_imp.values())
-    assert not any(row.can_invest for row in as_stranger.values())
+    assert as_player["Ash"].extra["can_invest"] and not as_player["Bram"].extra["can_invest"]
+    assert all(row.extra["can_invest"] for row in as_imp.values())
+    assert not any(row.extra["can_invest"] for row in as_stranger.values())
     # Each row's invest form has its own request key.
     assert len({row.key for row in as_imp.values()}) == len(as_imp)
 
@@ -112,18 +115,18 @@ def test_a_player_invests_only_for_their_own_character(table, imp):
 def test_the_investment_the_quest_and_the_level_up(table, imp):
     session, ash, bram, cass = table
     tell_all(session, ash, imp, bram, cass)  # XP 9 + 3 = 12 at Level 10
-    investment = services.quest_invest(session=session, character=ash, by=imp)
+    investment = quests.quest_invest(session=session, character=ash, by=imp)
 
     row = rows_by_name(selectors.ritual_table(session, imp, runs=True))["Ash"]
 
-    assert row.investment == investment
-    assert row.quest == investment.quest
-    assert row.invested == services.invested_xp(investment.quest) == 1
+    assert row.extra["investment"] == investment
+    assert row.extra["quest"] == investment.quest
+    assert row.extra["invested"] == quests.invested_xp(investment.quest) == 1
     # 12 - 1 = 11 XP buys Level 11 (10 XP), then 1 XP is left for Level 12.
     spends = XpEntry.objects.filter(character=ash, kind=XpEntry.Kind.LEVEL_SPEND)
-    assert row.levels_up == spends.count() == 1
-    assert row.new_level == 11
-    assert row.levels_waiting == 0
+    assert row.extra["levels_up"] == spends.count() == 1
+    assert row.extra["new_level"] == 11
+    assert row.extra["levels_waiting"] == 0
     assert row.turns_left == 0 and row.next_round is None
 
 
@@ -133,22 +136,22 @@ def test_levels_the_xp_pays_for_wait_while_the_ritual_holds_them(table, imp):
 
     row = rows_by_name(selectors.ritual_table(session, imp, runs=True))["Ash"]
 
-    assert row.levels_waiting == services.levels_affordable(10, 10) == 1
-    assert row.levels_up == 0 and row.new_level is None
+    assert row.extra["levels_waiting"] == levels_affordable(10, 10) == 1
+    assert row.extra["levels_up"] == 0 and row.extra["new_level"] is None
 
 
 def test_a_closed_ritual_has_no_turn_and_shows_the_achieved_quests(table, imp):
     session, ash, bram, cass = table
     tell_all(session, ash, imp, bram, cass)
-    quest = services.quest_invest(session=session, character=ash, by=imp).quest
-    services.quest_complete(quest=quest, by=imp, session=session)
+    quest = quests.quest_invest(session=session, character=ash, by=imp).quest
+    quests.quest_complete(quest=quest, by=imp, session=session)
     services.ritual_close(session=session, by=imp)
 
     ritual = selectors.ritual_table(session, imp, runs=True)
 
     assert ritual.turn is None and not ritual.waiting
-    assert ritual.achieved == [quest]
-    assert ritual.achieved[0].payout_entry.xp_change == 2 * services.invested_xp(quest)
+    assert ritual.extra["achieved"] == [quest]
+    assert ritual.extra["achieved"][0].payout_entry.xp_change == 2 * quests.invested_xp(quest)
     assert not any(row.current for row in ritual.rows)
 
 
@@ -180,29 +183,29 @@ def test_the_table_reads_a_fixed_number_of_queries(campaign, imp, seat, table):
 def test_active_quests_carry_their_invested_xp(table, imp):
     session, ash, bram, cass = table
     tell_all(session, ash, imp, bram, cass)
-    quest = services.quest_invest(session=session, character=ash, by=imp).quest
+    quest = quests.quest_invest(session=session, character=ash, by=imp).quest
     done = Quest.objects.create(character=bram, campaign=bram.campaign, text="Gone",
                                 status=Quest.Status.ABANDONED, ended_at=timezone.now())
 
-    quests = selectors.active_quests(session.campaign_id)
+    active = eg_ritual.active_quests(session.campaign_id)
 
-    assert list(quests) == [ash.pk]
-    assert quests[ash.pk] == quest and quests[ash.pk].invested_sum == -1
-    assert done.pk not in {q.pk for q in quests.values()}
+    assert list(active) == [ash.pk]
+    assert active[ash.pk] == quest and active[ash.pk].invested_sum == -1
+    assert done.pk not in {q.pk for q in active.values()}
 
 
 def test_level_ups_count_from_the_session_start_to_the_next(table, imp):
     session, ash, bram, cass = table
     tell_all(session, ash, imp, bram, cass)
-    services.quest_invest(session=session, character=ash, by=imp)  # buys Level 11
+    quests.quest_invest(session=session, character=ash, by=imp)  # buys Level 11
     bought = list(XpEntry.objects.filter(character=ash, kind=XpEntry.Kind.LEVEL_SPEND))
     services.ritual_close(session=session, by=imp)
     following = services.session_start(campaign=session.campaign, by=imp)
     services.ritual_close(session=following, by=imp)  # nothing holds the next Level-up
     services.xp_adjust(character=ash, xp_change=20, note="A windfall", by=imp)  # Level 12
 
-    assert selectors.session_level_ups(session, [ash.pk]) == {ash.pk: bought}
-    later = selectors.session_level_ups(following, [ash.pk])[ash.pk]
+    assert eg_ritual.session_level_ups(session, [ash.pk]) == {ash.pk: bought}
+    later = eg_ritual.session_level_ups(following, [ash.pk])[ash.pk]
     assert [1 - spend.xp_change for spend in later] == [12]
 
 

@@ -6,8 +6,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from campaigns import services
-from campaigns.models import Absence, Campaign, Highlight, Membership, Quest, QuestInvestment
+from campaigns.models import Absence, Campaign, Highlight, Membership
 from campaigns.services import CampaignError, progress
+from campaigns.systems.eldritch_gambit import quests
+from campaigns.systems.eldritch_gambit.models import Quest, QuestInvestment
 from characters.models import Character, XpEntry
 from characters.services import character_duplicate
 from characters.systems.eldritch_gambit.builds import sheet_for
@@ -60,7 +62,7 @@ def pass_turns(session, character, imp, count):
 
 
 def invest(session, character, by, **kwargs):
-    return services.quest_invest(session=session, character=character, by=by, **kwargs)
+    return quests.quest_invest(session=session, character=character, by=by, **kwargs)
 
 
 # -- the ritual with the rules' figures --------------------------------------------------------
@@ -105,7 +107,7 @@ def test_three_rounds_for_a_table_of_four_then_quests_and_a_payout(campaign, imp
     invest(s3, ash, ash.owner)
     quest = Quest.objects.get(character=ash)
     assert progress(ash) == (10, 7)
-    assert services.invested_xp(quest) == 3
+    assert quests.invested_xp(quest) == 3
 
     # Session 4: three rounds around the table of four, in turn, the final round about
     # another character; Bram passes once.
@@ -152,7 +154,7 @@ def test_three_rounds_for_a_table_of_four_then_quests_and_a_payout(campaign, imp
 
     # The Imp marks Ash's Quest achieved: double the 4 invested XP, 9 + 8 = 17 buys
     # Level 11 (10 XP), 7 left.
-    services.quest_complete(quest=quest, by=imp, session=s4)
+    quests.quest_complete(quest=quest, by=imp, session=s4)
     quest.refresh_from_db()
     assert quest.status == Quest.Status.ACHIEVED
     assert quest.payout_entry.xp_change == 8
@@ -184,7 +186,7 @@ def test_a_payout_can_buy_several_levels(campaign, imp, seat):
     hero = seat(level=1, xp=2)
     quest = _invested(hero, SessionFactory(campaign=campaign), 2)
     assert progress(hero) == (1, 0)
-    services.quest_complete(quest=quest, by=imp)
+    quests.quest_complete(quest=quest, by=imp)
     assert progress(hero) == (3, 1)
     spends = XpEntry.objects.filter(character=hero, kind=Kind.LEVEL_SPEND).order_by("pk")
     assert [(e.xp_change, e.level_change) for e in spends] == [(-1, 1), (-2, 1)]
@@ -192,7 +194,7 @@ def test_a_payout_can_buy_several_levels(campaign, imp, seat):
 
 def test_level_ups_is_a_no_op_below_the_level(campaign, seat):
     hero = seat(level=10, xp=9)
-    assert services.level_ups(character=hero) == []
+    assert quests.level_ups(character=hero) == []
     assert progress(hero) == (10, 9)
 
 
@@ -267,8 +269,8 @@ def test_other_services_are_idempotent(campaign, imp, seat):
     assert invest(s1, hero, hero.owner, request_key="inv") == first
     assert progress(hero) == (10, 4)
     quest = first.quest
-    services.quest_complete(quest=quest, by=imp)
-    services.quest_complete(quest=quest, by=imp)
+    quests.quest_complete(quest=quest, by=imp)
+    quests.quest_complete(quest=quest, by=imp)
     assert progress(hero) == (10, 6)
     made = services.campaign_create(owner=imp, name="Twice", request_key="c1")
     assert services.campaign_create(owner=imp, name="Twice", request_key="c1") == made
@@ -334,7 +336,7 @@ def test_reversing_a_highlight_that_bought_a_level_needs_confirmation(campaign, 
 def test_reversing_a_payout_that_bought_two_levels(campaign, imp, seat):
     hero = seat(level=1, xp=2)
     quest = _invested(hero, SessionFactory(campaign=campaign), 2)
-    services.quest_complete(quest=quest, by=imp)
+    quests.quest_complete(quest=quest, by=imp)
     assert progress(hero) == (3, 1)
     quest.refresh_from_db()
     with refused("level_undo_needed") as info:
@@ -344,7 +346,7 @@ def test_reversing_a_payout_that_bought_two_levels(campaign, imp, seat):
     assert progress(hero) == (1, 0)
     quest.refresh_from_db()
     assert (quest.status, quest.payout_entry, quest.ended_at) == ("active", None, None)
-    assert services.invested_xp(quest) == 2
+    assert quests.invested_xp(quest) == 2
 
 
 def test_reversing_an_investment_gives_the_xp_and_the_session_back(campaign, imp, seat):
@@ -354,15 +356,15 @@ def test_reversing_an_investment_gives_the_xp_and_the_session_back(campaign, imp
     quest = investment.quest
     services.xp_entry_reverse(entry=investment.xp_entry, by=imp)
     assert progress(hero) == (10, 3)
-    assert services.invested_xp(quest) == 0
+    assert quests.invested_xp(quest) == 0
     invest(session, hero, hero.owner)
-    assert services.invested_xp(quest) == 1
+    assert quests.invested_xp(quest) == 1
 
 
 def test_an_investment_in_an_ended_quest_stays(campaign, imp, seat):
     hero = seat(xp=3)
     investment = invest(start(campaign, imp), hero, hero.owner)
-    services.quest_complete(quest=investment.quest, by=imp)
+    quests.quest_complete(quest=investment.quest, by=imp)
     with refused("quest_ended"):
         services.xp_entry_reverse(entry=investment.xp_entry, by=imp)
 
@@ -402,7 +404,7 @@ def test_a_player_cannot_award_pass_or_undo(campaign, imp, seat):
     with refused("not_imp"):
         start(campaign, hero.owner)
     with refused("not_imp"):
-        services.quest_complete(quest=QuestFactory(character=hero), by=hero.owner)
+        quests.quest_complete(quest=QuestFactory(character=hero), by=hero.owner)
     assert progress(hero) == (10, 3)
 
 
@@ -436,7 +438,7 @@ def test_an_outsider_can_do_nothing(campaign, imp, seat):
     with refused("not_imp"):
         services.invitation_create(campaign=campaign, by=outsider)
     with refused("not_your_character"):
-        services.quest_change(character=hero, text="Mine now", by=outsider)
+        quests.quest_change(character=hero, text="Mine now", by=outsider)
 
 
 def test_only_the_imp_hands_over_and_names_co_imps(campaign, imp, seat):
@@ -608,27 +610,27 @@ def test_changing_a_quest_loses_the_investment_and_keeps_the_history(campaign, i
     hero = seat(xp=5, quest="Find the lost bell")
     session = start(campaign, imp)
     old = invest(session, hero, hero.owner).quest
-    new = services.quest_change(character=hero, text="Ring the lost bell", by=hero.owner,
+    new = quests.quest_change(character=hero, text="Ring the lost bell", by=hero.owner,
                                 session=session)
     old.refresh_from_db()
     assert old.status == Quest.Status.ABANDONED
     assert old.ended_in == session
-    assert services.invested_xp(old) == 1  # the history stays
-    assert services.invested_xp(new) == 0
+    assert quests.invested_xp(old) == 1  # the history stays
+    assert quests.invested_xp(new) == 0
     assert EldritchGambitCharacter.objects.get(pk=hero.pk).quest == "Ring the lost bell"
     assert progress(hero) == (10, 4)  # nothing comes back
     with refused("quest_ended"):
-        services.quest_complete(quest=old, by=imp)
-    assert services.quest_change(character=hero, text="Ring the lost bell",
+        quests.quest_complete(quest=old, by=imp)
+    assert quests.quest_change(character=hero, text="Ring the lost bell",
                                  by=hero.owner) == new
-    services.quest_abandon(quest=new, by=hero.owner)
+    quests.quest_abandon(quest=new, by=hero.owner)
     assert Quest.objects.filter(character=hero, status="active").count() == 0
 
 
 def test_an_achieved_quest_with_nothing_invested_pays_nothing(campaign, imp, seat):
     hero = seat(xp=1)
     quest = QuestFactory(character=hero)
-    services.quest_complete(quest=quest, by=imp)
+    quests.quest_complete(quest=quest, by=imp)
     quest.refresh_from_db()
     assert (quest.status, quest.payout_entry) == ("achieved", None)
     assert progress(hero) == (10, 1)

@@ -5,7 +5,8 @@ import pytest
 from django.urls import reverse
 
 from campaigns import services
-from campaigns.models import Highlight, Membership, Quest
+from campaigns.models import Highlight, Membership
+from campaigns.systems.eldritch_gambit.models import Quest
 from characters.models import Character
 from tests.factories import (
     CampaignFactory,

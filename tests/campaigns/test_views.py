@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from campaigns import services, views
 from campaigns.models import Campaign, Invitation, Membership, Session
+from campaigns.systems.eldritch_gambit import quests
 from characters.models import Character
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from tests.factories import (
@@ -277,7 +278,7 @@ def test_the_imp_sees_the_party_numbers(client, imp, campaign, hero, rendered):
 
 def test_the_dashboard_shows_quest_xp_and_points_waiting(client, imp, campaign, hero):
     session = services.session_start(campaign=campaign, by=imp)
-    services.quest_invest(session=session, character=hero, by=hero.owner)
+    quests.quest_invest(session=session, character=hero, by=hero.owner)
     services.xp_adjust(character=hero, xp_change=7, note="Dragon", by=imp)  # 3 + 7 = Level 11
     client.force_login(imp)
     values = stats(client.get(campaign.get_absolute_url()))

@@ -743,7 +743,7 @@ def golden(name: str) -> str:
 @pytest.fixture
 def demo(db):
     """The demo's Asphodel and Bram, after the demo campaign's sessions and Highlights."""
-    from campaigns.demo import seed_demo_campaign
+    from campaigns.systems.eldritch_gambit.demo import seed_demo_campaign
     from characters.systems.eldritch_gambit.demo import ASPHODEL, seed_demo
 
     seed_demo()

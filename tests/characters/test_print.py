@@ -4,7 +4,7 @@ characters, the blank sheet and the party pack, read back with pdftotext."""
 import pytest
 from django.urls import reverse
 
-from campaigns import services as campaign_services
+from campaigns.systems.eldritch_gambit import quests
 from characters.models import InventoryItem
 from characters.systems.eldritch_gambit import printing
 from characters.systems.eldritch_gambit.builds import sheet_for
@@ -293,7 +293,7 @@ def test_the_quest_box_shows_the_xp_invested(client):
     url = reverse("characters:print", args=[character.pk])
     assert 'data-field="quest-invested">0<' in client.get(url).content.decode()
 
-    campaign_services.quest_invest(session=SessionFactory(campaign=campaign),
+    quests.quest_invest(session=SessionFactory(campaign=campaign),
                                    character=character, by=member.user)
     page = client.get(url).content.decode()
 

@@ -7,8 +7,8 @@ django.test.Client; no network; CSRF checked as in production), the database que
 request and the response size, for a small, a typical and a 200-item character (the
 query counts do not grow with the inventory; tests pin that, not this command). It also
 times the campaign dashboard and its htmx poll as the Imp sees them, for 2 characters
-with 2 sessions and for 8 with 200 (built by campaigns/bench.py), and the printed sheet
-(campaigns/print_bench.py): one character's PDF and the Imp's party pack of 8.
+with 2 sessions and for 8 with 200 (built by campaigns/systems/eldritch_gambit/bench.py),
+and the printed sheet (campaigns/print_bench.py): one character's PDF and the Imp's party pack of 8.
 
 It measures and prints; it judges nothing. The times are of one process on the machine
 it runs on, not what users feel under load: performance targets come from the load
@@ -47,8 +47,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
 
-from campaigns import bench as campaign_bench
 from campaigns import print_bench
+from campaigns.systems.eldritch_gambit import bench as campaign_bench
 from characters.models import Character, InventoryItem
 from characters.systems.eldritch_gambit import services
 from characters.systems.eldritch_gambit.forms import initial_from_character
@@ -351,7 +351,8 @@ class Command(BaseCommand):
             )
             series[scenario.key, "detail"] = self._get(client, "characters:detail", pk)
 
-        # The campaign dashboard and its poll (campaigns/bench.py), the user as the Imp.
+        # The campaign dashboard and its poll (campaigns/systems/eldritch_gambit/bench.py),
+        # the user as the Imp.
         dashboards = []
         for template in campaign_bench.DASHBOARD_SIZES:
             size = replace(template)

@@ -3,8 +3,15 @@ through campaigns.systems.import_each."""
 
 from django.contrib import admin
 
-from .models import Combatant, Encounter, InitiativeStep
+from .models import Combatant, Encounter, InitiativeStep, Quest
 from .rolls import Roll
+
+
+@admin.register(Quest)
+class QuestAdmin(admin.ModelAdmin):
+    list_display = ("character", "text", "status", "started_at", "ended_at")
+    list_filter = ("status",)
+    readonly_fields = [f.name for f in Quest._meta.fields]
 
 
 @admin.register(Roll)

@@ -6,10 +6,19 @@ session pages show to them."""
 
 from django.urls import path, reverse
 
-from . import initiative_views, roll_views, transfer_views
+from . import initiative_views, quest_views, roll_views, transfer_views
 
 # Under /campaigns/, in the "campaigns" namespace (campaigns/urls.py).
 campaign_urlpatterns = [
+    # The ritual's Quest step and the Quests (quest_views.py).
+    path("<id:pk>/sessions/<id:number>/invest/", quest_views.quest_invest, name="invest"),
+    path("<id:pk>/sessions/<id:number>/quests/<id:quest_pk>/complete/",
+         quest_views.quest_complete, name="quest_complete"),
+    path("<id:pk>/characters/<id:character_pk>/quest/", quest_views.quest_change,
+         name="quest_change"),
+    path("<id:pk>/characters/<id:character_pk>/quest/abandon/", quest_views.quest_abandon,
+         name="quest_abandon"),
+
     # Volleyball Initiative (initiative_views.py): the Imp's tracker, the live view.
     path("<id:pk>/initiative/", initiative_views.encounter_list, name="initiative_list"),
     path("<id:pk>/initiative/<id:encounter_pk>/", initiative_views.encounter_detail,

@@ -42,8 +42,12 @@ class EldritchGambitConfig(AppConfig):
             builder_roll_actions=pages.ROLL_ACTIONS,
             builder_roll=pages.builder_roll,
             urls="characters.systems.eldritch_gambit.urls",
-            # Its Checks and Rolls and its Initiative tracker, and the campaign and
+            # Its Quests, Checks and Rolls and its Initiative tracker, and the campaign and
             # session pages' links to them (campaigns may import characters, not the
             # reverse: named, not imported).
             campaign_package="campaigns.systems.eldritch_gambit",
+            # Its ritual after the Highlights (Quest XP) and what its XP buys (Levels).
+            ritual="campaigns.systems.eldritch_gambit.ritual.RITUAL",
+            # Asphodel, the demo users and the demo campaign (manage.py seed_demo).
+            demo="campaigns.systems.eldritch_gambit.demo.seed",
         ))

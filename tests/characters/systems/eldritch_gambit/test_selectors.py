@@ -5,8 +5,8 @@ test_inventory_views.py, test_transfer_views.py and test_print.py."""
 
 import pytest
 
-from campaigns import services as campaign_services
 from campaigns import transfers
+from campaigns.systems.eldritch_gambit import quests
 from characters.models import CoinEntry
 from characters.systems.eldritch_gambit import inventory, selectors
 from characters.systems.eldritch_gambit.builds import sheet_for
@@ -263,7 +263,7 @@ def test_printed_sheets_read_the_quest_and_its_invested_xp_for_all_at_once(
     idle = CharacterFactory(owner=MembershipFactory(campaign=campaign).user,
                             campaign=campaign)
     solo = CharacterFactory(owner=member.user)
-    campaign_services.quest_invest(session=SessionFactory(campaign=campaign),
+    quests.quest_invest(session=SessionFactory(campaign=campaign),
                                    character=questing, by=member.user)
     characters = list(EldritchGambitCharacter.objects.filter(pk__in=[questing.pk, idle.pk, solo.pk])
                       .with_progress().prefetch_related("items").order_by("pk"))

@@ -17,11 +17,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from campaigns import services
+from campaigns.models import Campaign, Highlight, Membership, Role, Session
 from characters.models import Character, InventoryItem, XpEntry
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 
-from . import services
-from .models import Campaign, Highlight, Membership, Quest, QuestInvestment, Role, Session
+from .models import Quest, QuestInvestment
 
 ROUNDS = 3
 ITEMS_PER_CHARACTER = 5

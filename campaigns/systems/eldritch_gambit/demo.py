@@ -1,17 +1,19 @@
-"""Demo campaign for `manage.py seed_demo`: the demo Imp runs "The Dragon of Ambrose";
-player1 brings Asphodel and player2 brings Bram. Session 1 has a recap; session 2 is in
-the middle of its Highlights (Bram's turn in round 2), so the tour can pick it up."""
+"""Eldritch Gambit's demo for `manage.py seed_demo` (GameSystem.demo names `seed`): the
+demo users and Asphodel (characters/systems/eldritch_gambit/demo.py), then the demo
+campaign: the demo Imp runs "The Dragon of Ambrose"; player1 brings Asphodel and player2
+brings Bram. Session 1 has a recap; session 2 is in the middle of its Highlights (Bram's
+turn in round 2), so the tour can pick it up."""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from campaigns import services
+from campaigns.models import Campaign
 from characters.models import Character
 from characters.systems.eldritch_gambit import services as character_services
-
-from . import services
-from .models import Campaign
+from characters.systems.eldritch_gambit.demo import ASPHODEL, seed_demo
 
 REQUEST_KEY = "demo-campaign-ambrose"
 BRAM = {
@@ -28,9 +30,7 @@ BRAM = {
 @transaction.atomic
 def seed_demo_campaign(*, asphodel_name: str) -> Campaign | None:
     """The demo campaign, once (safe to run again); None without the demo users."""
-    from .systems.eldritch_gambit.roll_demo import (
-        seed_demo_rolls,  # Checks and Rolls' demo rolls (idempotent)
-    )
+    from .roll_demo import seed_demo_rolls  # Checks and Rolls' demo rolls (idempotent)
 
     existing = Campaign.objects.filter(request_key=REQUEST_KEY).first()
     if existing is not None:
@@ -62,10 +62,16 @@ def seed_demo_campaign(*, asphodel_name: str) -> Campaign | None:
                              text="Cooking the dragon's egg (it was a goose egg)")
     services.highlight_award(session=second, character=asphodel, by=imp,
                              text="Holding the bridge with the winged spear")
-    from .systems.eldritch_gambit.initiative_demo import (
-        seed_demo_fight,  # Volleyball Initiative's demo fight
-    )
+    from .initiative_demo import seed_demo_fight  # Volleyball Initiative's demo fight
 
     seed_demo_fight(campaign)
     seed_demo_rolls(campaign)
     return campaign
+
+
+def seed() -> dict:
+    """The system's demo hook (GameSystem.demo): the demo users, Asphodel and the demo
+    campaign, once (safe to run again)."""
+    users = seed_demo()
+    campaign = seed_demo_campaign(asphodel_name=ASPHODEL["name"])
+    return {"users": users, "campaigns": [campaign] if campaign is not None else []}
