@@ -48,7 +48,7 @@ def _deployment() -> str:
     (their newest change) and the site's settings module. The same in every worker."""
     global _deployed
     if _deployed is None:
-        stamps = [settings.SETTINGS_MODULE]
+        stamps = [str(settings.SETTINGS_MODULE)]
         for engine in settings.TEMPLATES:
             for folder in engine.get("DIRS", []):
                 stamps += [f"{p}:{p.stat().st_mtime_ns}" for p in

@@ -14,14 +14,21 @@ page 2"), so no text is ever cut off. The line budgets are the ones of print.css
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import math
 import re
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
+from django.core.cache import caches
 from django.core.files.storage import default_storage
 from django.template.loader import render_to_string
 from django.utils.http import content_disposition_header
@@ -342,3 +349,85 @@ def pdf_response(pdf: bytes, filename: str):
     response["Content-Disposition"] = content_disposition_header(True, filename)  # a download
     return response
 
+
+
+# -- the PDF cache and the render turns --------------------------------------------------
+class PdfBusy(Exception):
+    """Every render turn stayed taken for PDF_WAIT_SECONDS."""
+
+
+_NONCE = re.compile(r'nonce="[^"]*"')
+_LOADED = re.compile(r'(?:src|href)="(/[^"]+)"')
+
+
+def pdf_key(html: str, portraits: dict[str, str] | None = None) -> str:
+    """What the PDF shows, hashed: the printed HTML (without the request's CSP nonce),
+    every file it loads (stylesheets, images, portraits: their bytes, through the same
+    fetcher WeasyPrint uses) and WeasyPrint's version. Any change to the character that
+    shows on the sheet changes the HTML, so it is never served a PDF drawn before it."""
+    import weasyprint
+
+    digest = hashlib.sha256(weasyprint.__version__.encode())
+    shown = _NONCE.sub('nonce=""', html)
+    digest.update(shown.encode())
+    fetcher = SheetFetcher(portraits)
+    for url in sorted(set(_LOADED.findall(shown))):
+        try:
+            digest.update(url.encode() + fetcher.fetch(url).read())
+        except ValueError:  # nothing WeasyPrint could load either
+            digest.update(url.encode())
+    return "pdf:" + digest.hexdigest()
+
+
+@contextmanager
+def render_turn() -> Iterator[None]:
+    """One of PDF_RENDERS turns to render, for the whole server (every process and
+    thread: a lock file each, held with flock and freed when its holder ends, even if it
+    dies). Waits up to PDF_WAIT_SECONDS for one, then raises PdfBusy."""
+    folder = Path(settings.PDF_LOCK_DIR)
+    folder.mkdir(parents=True, exist_ok=True)
+    deadline = time.monotonic() + settings.PDF_WAIT_SECONDS
+    while True:
+        for turn in range(max(1, settings.PDF_RENDERS)):
+            with open(folder / f"render-{turn}.lock", "a+b") as handle:
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    continue
+                try:
+                    yield
+                finally:
+                    fcntl.flock(handle, fcntl.LOCK_UN)
+                return
+        if time.monotonic() >= deadline:
+            raise PdfBusy
+        time.sleep(0.05)
+
+
+def cached_pdf(html: str, *, portraits: dict[str, str] | None = None) -> bytes:
+    """The PDF of `html`: from the shared cache of rendered PDFs (CACHES["pdfs"]) when
+    the same sheet was rendered before, else rendered in a render turn and kept."""
+    key = pdf_key(html, portraits)
+    pdfs = caches["pdfs"]
+    pdf = pdfs.get(key)
+    if pdf is None:
+        with render_turn():
+            pdf = pdfs.get(key)  # rendered by another request while this one waited?
+            if pdf is None:
+                pdf = render_pdf(html, portraits=portraits)
+                pdfs.set(key, pdf)
+    return pdf
+
+
+def pdf_download(html: str, *, portraits: dict[str, str] | None, filename: str):
+    """The PDF as a download, or 503 "busy, try again" when no render turn came."""
+    from django.http import HttpResponse
+
+    try:
+        pdf = cached_pdf(html, portraits=portraits)
+    except PdfBusy:
+        response = HttpResponse("Many sheets are being printed right now: try again in a "
+                                "few seconds.", status=503, content_type="text/plain")
+        response["Retry-After"] = "10"
+        return response
+    return pdf_response(pdf, filename)

@@ -190,6 +190,24 @@ STORAGES = {
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 
+# Rendered PDFs, keyed by a hash of what they show (characters/printing.py): in files, so
+# every server process shares them with no extra service. The default cache stays
+# Django's own (nothing else uses it).
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "pdfs": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": os.environ.get("PDF_CACHE_DIR", str(BASE_DIR / "pdf-cache")),
+        "TIMEOUT": 7 * 24 * 3600,  # a week unused, then rendered again
+        "OPTIONS": {"MAX_ENTRIES": 500},  # a sheet is ~100 KB, a party ~1 MB
+    },
+}
+# At most this many PDFs render at once in the whole server (the others wait for a
+# turn, up to PDF_WAIT_SECONDS, then get "busy, try again"): PDFs never take every CPU.
+PDF_RENDERS = env_int("PDF_RENDERS", 1)
+PDF_WAIT_SECONDS = env_int("PDF_WAIT_SECONDS", 20)
+PDF_LOCK_DIR = Path(os.environ.get("PDF_CACHE_DIR", str(BASE_DIR / "pdf-cache")))
+
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
