@@ -23,7 +23,7 @@ from functools import wraps
 from pathlib import Path
 
 from django.conf import settings
-from django.db.models import Count, Max
+from django.db.models import OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
@@ -116,13 +116,15 @@ def _rows(queryset, *also: str) -> list[tuple]:
 
 def party_version(campaign) -> tuple:
     """What the party dashboard shows, as data: each character's row (its system's
-    model, so the Initiative's direct HP and status writes count too) and player's name,
-    their inventory lines, the XP ledger's growth (an undone award or investment is a
-    reversing entry: a new row) and the active Quests. Four queries, whatever the party."""
-    characters = campaign.game_system.character_model.objects.filter(campaign=campaign)
+    model, so the Initiative's direct HP and status writes count too), its player's name
+    and its newest XP entry (the ledger only grows: an undone award or investment is a
+    reversing entry), the party's inventory lines and active Quests. Three queries,
+    whatever the party and its history."""
+    characters = (campaign.game_system.character_model.objects.filter(campaign=campaign)
+                  .annotate(newest_xp=Subquery(
+                      XpEntry.objects.filter(character=OuterRef("pk")).order_by("-pk")
+                      .values("pk")[:1])))
     party = {"character__campaign": campaign}
-    return (_rows(characters, "owner__username"),
+    return (_rows(characters, "owner__username", "newest_xp"),
             _rows(InventoryItem.objects.filter(**party)),
-            tuple(XpEntry.objects.filter(**party).aggregate(n=Count("pk"), last=Max("pk"))
-                  .values()),
             _rows(Quest.objects.filter(**party, status=Quest.Status.ACTIVE)))

@@ -367,16 +367,16 @@ def reroll_view(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
 def character_log(request: HttpRequest, pk: int) -> HttpResponse:
     """The character's recent rolls (polled by its page), and its WP out of band; 304
     when none of them changed (campaigns.polling)."""
-    def of_character(model, aggregate) -> Subquery:  # over the character's rows
-        return Subquery(model.objects.filter(character=OuterRef("pk")).order_by()
-                        .values("character").annotate(value=aggregate).values("value"))
+    def newest(model) -> Subquery:
+        """The character's newest row: rolls and XP entries are only ever added (a
+        Gambit, a Reroll, a reversal are new rows; only deleting the character deletes
+        them), so the newest one says whether any came."""
+        return Subquery(model.objects.filter(character=OuterRef("pk")).order_by("-pk")
+                        .values("pk")[:1])
 
     version = (EldritchGambitCharacter.objects.visible_to(request.user).filter(pk=pk)
-               .annotate(rolls_n=of_character(Roll, Count("pk")),
-                         last_roll=of_character(Roll, Max("pk")),
-                         xp_n=of_character(XpEntry, Count("pk")),
-                         last_xp=of_character(XpEntry, Max("pk")))
-               .values_list("updated_at", "rolls_n", "last_roll", "xp_n", "last_xp").first())
+               .annotate(last_roll=newest(Roll), last_xp=newest(XpEntry))
+               .values_list("updated_at", "last_roll", "last_xp").first())
     if version is None:
         raise Http404("No such character.")
     unchanged_since(request, *version)
