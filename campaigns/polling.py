@@ -107,7 +107,7 @@ def conditional_poll(view):
 
 
 
-def _rows(queryset, *also: str) -> list[tuple]:
+def rows_of(queryset, *also: str) -> list[tuple]:
     """Every stored column of the rows (and `also`), in a fixed order: any change to
     them shows."""
     columns = [field.attname for field in queryset.model._meta.concrete_fields]
@@ -125,6 +125,6 @@ def party_version(campaign) -> tuple:
                       XpEntry.objects.filter(character=OuterRef("pk")).order_by("-pk")
                       .values("pk")[:1])))
     party = {"character__campaign": campaign}
-    return (_rows(characters, "owner__username", "newest_xp"),
-            _rows(InventoryItem.objects.filter(**party)),
-            _rows(Quest.objects.filter(**party, status=Quest.Status.ACTIVE)))
+    return (rows_of(characters, "owner__username", "newest_xp"),
+            rows_of(InventoryItem.objects.filter(**party)),
+            rows_of(Quest.objects.filter(**party, status=Quest.Status.ACTIVE)))

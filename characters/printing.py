@@ -17,9 +17,13 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import math
+import multiprocessing
 import re
+import threading
 import time
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -404,9 +408,44 @@ def render_turn() -> Iterator[None]:
         time.sleep(0.05)
 
 
+_renderer: ProcessPoolExecutor | None = None
+_renderer_lock = threading.Lock()
+
+
+def _set_up_renderer() -> None:
+    import django
+
+    django.setup()  # the same settings as the server (the environment is inherited)
+
+
+def _render_in_renderer(html: str, portraits: dict[str, str] | None) -> bytes:
+    return render_pdf(html, portraits=portraits)  # the renderer process's own render_pdf
+
+
+def _render_elsewhere(html: str, portraits: dict[str, str] | None) -> bytes:
+    """render_pdf in this server process's own renderer process (started on the first
+    PDF, then kept), so WeasyPrint's Python never holds the threads' interpreter: the
+    request's thread only waits, and the process's other threads go on serving."""
+    global _renderer
+    with _renderer_lock:
+        if _renderer is None:
+            _renderer = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_set_up_renderer)
+        renderer = _renderer
+    try:
+        return renderer.submit(_render_in_renderer, html, portraits).result()
+    except BrokenProcessPool:  # the renderer died (killed, out of memory): a new one next
+        with _renderer_lock:
+            if _renderer is renderer:
+                _renderer = None
+        raise
+
+
 def cached_pdf(html: str, *, portraits: dict[str, str] | None = None) -> bytes:
     """The PDF of `html`: from the shared cache of rendered PDFs (CACHES["pdfs"]) when
-    the same sheet was rendered before, else rendered in a render turn and kept."""
+    the same sheet was rendered before, else rendered in a render turn (in a renderer
+    process when PDF_RENDER_PROCESS) and kept."""
     key = pdf_key(html, portraits)
     pdfs = caches["pdfs"]
     pdf = pdfs.get(key)
@@ -414,7 +453,10 @@ def cached_pdf(html: str, *, portraits: dict[str, str] | None = None) -> bytes:
         with render_turn():
             pdf = pdfs.get(key)  # rendered by another request while this one waited?
             if pdf is None:
-                pdf = render_pdf(html, portraits=portraits)
+                if settings.PDF_RENDER_PROCESS:
+                    pdf = _render_elsewhere(html, portraits)
+                else:
+                    pdf = render_pdf(html, portraits=portraits)
                 pdfs.set(key, pdf)
     return pdf
 

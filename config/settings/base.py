@@ -207,6 +207,9 @@ CACHES = {
 PDF_RENDERS = env_int("PDF_RENDERS", 1)
 PDF_WAIT_SECONDS = env_int("PDF_WAIT_SECONDS", 20)
 PDF_LOCK_DIR = Path(os.environ.get("PDF_CACHE_DIR", str(BASE_DIR / "pdf-cache")))
+# Render in a separate process per server process (WeasyPrint is Python: in a thread of
+# the server's process it would slow that process's other threads).
+PDF_RENDER_PROCESS = env_bool("PDF_RENDER_PROCESS", True)
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 

@@ -113,3 +113,18 @@ def test_a_pdf_that_waits_too_long_for_a_turn_is_told_to_try_again(client, rende
     assert renders == []
     pdf(client, url)  # the turn is free again
     assert len(renders) == 1
+
+
+def test_with_a_renderer_process_the_pdf_is_rendered_there(client, settings, monkeypatch):
+    settings.PDF_RENDER_PROCESS = True
+    caches["pdfs"].clear()
+    def not_here(html, *, portraits=None):
+        raise AssertionError("rendered in the server's process")
+
+    monkeypatch.setattr(printing, "render_pdf", not_here)
+    character = CharacterFactory(name="Elsewhere")
+    client.force_login(character.owner)
+    url = reverse("characters:sheet_pdf", args=[character.pk])
+    first = pdf(client, url)
+    assert first.startswith(b"%PDF")
+    assert pdf(client, url) == first  # kept

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.models import Session
-from campaigns.polling import conditional_poll, unchanged_since
+from campaigns.polling import conditional_poll, rows_of, unchanged_since
 from characters.models import Character, XpEntry
 from characters.systems.eldritch_gambit.builds import sheet_for
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
@@ -374,12 +374,13 @@ def character_log(request: HttpRequest, pk: int) -> HttpResponse:
         return Subquery(model.objects.filter(character=OuterRef("pk")).order_by("-pk")
                         .values("pk")[:1])
 
-    version = (EldritchGambitCharacter.objects.visible_to(request.user).filter(pk=pk)
-               .annotate(last_roll=newest(Roll), last_xp=newest(XpEntry))
-               .values_list("updated_at", "last_roll", "last_xp").first())
-    if version is None:
+    # The character's whole row (WP may be written without touching updated_at).
+    version = rows_of(EldritchGambitCharacter.objects.visible_to(request.user).filter(pk=pk)
+                      .annotate(last_roll=newest(Roll), last_xp=newest(XpEntry)),
+                      "last_roll", "last_xp")
+    if not version:
         raise Http404("No such character.")
-    unchanged_since(request, *version)
+    unchanged_since(request, version)
     character = _character(request, pk)
     return render(request, f"{PLAY}#roll-log", {
         "character": character, "recent": _recent(character), "sheet": sheet_for(character),
