@@ -6,7 +6,8 @@ benchmark"): with one sync worker (gunicorn's default) every request waited behi
 other, and a PDF (seconds of WeasyPrint) stopped the whole site. Threaded workers keep
 serving while a request waits (for the database, for its PDF's render turn), two
 processes use both cores, and at most PDF_RENDERS PDFs render at once in the whole
-server (characters/printing.py), so they never hold every worker.
+server, each in a renderer process beside its worker (characters/printing.py), so they
+never hold every worker.
 
 Each setting can be changed without editing this file: WEB_CONCURRENCY (workers),
 GUNICORN_THREADS, GUNICORN_TIMEOUT (seconds), or any gunicorn option on the command line
@@ -20,7 +21,8 @@ worker_class = "gthread"
 # One process per core (at least 2): Python runs one thread at a time per process.
 workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count())))
 # Threads per process: requests that wait (the database, a PDF's turn) do not hold a core.
-threads = int(os.environ.get("GUNICORN_THREADS", 4))
+# At most PDF_REQUESTS_PER_PROCESS (6) of them wait for a PDF: 2 always serve the rest.
+threads = int(os.environ.get("GUNICORN_THREADS", 8))
 # A worker that stops answering gunicorn's heartbeat this long is restarted. With threads,
 # the heartbeat goes on while a request (a PDF) works, so this bounds a stuck worker,
 # not a slow request.

@@ -461,12 +461,33 @@ def cached_pdf(html: str, *, portraits: dict[str, str] | None = None) -> bytes:
     return pdf
 
 
+_in_process: threading.BoundedSemaphore | None = None
+
+
+def _pdf_place() -> threading.BoundedSemaphore:
+    """PDF_REQUESTS_PER_PROCESS places for PDF requests in this server process: the
+    ones waiting for their render turn hold a server thread each, and the others must
+    always find one free."""
+    global _in_process
+    with _renderer_lock:
+        if _in_process is None:
+            _in_process = threading.BoundedSemaphore(max(1, settings.PDF_REQUESTS_PER_PROCESS))
+        return _in_process
+
+
 def pdf_download(html: str, *, portraits: dict[str, str] | None, filename: str):
-    """The PDF as a download, or 503 "busy, try again" when no render turn came."""
+    """The PDF as a download, or 503 "busy, try again" when this process already has
+    PDF_REQUESTS_PER_PROCESS PDFs under way or no render turn came in time."""
     from django.http import HttpResponse
 
+    place = _pdf_place()
     try:
-        pdf = cached_pdf(html, portraits=portraits)
+        if not place.acquire(blocking=False):
+            raise PdfBusy
+        try:
+            pdf = cached_pdf(html, portraits=portraits)
+        finally:
+            place.release()
     except PdfBusy:
         response = HttpResponse("Many sheets are being printed right now: try again in a "
                                 "few seconds.", status=503, content_type="text/plain")

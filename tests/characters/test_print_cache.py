@@ -128,3 +128,22 @@ def test_with_a_renderer_process_the_pdf_is_rendered_there(client, settings, mon
     first = pdf(client, url)
     assert first.startswith(b"%PDF")
     assert pdf(client, url) == first  # kept
+
+
+def test_pdfs_under_way_in_a_process_are_capped(client, renders, settings, monkeypatch):
+    """PDF_REQUESTS_PER_PROCESS places: when every one is taken (by PDFs waiting for
+    their turn), the next PDF is told to try again at once, holding no thread."""
+    import threading
+
+    monkeypatch.setattr(printing, "_in_process", threading.BoundedSemaphore(1))
+    character = CharacterFactory(name="Quill")
+    client.force_login(character.owner)
+    url = reverse("characters:sheet_pdf", args=[character.pk])
+    assert printing._pdf_place().acquire(blocking=False)  # a PDF under way
+    try:
+        busy = client.get(url)
+    finally:
+        printing._pdf_place().release()
+    assert busy.status_code == 503 and renders == []
+    pdf(client, url)
+    assert len(renders) == 1
