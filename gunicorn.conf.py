@@ -21,8 +21,8 @@ worker_class = "gthread"
 # One process per core (at least 2): Python runs one thread at a time per process.
 workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count())))
 # Threads per process: requests that wait (the database, a PDF's turn) do not hold a core.
-# At most PDF_REQUESTS_PER_PROCESS (6) of them wait for a PDF: 2 always serve the rest.
-threads = int(os.environ.get("GUNICORN_THREADS", 8))
+# At most PDF_REQUESTS_PER_PROCESS (8) of them wait for a PDF: 4 always serve the rest.
+threads = int(os.environ.get("GUNICORN_THREADS", 12))
 # A worker that stops answering gunicorn's heartbeat this long is restarted. With threads,
 # the heartbeat goes on while a request (a PDF) works, so this bounds a stuck worker,
 # not a slow request.

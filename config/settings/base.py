@@ -212,7 +212,7 @@ PDF_LOCK_DIR = Path(os.environ.get("PDF_CACHE_DIR", str(BASE_DIR / "pdf-cache"))
 PDF_RENDER_PROCESS = env_bool("PDF_RENDER_PROCESS", True)
 # PDF requests under way at once in one server process (each holds a thread while it
 # waits for its turn); more get "busy, try again". Keep it below gunicorn's threads.
-PDF_REQUESTS_PER_PROCESS = env_int("PDF_REQUESTS_PER_PROCESS", 6)
+PDF_REQUESTS_PER_PROCESS = env_int("PDF_REQUESTS_PER_PROCESS", 8)
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 
