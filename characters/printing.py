@@ -15,7 +15,9 @@ page 2"), so no text is ever cut off. The line budgets are the ones of print.css
 from __future__ import annotations
 
 import fcntl
+import functools
 import hashlib
+import importlib.metadata
 import math
 import multiprocessing
 import re
@@ -286,10 +288,13 @@ class SheetFetcher:
 
     def __init__(self, portraits: dict[str, str] | None = None):
         from django.conf import settings
-        from weasyprint.urls import URLFetcher
 
         self.static_prefix = "/" + settings.STATIC_URL.lstrip("/")
         self.portraits = portraits or {}
+
+    @functools.cached_property
+    def fetcher(self):
+        from weasyprint.urls import URLFetcher
 
         outer = self
 
@@ -297,34 +302,38 @@ class SheetFetcher:
             def fetch(self, url, headers=None):
                 return outer.fetch(url)
 
-        self.fetcher = Fetcher()
+        return Fetcher()
 
     def fetch(self, url: str):
         from weasyprint.urls import URLFetcherResponse
 
+        return URLFetcherResponse(url, *self.read(url))
+
+    def read(self, url: str) -> tuple[bytes, dict]:
+        """The bytes `url` names and their headers (without WeasyPrint: pdf_key reads
+        them too)."""
         parts = urlsplit(url)
         if parts.scheme == "data":
             from urllib.request import urlopen
 
             with urlopen(url) as response:  # noqa: S310 -- data: URLs only
-                return URLFetcherResponse(url, response.read(),
-                                          {"Content-Type": response.headers.get_content_type()})
+                return response.read(), {"Content-Type": response.headers.get_content_type()}
         path = unquote(parts.path)
         if path.startswith(self.static_prefix):
             name = path[len(self.static_prefix):]
             found = finders.find(name)
             if found:
                 with open(found, "rb") as handle:
-                    return URLFetcherResponse(url, handle.read(), _headers(found))
+                    return handle.read(), _headers(found)
             # In production {% static %} names the collected, hashed copy.
             if staticfiles_storage.exists(name):
                 with staticfiles_storage.open(name) as handle:
-                    return URLFetcherResponse(url, handle.read(), _headers(name))
+                    return handle.read(), _headers(name)
             raise ValueError(f"No static file {path}")
         if path in self.portraits:
             name = self.portraits[path]
             with default_storage.open(name, "rb") as handle:
-                return URLFetcherResponse(url, handle.read(), _headers(name))
+                return handle.read(), _headers(name)
         raise ValueError(f"The printed sheet loads nothing from {url}")
 
 
@@ -364,20 +373,24 @@ _NONCE = re.compile(r'nonce="[^"]*"')
 _LOADED = re.compile(r'(?:src|href)="(/[^"]+)"')
 
 
+@functools.cache
+def _weasyprint_version() -> str:
+    """Read without importing WeasyPrint (0.4 s of CPU), which only the renderer needs."""
+    return importlib.metadata.version("weasyprint")
+
+
 def pdf_key(html: str, portraits: dict[str, str] | None = None) -> str:
     """What the PDF shows, hashed: the printed HTML (without the request's CSP nonce),
     every file it loads (stylesheets, images, portraits: their bytes, through the same
     fetcher WeasyPrint uses) and WeasyPrint's version. Any change to the character that
     shows on the sheet changes the HTML, so it is never served a PDF drawn before it."""
-    import weasyprint
-
-    digest = hashlib.sha256(weasyprint.__version__.encode())
+    digest = hashlib.sha256(_weasyprint_version().encode())
     shown = _NONCE.sub('nonce=""', html)
     digest.update(shown.encode())
     fetcher = SheetFetcher(portraits)
     for url in sorted(set(_LOADED.findall(shown))):
         try:
-            digest.update(url.encode() + fetcher.fetch(url).read())
+            digest.update(url.encode() + fetcher.read(url)[0])
         except ValueError:  # nothing WeasyPrint could load either
             digest.update(url.encode())
     return "pdf:" + digest.hexdigest()
