@@ -16,7 +16,8 @@ import subprocess
 import time
 from collections.abc import Callable
 
-from django.test import Client
+from django.conf import settings
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from .models import Campaign
@@ -51,6 +52,15 @@ def _time(send: Callable, samples: int) -> tuple[float, float, object]:
 
 
 def measure(client: Client, campaign: Campaign, requests: int, warmup: int) -> dict:
+    """Every PDF rendered afresh in this process (no PDF cache, no renderer process):
+    what WeasyPrint costs, not what the cache saves."""
+    uncached = {**settings.CACHES,
+                "pdfs": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+    with override_settings(CACHES=uncached, PDF_RENDER_PROCESS=False):
+        return _measure(client, campaign, requests, warmup)
+
+
+def _measure(client: Client, campaign: Campaign, requests: int, warmup: int) -> dict:
     character = campaign.characters.order_by("pk").first()
     samples = max(1, min(requests // 10, 10))
     urls = {

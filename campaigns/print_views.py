@@ -68,5 +68,5 @@ def party_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     html = printing.render_html(sheets, paper=printing.paper_for(request), request=request,
                                 template=system.templates.print, system=system,
                                 title=f"{campaign.name}: the party")
-    return printing.pdf_response(printing.render_pdf(html, portraits=portraits),
-                                 pdf_filename(campaign.name, "party"))
+    return printing.pdf_download(html, portraits=portraits,
+                                 filename=pdf_filename(campaign.name, "party"))

@@ -65,6 +65,9 @@ class NoRitual:
     def party_context(self, campaign) -> dict:
         return {}
 
+    def party_version(self, campaign) -> tuple:
+        return ()
+
     def member_context(self, session, characters) -> dict:
         return {}
 

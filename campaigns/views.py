@@ -51,6 +51,7 @@ from .models import (
     Role,
     Session,
 )
+from .polling import conditional_poll, party_version, unchanged_since
 from .services import CampaignError
 
 DASHBOARD = "campaigns/campaign_detail.html"
@@ -115,11 +116,15 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
+@conditional_poll
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """The party dashboard; htmx polls its party-dashboard partial every few seconds."""
+    """The party dashboard; htmx polls its party-dashboard partial every few seconds
+    (304 while the party's data stays the same: campaigns.polling)."""
     membership = Membership.objects.of_or_404(request.user, pk)
     campaign = membership.campaign
     runs = membership.role in IMP_ROLES
+    if request.htmx:
+        unchanged_since(request, membership.role, party_version(campaign))
     context = {
         "campaign": campaign, "membership": membership, "runs": runs,
         "party": _party(campaign, full=runs),

@@ -72,8 +72,8 @@ def character_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     html = printing.render_html(sheets, paper=paper, request=request,
                                 template=system.templates.print, system=system,
                                 title=character.display_name)
-    return printing.pdf_response(printing.render_pdf(html, portraits=portraits),
-                                 pdf_filename(character.display_name, "sheet"))
+    return printing.pdf_download(html, portraits=portraits,
+                                 filename=pdf_filename(character.display_name, "sheet"))
 
 
 @login_required

@@ -14,14 +14,27 @@ page 2"), so no text is ever cut off. The line budgets are the ones of print.css
 
 from __future__ import annotations
 
+import fcntl
+import functools
+import hashlib
+import importlib.metadata
 import math
+import multiprocessing
 import re
-from collections.abc import Sequence
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
+from django.core.cache import caches
 from django.core.files.storage import default_storage
 from django.template.loader import render_to_string
 from django.utils.http import content_disposition_header
@@ -275,10 +288,13 @@ class SheetFetcher:
 
     def __init__(self, portraits: dict[str, str] | None = None):
         from django.conf import settings
-        from weasyprint.urls import URLFetcher
 
         self.static_prefix = "/" + settings.STATIC_URL.lstrip("/")
         self.portraits = portraits or {}
+
+    @functools.cached_property
+    def fetcher(self):
+        from weasyprint.urls import URLFetcher
 
         outer = self
 
@@ -286,34 +302,38 @@ class SheetFetcher:
             def fetch(self, url, headers=None):
                 return outer.fetch(url)
 
-        self.fetcher = Fetcher()
+        return Fetcher()
 
     def fetch(self, url: str):
         from weasyprint.urls import URLFetcherResponse
 
+        return URLFetcherResponse(url, *self.read(url))
+
+    def read(self, url: str) -> tuple[bytes, dict]:
+        """The bytes `url` names and their headers (without WeasyPrint: pdf_key reads
+        them too)."""
         parts = urlsplit(url)
         if parts.scheme == "data":
             from urllib.request import urlopen
 
             with urlopen(url) as response:  # noqa: S310 -- data: URLs only
-                return URLFetcherResponse(url, response.read(),
-                                          {"Content-Type": response.headers.get_content_type()})
+                return response.read(), {"Content-Type": response.headers.get_content_type()}
         path = unquote(parts.path)
         if path.startswith(self.static_prefix):
             name = path[len(self.static_prefix):]
             found = finders.find(name)
             if found:
                 with open(found, "rb") as handle:
-                    return URLFetcherResponse(url, handle.read(), _headers(found))
+                    return handle.read(), _headers(found)
             # In production {% static %} names the collected, hashed copy.
             if staticfiles_storage.exists(name):
                 with staticfiles_storage.open(name) as handle:
-                    return URLFetcherResponse(url, handle.read(), _headers(name))
+                    return handle.read(), _headers(name)
             raise ValueError(f"No static file {path}")
         if path in self.portraits:
             name = self.portraits[path]
             with default_storage.open(name, "rb") as handle:
-                return URLFetcherResponse(url, handle.read(), _headers(name))
+                return handle.read(), _headers(name)
         raise ValueError(f"The printed sheet loads nothing from {url}")
 
 
@@ -342,3 +362,148 @@ def pdf_response(pdf: bytes, filename: str):
     response["Content-Disposition"] = content_disposition_header(True, filename)  # a download
     return response
 
+
+
+# -- the PDF cache and the render turns --------------------------------------------------
+class PdfBusy(Exception):
+    """Every render turn stayed taken for PDF_WAIT_SECONDS."""
+
+
+_NONCE = re.compile(r'nonce="[^"]*"')
+_LOADED = re.compile(r'(?:src|href)="(/[^"]+)"')
+
+
+@functools.cache
+def _weasyprint_version() -> str:
+    """Read without importing WeasyPrint (0.4 s of CPU), which only the renderer needs."""
+    return importlib.metadata.version("weasyprint")
+
+
+def pdf_key(html: str, portraits: dict[str, str] | None = None) -> str:
+    """What the PDF shows, hashed: the printed HTML (without the request's CSP nonce),
+    every file it loads (stylesheets, images, portraits: their bytes, through the same
+    fetcher WeasyPrint uses) and WeasyPrint's version. Any change to the character that
+    shows on the sheet changes the HTML, so it is never served a PDF drawn before it."""
+    digest = hashlib.sha256(_weasyprint_version().encode())
+    shown = _NONCE.sub('nonce=""', html)
+    digest.update(shown.encode())
+    fetcher = SheetFetcher(portraits)
+    for url in sorted(set(_LOADED.findall(shown))):
+        try:
+            digest.update(url.encode() + fetcher.read(url)[0])
+        except ValueError:  # nothing WeasyPrint could load either
+            digest.update(url.encode())
+    return "pdf:" + digest.hexdigest()
+
+
+@contextmanager
+def render_turn() -> Iterator[None]:
+    """One of PDF_RENDERS turns to render, for the whole server (every process and
+    thread: a lock file each, held with flock and freed when its holder ends, even if it
+    dies). Waits up to PDF_WAIT_SECONDS for one, then raises PdfBusy."""
+    folder = Path(settings.PDF_LOCK_DIR)
+    folder.mkdir(parents=True, exist_ok=True)
+    deadline = time.monotonic() + settings.PDF_WAIT_SECONDS
+    while True:
+        for turn in range(max(1, settings.PDF_RENDERS)):
+            with open(folder / f"render-{turn}.lock", "a+b") as handle:
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    continue
+                try:
+                    yield
+                finally:
+                    fcntl.flock(handle, fcntl.LOCK_UN)
+                return
+        if time.monotonic() >= deadline:
+            raise PdfBusy
+        time.sleep(0.05)
+
+
+_renderer: ProcessPoolExecutor | None = None
+_renderer_lock = threading.Lock()
+
+
+def _set_up_renderer() -> None:
+    import django
+
+    django.setup()  # the same settings as the server (the environment is inherited)
+
+
+def _render_in_renderer(html: str, portraits: dict[str, str] | None) -> bytes:
+    return render_pdf(html, portraits=portraits)  # the renderer process's own render_pdf
+
+
+def _render_elsewhere(html: str, portraits: dict[str, str] | None) -> bytes:
+    """render_pdf in this server process's own renderer process (started on the first
+    PDF, then kept), so WeasyPrint's Python never holds the threads' interpreter: the
+    request's thread only waits, and the process's other threads go on serving."""
+    global _renderer
+    with _renderer_lock:
+        if _renderer is None:
+            _renderer = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_set_up_renderer)
+        renderer = _renderer
+    try:
+        return renderer.submit(_render_in_renderer, html, portraits).result()
+    except BrokenProcessPool:  # the renderer died (killed, out of memory): a new one next
+        with _renderer_lock:
+            if _renderer is renderer:
+                _renderer = None
+        raise
+
+
+def cached_pdf(html: str, *, portraits: dict[str, str] | None = None) -> bytes:
+    """The PDF of `html`: from the shared cache of rendered PDFs (CACHES["pdfs"]) when
+    the same sheet was rendered before, else rendered in a render turn (in a renderer
+    process when PDF_RENDER_PROCESS) and kept."""
+    key = pdf_key(html, portraits)
+    pdfs = caches["pdfs"]
+    pdf = pdfs.get(key)
+    if pdf is None:
+        with render_turn():
+            pdf = pdfs.get(key)  # rendered by another request while this one waited?
+            if pdf is None:
+                if settings.PDF_RENDER_PROCESS:
+                    pdf = _render_elsewhere(html, portraits)
+                else:
+                    pdf = render_pdf(html, portraits=portraits)
+                pdfs.set(key, pdf)
+    return pdf
+
+
+_in_process: threading.BoundedSemaphore | None = None
+
+
+def _pdf_place() -> threading.BoundedSemaphore:
+    """PDF_REQUESTS_PER_PROCESS places for PDF requests in this server process: the
+    ones waiting for their render turn hold a server thread each, and the others must
+    always find one free."""
+    global _in_process
+    with _renderer_lock:
+        if _in_process is None:
+            _in_process = threading.BoundedSemaphore(max(1, settings.PDF_REQUESTS_PER_PROCESS))
+        return _in_process
+
+
+def pdf_download(html: str, *, portraits: dict[str, str] | None, filename: str):
+    """The PDF as a download, or 503 "busy, try again" when this process already has
+    PDF_REQUESTS_PER_PROCESS PDFs under way or no render turn came in time."""
+    from django.http import HttpResponse
+
+    place = _pdf_place()
+    try:
+        if not place.acquire(blocking=False):
+            raise PdfBusy
+        try:
+            pdf = cached_pdf(html, portraits=portraits)
+        finally:
+            place.release()
+    except PdfBusy:
+        response = HttpResponse("Many sheets are being printed right now: try again in a "
+                                "few seconds.", status=503, content_type="text/plain")
+        response["Retry-After"] = "10"
+        return response
+    return pdf_response(pdf, filename)

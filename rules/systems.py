@@ -190,6 +190,9 @@ class GameSystem:
     #   labels: a mapping of the generic pages' words for it ("character_link": the link
     #     to a character's campaign page; campaigns.rituals.labels fills in defaults).
     #   party_context(campaign) -> dict: character pk -> what "party" shows (the party's
+    #   party_version(campaign) -> tuple: what the party dashboard shows of the system's
+    #     own rows, as data read in a query or two whatever the history (its polls answer
+    #     "nothing new" while it and the generic rows stay the same: campaigns/polling.py).
     #     rows, as `row.ritual`).
     #   member_context(session, characters) -> dict: character pk -> what "member" shows
     #     of the player's own characters in the latest session (as `row.step`).

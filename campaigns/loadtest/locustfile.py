@@ -47,7 +47,7 @@ HTMX = {"HX-Request": "true"}
 started_at = time.monotonic()
 samples: dict[str, dict] = defaultdict(lambda: {"ms": [], "cpu": [], "queries": [],
                                                 "errors": 0, "error_examples": [],
-                                                "offered": 0.0})
+                                                "offered": 0.0, "not_modified": 0})
 user_starts: list[tuple[object, float]] = []
 _counters: dict[str, itertools.count] = defaultdict(itertools.count)
 
@@ -159,6 +159,19 @@ class Client(FastHttpUser):
     def get(self, url: str, name: str, htmx: bool = False):
         return self.client.get(url, name=name, headers=HTMX if htmx else None)
 
+    def poll(self, url: str, name: str, **headers):
+        """An htmx poll as the browser sends it: its XHR goes through the HTTP cache,
+        which sends the ETag of the answer it keeps (If-None-Match) and, on a 304,
+        hands htmx the kept answer."""
+        etags = self.__dict__.setdefault("etags", {})
+        sent = {**HTMX, **headers}
+        if url in etags:
+            sent["If-None-Match"] = etags[url]
+        response = self.client.get(url, name=name, headers=sent)
+        if response.status_code == 200 and response.headers.get("ETag"):
+            etags[url] = response.headers["ETag"]
+        return response
+
     def post(self, url: str, name: str, data: dict, htmx: bool = True):
         headers = {"X-CSRFToken": self.csrf, **(HTMX if htmx else {})}
         return self.client.post(url, name=name, data=data, headers=headers)
@@ -221,10 +234,9 @@ class Dashboard(Client):
         self.log_in(self.table["imp"])
 
     @task
-    def poll(self):
+    def dashboard(self):
         url = f"/campaigns/{self.table['campaign']}/"
-        self.client.get(url, name=self.endpoint, headers={
-            **HTMX, "HX-Target": "party-dashboard", "HX-Current-URL": url})
+        self.poll(url, self.endpoint, **{"HX-Target": "party-dashboard", "HX-Current-URL": url})
 
 
 class SessionLog(Client):
@@ -237,11 +249,10 @@ class SessionLog(Client):
         self.log_in(self.table["imp"])
 
     @task
-    def poll(self):
+    def session_log(self):
         # The session the Imp's Ritual tab has reached (it starts new ones).
         number = self.table.get("current", self.table["session"])
-        self.get(f"/campaigns/{self.table['campaign']}/sessions/{number}/log/",
-                 self.endpoint, htmx=True)
+        self.poll(f"/campaigns/{self.table['campaign']}/sessions/{number}/log/", self.endpoint)
 
 
 class Initiative(Client):
@@ -255,9 +266,9 @@ class Initiative(Client):
                     else self.table["imp"])
 
     @task
-    def poll(self):
-        self.get(f"/campaigns/{self.table['campaign']}/initiative/{self.table['encounter']}/",
-                 self.endpoint, htmx=True)
+    def initiative(self):
+        self.poll(f"/campaigns/{self.table['campaign']}/initiative/{self.table['encounter']}/",
+                  self.endpoint)
 
 
 class Ritual(Client):
@@ -304,8 +315,8 @@ class RollLog(Client):
         self.log_in(self.who["user"])
 
     @task
-    def poll(self):
-        self.get(f"/characters/{self.who['character']}/play/log/", self.endpoint, htmx=True)
+    def roll_log(self):
+        self.poll(f"/characters/{self.who['character']}/play/log/", self.endpoint)
 
 
 class Checks(Client):
@@ -405,6 +416,8 @@ def on_request(request_type, name, response_time, response_length, response=None
         if len(sample["error_examples"]) < 3:
             sample["error_examples"].append(str(exception)[:200])
         return
+    if response is not None and response.status_code == 304:
+        sample["not_modified"] += 1
     cpu, queries = server_timing(response)
     if cpu is not None:
         sample["cpu"].append(cpu)

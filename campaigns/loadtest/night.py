@@ -107,7 +107,8 @@ def production_env(database_url: str, workdir: Path) -> dict[str, str]:
         DJANGO_SETTINGS_MODULE="config.settings.production", DATABASE_URL=database_url,
         SECRET_KEY=secrets.token_urlsafe(50), DEBUG="false", ALLOWED_HOSTS="127.0.0.1",
         SECURE_COOKIES="false", SECURE_SSL_REDIRECT="false", LOAD_BENCH="true",
-        MEDIA_ROOT=str(workdir / "media"), LOG_LEVEL="ERROR", PYTHONUNBUFFERED="1",
+        MEDIA_ROOT=str(workdir / "media"), PDF_CACHE_DIR=str(workdir / "pdf-cache"),
+        LOG_LEVEL="ERROR", PYTHONUNBUFFERED="1",
     )
     return env
 
@@ -276,6 +277,7 @@ def summarise(raw: dict) -> dict:
             "served": len(ms) - sample["errors"],
             "offered": round(sample["offered"]) if sample["offered"] else None,
             "errors": sample["errors"], "error_examples": sample["error_examples"],
+            "not_modified": sample.get("not_modified", 0),  # 304s: a poll found nothing new
             "p50": round(percentile(ms, 50), 1), "p95": round(percentile(ms, 95), 1),
             "p99": round(percentile(ms, 99), 1), "max": round(ms[-1], 1) if ms else 0.0,
             "cpu_ms": round(percentile(cpu, 50), 2) if cpu else None,
@@ -362,11 +364,12 @@ def report(result: dict) -> str:
 
 
 def endpoint_table(endpoints: dict) -> str:
-    header = ("Endpoint", "Served", "Offered", "Errors", "p50 ms", "p95 ms", "p99 ms",
+    header = ("Endpoint", "Served", "Offered", "Errors", "304s", "p50 ms", "p95 ms", "p99 ms",
               "max ms", "CPU ms", "x bare", "Queries", "x bare")
     rows = [header]
     for name, e in endpoints.items():
-        rows.append((name, e["served"], e["offered"] or "-", e["errors"], e["p50"], e["p95"],
+        rows.append((name, e["served"], e["offered"] or "-", e["errors"],
+                     e.get("not_modified") or "-", e["p50"], e["p95"],
                      e["p99"], e["max"], e["cpu_ms"] if e["cpu_ms"] is not None else "-",
                      e["cpu_x_bare"] or "-",
                      e["queries"] if e["queries"] is not None else "-",

@@ -70,6 +70,10 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # HTML compressed (the log poll's 63 KB is 2.3 KB gzipped). After WhiteNoise, which
+    # answers static files itself with the gzip/Brotli copies collectstatic made; Django's
+    # GZip pads each answer with random bytes against BREACH (Django 4.2+).
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -185,6 +189,30 @@ STORAGES = {
 }
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
+
+# Rendered PDFs, keyed by a hash of what they show (characters/printing.py): in files, so
+# every server process shares them with no extra service. The default cache stays
+# Django's own (nothing else uses it).
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "pdfs": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": os.environ.get("PDF_CACHE_DIR", str(BASE_DIR / "pdf-cache")),
+        "TIMEOUT": 7 * 24 * 3600,  # a week unused, then rendered again
+        "OPTIONS": {"MAX_ENTRIES": 500},  # a sheet is ~100 KB, a party ~1 MB
+    },
+}
+# At most this many PDFs render at once in the whole server (the others wait for a
+# turn, up to PDF_WAIT_SECONDS, then get "busy, try again"): PDFs never take every CPU.
+PDF_RENDERS = env_int("PDF_RENDERS", 1)
+PDF_WAIT_SECONDS = env_int("PDF_WAIT_SECONDS", 20)
+PDF_LOCK_DIR = Path(os.environ.get("PDF_CACHE_DIR", str(BASE_DIR / "pdf-cache")))
+# Render in a separate process per server process (WeasyPrint is Python: in a thread of
+# the server's process it would slow that process's other threads).
+PDF_RENDER_PROCESS = env_bool("PDF_RENDER_PROCESS", True)
+# PDF requests under way at once in one server process (each holds a thread while it
+# waits for its turn); more get "busy, try again". Keep it below gunicorn's threads.
+PDF_REQUESTS_PER_PROCESS = env_int("PDF_REQUESTS_PER_PROCESS", 8)
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 

@@ -14,6 +14,12 @@ DEBUG = False
 # Uploaded files (portraits) go to a temporary folder, never to the developer's media/.
 MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="eldritch-test-media-"))
 atexit.register(shutil.rmtree, MEDIA_ROOT, ignore_errors=True)
+# Rendered PDFs in the same temporary folder (the tests clear it where they count renders).
+CACHES["pdfs"]["LOCATION"] = str(MEDIA_ROOT / "pdf-cache")  # noqa: F405
+PDF_LOCK_DIR = MEDIA_ROOT / "pdf-cache"
+# In the test process (a renderer process would have its own temporary MEDIA_ROOT);
+# tests/characters/test_print_cache.py renders in one.
+PDF_RENDER_PROCESS = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 STORAGES["staticfiles"]["BACKEND"] = (  # noqa: F405

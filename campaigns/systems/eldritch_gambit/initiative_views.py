@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns.forms import add_service_error
 from campaigns.models import IMP_ROLES
+from campaigns.polling import conditional_poll, unchanged_since
 from campaigns.services import CampaignError
 from campaigns.views import _require_runs
 from characters.models import Character
@@ -118,10 +119,14 @@ def _context(request, membership, encounter, **extra) -> dict:
 
 @login_required
 @require_http_methods(["GET"])
+@conditional_poll
 def encounter_detail(request: HttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
-    """The Imp's tracker; the players' live view (htmx asks for its partial every 2 s)."""
+    """The Imp's tracker; the players' live view (htmx asks for its partial every 2 s:
+    304 while the fight's version stays the same, campaigns.polling)."""
     membership = membership_or_404(request.user, pk)
     encounter = _encounter(membership, encounter_pk)
+    if membership.role not in IMP_ROLES or request.GET.get("view") == "player":
+        unchanged_since(request, encounter.pk, encounter.version, membership.role)
     context = _context(request, membership, encounter)
     if context["runs"] and request.GET.get("view") == "player":
         context.update(runs=False, preview=True)  # the Imp sees what the players see

@@ -11,10 +11,12 @@ from django.db.models import Prefetch, Q, Sum
 from django.template.defaultfilters import pluralize
 from django.utils import timezone
 
+from campaigns.polling import rows_of
 from campaigns.services import CampaignError, progress, ritual_holding
-from characters.models import XpEntry
+from characters.models import InventoryItem, XpEntry
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.engine.eldritch_gambit.levels import levels_affordable
+from rules.models import GearItem
 
 from . import quests
 from .models import Quest, QuestInvestment
@@ -186,6 +188,14 @@ class EldritchGambitRitual:
             party[pk] = {"quest": quest.text if quest else text,
                          "invested": -(quest.invested_sum or 0) if quest else 0}
         return party
+
+    def party_version(self, campaign) -> tuple:
+        """The party's active Quests and the catalog gear its inventory lines are (a
+        homebrew item's edit changes the party's HP, AF and Load). Two queries."""
+        party = {"character__campaign": campaign}
+        return (rows_of(Quest.objects.filter(**party, status=Quest.Status.ACTIVE)),
+                rows_of(GearItem.objects.filter(
+                    pk__in=InventoryItem.objects.filter(**party).values("catalog_item_id"))))
 
     def member_context(self, session, characters: list) -> dict:
         """What each of its player's characters may do in the latest session: invest one

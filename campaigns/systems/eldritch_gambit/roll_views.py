@@ -13,13 +13,15 @@ import uuid
 from fractions import Fraction
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.db.models import Count, Max, OuterRef, Subquery
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.models import Session
-from characters.models import Character
+from campaigns.polling import conditional_poll, rows_of, unchanged_since
+from characters.models import Character, XpEntry
 from characters.systems.eldritch_gambit.builds import sheet_for
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from config.parsing import request_key
@@ -361,8 +363,24 @@ def reroll_view(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
+@conditional_poll
 def character_log(request: HttpRequest, pk: int) -> HttpResponse:
-    """The character's recent rolls (polled by its page), and its WP out of band."""
+    """The character's recent rolls (polled by its page), and its WP out of band; 304
+    when none of them changed (campaigns.polling)."""
+    def newest(model) -> Subquery:
+        """The character's newest row: rolls and XP entries are only ever added (a
+        Gambit, a Reroll, a reversal are new rows; only deleting the character deletes
+        them), so the newest one says whether any came."""
+        return Subquery(model.objects.filter(character=OuterRef("pk")).order_by("-pk")
+                        .values("pk")[:1])
+
+    # The character's whole row (WP may be written without touching updated_at).
+    version = rows_of(EldritchGambitCharacter.objects.visible_to(request.user).filter(pk=pk)
+                      .annotate(last_roll=newest(Roll), last_xp=newest(XpEntry)),
+                      "last_roll", "last_xp")
+    if not version:
+        raise Http404("No such character.")
+    unchanged_since(request, version)
     character = _character(request, pk)
     return render(request, f"{PLAY}#roll-log", {
         "character": character, "recent": _recent(character), "sheet": sheet_for(character),
@@ -371,13 +389,22 @@ def character_log(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
+@conditional_poll
 def session_log(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The session's rolls; 304 to a poll when none came, went or changed their
+    character (campaigns.polling)."""
     membership = membership_or_404(request.user, pk)
-    session = get_object_or_404(Session, campaign_id=pk, number=number)
+    latest_pk = Session.objects.filter(campaign_id=pk).order_by("-number").values("pk")[:1]
+    session = get_object_or_404(
+        Session.objects.annotate(rolls_count=Count("rolls"), last_roll=Max("rolls__pk"),
+                                 characters_changed=Max("rolls__character__updated_at"),
+                                 latest_pk=Subquery(latest_pk)),
+        campaign_id=pk, number=number)
+    unchanged_since(request, session.pk, session.rolls_count, session.last_roll,
+                    session.characters_changed, session.latest_pk)
     entries = list(session.rolls.select_related("character", "rolled_by", "gambit", "reroll")
                    [:LOG_SIZE])
-    latest = Session.objects.filter(campaign_id=pk).order_by("-number").first()
     context = {"campaign": membership.campaign, "session": session, "entries": entries,
-               "is_current": latest is not None and latest.pk == session.pk}
+               "is_current": session.latest_pk == session.pk}
     template = f"{LOG}#log" if request.htmx else LOG
     return render(request, template, context)
