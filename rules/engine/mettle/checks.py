@@ -1,0 +1,272 @@
+"""Checks: reading the dice, exact odds, Twists, Raises, die modifiers and Split Actions.
+
+METTLE Core SRD, Engine > Checks (Success & Failure, Check Modifiers, Twists, Raises,
+Teamwork) and the Scenes chapter (seed 001) > Split Actions. Every chance is an exact
+Fraction from a dynamic programme over (Score, Edge); nothing is simulated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+
+from .data import DIFFICULTY, EDGE
+
+SCORE_FACES = (1, 2, 3)  # "Add up the face numbers of all the dice showing 1-3"
+EDGE_FACES = (4, 5, 6)  # "Count the number of dice showing 4-6"
+RAISE_FACE = 6  # EN §Raises: "set one or more of the dice in your pool to six"
+SIXTH = Fraction(1, 6)
+HALF = Fraction(1, 2)
+
+
+def read_dice(faces: Iterable[int]) -> tuple[int, int]:
+    """(Score, Edge) of rolled faces: [4, 1, 3, 5, 2, 2] -> (8, 2) (EN §Success & Failure)."""
+    score = edge = 0
+    for face in faces:
+        if face not in (*SCORE_FACES, *EDGE_FACES):
+            raise ValueError(f"{face} is not a face of a d6")
+        if face in SCORE_FACES:
+            score += face
+        else:
+            edge += 1
+    return score, edge
+
+
+def succeeds(score: int, difficulty: int) -> bool:
+    """"Your Check succeeds if the Score *beats* the Difficulty": strictly greater."""
+    return score > difficulty
+
+
+def edge_quality(edge: int) -> str:
+    """EDGE table: 0 OK, 1 Good, 2 Great, 3 Excellent, 4 Amazing, 5+ Legendary."""
+    if edge < 0:
+        raise ValueError("Edge is a count of dice, never negative")
+    return EDGE[min(edge, len(EDGE) - 1)]
+
+
+def difficulty_rank(difficulty: int) -> str | None:
+    """The DIFFICULTY rung at or below `difficulty` (10-14 Formidable); None below 1."""
+    rank = None
+    for threshold, name in DIFFICULTY:
+        if difficulty >= threshold:
+            rank = name
+    return rank
+
+
+# -- the (Score, Edge) distribution --------------------------------------------------------
+# One die is Edge with chance 1/2 (faces 4-6) or adds 1, 2 or 3 to the Score, 1/6 each.
+
+
+@cache
+def distribution(dice: int) -> dict[tuple[int, int], Fraction]:
+    """P(Score, Edge) for `dice` d6, exactly; zero dice score (0, 0) for certain."""
+    if dice < 0:
+        raise ValueError("a pool cannot have fewer than zero dice")
+    dist: dict[tuple[int, int], Fraction] = {(0, 0): Fraction(1)}
+    for _ in range(dice):
+        step: dict[tuple[int, int], Fraction] = {}
+        for (score, edge), chance in dist.items():
+            key = (score, edge + 1)
+            step[key] = step.get(key, 0) + chance * HALF
+            for face in SCORE_FACES:
+                key = (score + face, edge)
+                step[key] = step.get(key, 0) + chance * SIXTH
+        dist = step
+    return dist
+
+
+@cache
+def score_distribution(dice: int) -> dict[int, Fraction]:
+    """P(Score) for `dice` d6 (the Edge summed out)."""
+    scores: dict[int, Fraction] = {}
+    for (score, _edge), chance in distribution(dice).items():
+        scores[score] = scores.get(score, 0) + chance
+    return scores
+
+
+def p_score_above(dice: int, threshold: int) -> Fraction:
+    """P(Score of `dice` d6 > threshold)."""
+    return sum((p for s, p in score_distribution(dice).items() if s > threshold), Fraction(0))
+
+
+@dataclass(frozen=True)
+class CheckOdds:
+    """The exact chances of one Check before it is rolled.
+
+    `p_success` is the chance the Score beats the Difficulty; `p_success_with_twist`
+    the chance of success when the player calls a Twist on every failure that has Edge
+    (EN §Twists: reroll all Edge dice once, the Score dice kept). `edge_on_success[e]`
+    is P(success with exactly e Edge), without a Twist.
+    """
+
+    dice: int
+    difficulty: int
+    raises: int
+    p_success: Fraction
+    p_success_with_twist: Fraction
+    p_twist_allowed: Fraction  # P(failure with Edge >= 1): a Twist may be called
+    edge_on_success: dict[int, Fraction]
+
+    @property
+    def p_failure(self) -> Fraction:
+        return 1 - self.p_success
+
+    @property
+    def p_saved_by_twist(self) -> Fraction:
+        return self.p_success_with_twist - self.p_success
+
+
+def check_odds(dice: int, difficulty: int, raises: int = 0) -> CheckOdds:
+    """Odds of a Check of `dice` d6 against `difficulty`, `raises` of them set to six.
+
+    EN §Raises: raised dice "go straight to Edge" and are not rolled, so the Score comes
+    from the other dice; "you can still use raised dice for a Twist if they backfire", so
+    a Twist rerolls them with the rolled Edge dice, as ordinary dice.
+    """
+    dice = max(dice, 0)
+    if not 0 <= raises <= dice:
+        raise ValueError(f"{raises} Raises cannot be set aside from a pool of {dice}")
+    rolled = dice - raises
+    p_success = Fraction(0)
+    p_twist = Fraction(0)
+    p_saved = Fraction(0)
+    edge_on_success: dict[int, Fraction] = {}
+    for (score, edge), chance in distribution(rolled).items():
+        edge += raises
+        if succeeds(score, difficulty):
+            p_success += chance
+            edge_on_success[edge] = edge_on_success.get(edge, 0) + chance
+        elif edge:
+            p_twist += chance
+            p_saved += chance * p_score_above(edge, difficulty - score)
+    return CheckOdds(
+        dice=dice, difficulty=difficulty, raises=raises, p_success=p_success,
+        p_success_with_twist=p_success + p_saved, p_twist_allowed=p_twist,
+        edge_on_success=dict(sorted(edge_on_success.items())),
+    )
+
+
+# -- a rolled Check ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckRoll:
+    """A rolled Check: the faces (raised dice as sixes), and the Twist's new faces."""
+
+    faces: tuple[int, ...]
+    difficulty: int
+    twist_faces: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        read_dice(self.faces)
+        if self.twist_faces is not None:
+            if not self.may_twist:
+                raise ValueError("a Twist may be called only after a failure with Edge")
+            if len(self.twist_faces) != self.first_edge:
+                raise ValueError(f"a Twist rerolls the {self.first_edge} Edge dice, "
+                                 f"not {len(self.twist_faces)}")
+            read_dice(self.twist_faces)
+
+    @property
+    def first_score(self) -> int:
+        return read_dice(self.faces)[0]
+
+    @property
+    def first_edge(self) -> int:
+        return read_dice(self.faces)[1]
+
+    @property
+    def may_twist(self) -> bool:
+        """EN §Twists: "If you fail a Check but have Edge, you may call for a Twist";
+        one Twist per Check (docs/RULES.md, AMB-M9)."""
+        return not succeeds(self.first_score, self.difficulty) and self.first_edge > 0
+
+    @property
+    def final_faces(self) -> tuple[int, ...]:
+        """The Score dice kept and the rerolled Edge dice: the example's [1, 4, 4, 5, 6]
+        then [1, 3, 5, 5] is [1, 1, 3, 5, 5]."""
+        if self.twist_faces is None:
+            return self.faces
+        kept = tuple(face for face in self.faces if face in SCORE_FACES)
+        return kept + self.twist_faces
+
+    @property
+    def score(self) -> int:
+        return read_dice(self.final_faces)[0]
+
+    @property
+    def edge(self) -> int:
+        return read_dice(self.final_faces)[1]
+
+    @property
+    def success(self) -> bool:
+        return succeeds(self.score, self.difficulty)
+
+    @property
+    def quality(self) -> str | None:
+        """The EDGE grade of a success; None for a failure."""
+        return edge_quality(self.edge) if self.success else None
+
+
+# -- die modifiers, Teamwork, Split Actions --------------------------------------------------
+
+
+def check_pool(
+    pool: int,
+    bonuses: Iterable[int] = (),
+    penalties: Iterable[int] = (),
+    *,
+    largest_only: bool = False,
+) -> int:
+    """The dice rolled: the pool plus every +XD, less every -XD, never below zero.
+
+    EN §Check Modifiers: +XD and -XD change the pool; "consider only the largest bonus
+    and penalty" is the table's option when modifiers pile up (`largest_only`).
+    Penalties may be given as negative or positive magnitudes.
+    """
+    ups = [b for b in bonuses if b > 0]
+    downs = [abs(p) for p in penalties if p]
+    if largest_only:
+        ups, downs = ups and [max(ups)], downs and [max(downs)]
+    return max(pool + sum(ups) - sum(downs), 0)
+
+
+TEAMWORK_BONUS = 1  # EN §Teamwork: "+1D to anyone whose relevant pool is lower than the highest"
+
+
+def teamwork_pools(pools: Sequence[int]) -> tuple[int, ...]:
+    """Each member's pool with Teamwork: +1D to every pool lower than the highest."""
+    top = max(pools, default=0)
+    return tuple(p + TEAMWORK_BONUS if p < top else p for p in pools)
+
+
+def split_pool(dice: int, parts: int, caps: Sequence[int | None] | None = None) -> tuple[int, ...]:
+    """Split a pool into `parts` Actions as evenly as possible (Scenes > Split Actions:
+    "5D ... split into 3D and 2D"), each part at least 1 die (AMB-M8) and no part above its
+    cap, the pool of a smaller Attribute that part uses (AMB-M7: the most even division
+    that respects the caps; NATURE 6 with a POISE 1 Move splits 5 and 1).
+
+    Raises ValueError when the dice cannot make that many parts, or the caps leave dice
+    that no part may take.
+    """
+    if parts < 1:
+        raise ValueError("a split needs at least one Action")
+    if dice < parts:
+        raise ValueError(f"{dice}D cannot split into {parts} Actions of at least 1 die each")
+    limits = [None] * parts if caps is None else list(caps)
+    if len(limits) != parts:
+        raise ValueError("one cap per part")
+    if any(cap is not None and cap < 1 for cap in limits):
+        raise ValueError("a part's cap must allow at least 1 die")
+    # Water-filling: hand the dice out one at a time to the smallest part not at its cap;
+    # ties go to the earlier part, so 5 in 3 is (2, 2, 1).
+    shares = [1] * parts
+    for _ in range(dice - parts):
+        open_parts = [i for i in range(parts) if limits[i] is None or shares[i] < limits[i]]
+        if not open_parts:
+            raise ValueError(f"{dice}D cannot be split: every part is at its cap")
+        smallest = min(open_parts, key=lambda i: (shares[i], i))
+        shares[smallest] += 1
+    return tuple(shares)
