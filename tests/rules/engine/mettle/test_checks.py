@@ -5,7 +5,8 @@ enumeration of every roll (METTLE Core SRD, Engine > Checks)."""
 from collections import Counter
 from fractions import Fraction
 from functools import cache
-from itertools import product
+from itertools import combinations_with_replacement, product
+from math import factorial
 
 import pytest
 from hypothesis import given
@@ -126,51 +127,69 @@ def test_assumed_success_is_not_a_rule():
 
 
 # -- exhaustive enumeration --------------------------------------------------------------------
+# Every roll of n d6, grouped by the multiset of its faces and weighted by the number of
+# orders it can come up in (n! / the product of each face's count!); checked against the
+# plain listing of all 6**n ordered rolls for small pools.
+
+
+def ordered_rolls(dice: int) -> Counter:
+    return Counter(read_dice(faces) for faces in product(FACES, repeat=dice))
 
 
 @cache
-def enumerated_scores(dice: int) -> Counter:
-    """Score counts over all 6**dice rolls."""
-    return Counter(read_dice(faces)[0] for faces in product(FACES, repeat=dice))
+def enumerated_rolls(dice: int) -> Counter:
+    """(Score, Edge) -> how many of the 6**dice ordered rolls give it."""
+    counts: Counter = Counter()
+    for faces in combinations_with_replacement(FACES, dice):
+        orders = factorial(dice)
+        for n in Counter(faces).values():
+            orders //= factorial(n)
+        counts[read_dice(faces)] += orders
+    return counts
 
 
 def enumerated_odds(dice: int, difficulty: int, raises: int = 0) -> tuple[Fraction, Fraction]:
-    """P(success) and P(success with a Twist on every failure with Edge), by listing every
-    roll and every reroll."""
+    """P(success) and P(success with a Twist on every failure with Edge), by going through
+    every roll and every reroll."""
     rolled = dice - raises
     total = 6 ** rolled
     win = saved = Fraction(0)
-    for faces in product(FACES, repeat=rolled):
-        score, edge = read_dice(faces)
+    for (score, edge), n in enumerated_rolls(rolled).items():
         edge += raises
         if score > difficulty:
-            win += Fraction(1, total)
+            win += Fraction(n, total)
         elif edge:
-            counts = enumerated_scores(edge)
-            good = sum(n for s, n in counts.items() if score + s > difficulty)
-            saved += Fraction(1, total) * Fraction(good, 6 ** edge)
+            rerolls = enumerated_rolls(edge)
+            good = sum(m for (s, _e), m in rerolls.items() if score + s > difficulty)
+            saved += Fraction(n, total) * Fraction(good, 6 ** edge)
     return win, win + saved
 
 
-@pytest.mark.parametrize("dice", range(0, 7))
+@pytest.mark.parametrize("dice", range(0, 6))
+def test_grouped_enumeration_is_every_ordered_roll(dice):
+    assert enumerated_rolls(dice) == ordered_rolls(dice)
+
+
+@pytest.mark.parametrize("dice", range(0, 9))
 def test_odds_match_enumeration_of_every_roll(dice):
-    for difficulty in range(-1, 3 * dice + 2):
+    # Issue 13: every pool 1-8 and Difficulty 0-25, with and without a Twist.
+    for difficulty in range(-1, 26):
         odds = check_odds(dice, difficulty)
         assert (odds.p_success, odds.p_success_with_twist) == enumerated_odds(dice, difficulty)
 
 
-@pytest.mark.parametrize("dice", range(1, 6))
+@pytest.mark.parametrize("dice", range(1, 9))
 def test_odds_with_raises_match_enumeration(dice):
-    for raises in range(dice + 1):
-        for difficulty in range(0, 3 * dice + 1):
+    for raises in range(1, dice + 1):
+        for difficulty in range(0, 26):
             odds = check_odds(dice, difficulty, raises)
             assert ((odds.p_success, odds.p_success_with_twist)
                     == enumerated_odds(dice, difficulty, raises))
 
 
-@pytest.mark.parametrize("dice", range(0, 6))
+@pytest.mark.parametrize("dice", range(0, 9))
 def test_distribution_matches_enumeration(dice):
-    counts = Counter(read_dice(faces) for faces in product(FACES, repeat=dice))
+    counts = enumerated_rolls(dice)
     assert distribution(dice) == {k: Fraction(n, 6 ** dice) for k, n in counts.items()}
 
 
