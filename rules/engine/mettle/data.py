@@ -275,3 +275,61 @@ STANDARD_KITS = (
     Gear("Pockets/Purse", 0, 1,
          "Keys, wallet, cash, credit cards, and ID; likely a cell phone in recent settings."),
 )
+
+
+@dataclass(frozen=True)
+class Action:
+    """Scenes chapter (seed 001) > Actions: each Action's Check and outcomes. `active` is
+    the Attribute rolled (a fitting CONCEPT may replace it if higher, on the active side
+    only); `passive` what sets the Difficulty. The default Twist is Delay."""
+
+    name: str
+    active: str
+    passive: str
+    success: str
+    edge: str
+    failure: str
+
+
+ACTIONS = (
+    Action("Aid", CONCEPT, "current Mettle (0 or negative, as positive)",
+           "the patient is alive and somewhat stable",
+           "each point restores a point of Mettle after a week's rest",
+           "the patient succumbs to their wounds and dies"),
+    Action("Attack", NATURE, "the target's POISE", "hit and inflict the weapon's DM",
+           "adds to DM", "the target dodges or parries"),
+    Action("Defend", POISE, "the attacker's NATURE", "+2 to Soak", "adds to Soak",
+           "+1 to Soak"),
+    Action("Know", CONCEPT, "Difficulty (or MOTIVE if a person)",
+           "the Guide answers in line with the character's best understanding",
+           "answers more questions or finer details",
+           "the Guide tells what their CONCEPT should know outright"),
+    Action("Move", POISE, "Difficulty", "overcome obstacle or trap",
+           "compare to see who got there first", "stopped by an obstacle or triggered trap"),
+    Action("Parley", NATURE, "MOTIVE (or the highest MOTIVE of an audience)",
+           "the social situation sways in your favor",
+           "adds to the Difficulty to persuade otherwise later",
+           "the social situation plays out as it would"),
+    Action("Race", CONCEPT, "current Speed (Handling: CONCEPT + the vehicle's)",
+           "kept up pace and stayed in control",
+           "their lead on other racers in the same Speed group",
+           "crash damage to vehicle and occupants"),
+    Action("Rally", MOTIVE, "current Mettle", "restore two Mettle and end a Rattle",
+           "restore that many extra Mettle", "restore only one point of Mettle"),
+    Action("Rattle", NATURE, "current Mettle", "the foe adds +2 Difficulty to Rallies",
+           "each Edge further raises Rally Difficulty by one",
+           "the foe adds only +1 Difficulty to Rallies"),
+    Action("Sneak", POISE, "MOTIVE (or the highest MOTIVE of a group)",
+           "remain unnoticed by your foes",
+           "adds to DM during Surprise, steal or plant more small items",
+           "they notice you"),
+    Action("Travel", CONCEPT, "Difficulty (+1 per day without rations)",
+           "arrive at destination safely",
+           "compare to beat rival parties or foes to destination",
+           "arrive at your destination if you survive an encounter"),
+    # The Use Check reads "FOCUS vs. Difficulty", a leftover name for CONCEPT (AMB-M17).
+    Action("Use", CONCEPT, "Difficulty (a vehicle's repair: its FRAME)",
+           "uses the item properly", "quicker, better, with flair",
+           "the task is harder than it looks"),
+)
+ACTION_BY_NAME = {action.name: action for action in ACTIONS}
