@@ -94,6 +94,7 @@ class CharacterBuild:
     credit_lost: int = 0  # lost temporarily to purchases, back between campaigns
     items: tuple[Item, ...] = ()
     mettle_current: int | None = None  # None: at maximum
+    mettle_max_lost: int = 0  # to Afflictions, until they end and Mettle recovers
     statuses: frozenset[str] = frozenset()
     armor_penalty_reading: ArmorPenaltyReading = ArmorPenaltyReading.TOTAL_LOAD
 
@@ -238,7 +239,7 @@ def purchase(credit: int, cost_digits: int) -> Purchase:
     """Whether Credit buys an item whose Cost (the tables' Cost column) is in digits."""
     if cost_digits <= credit:
         return Purchase.AFFORDABLE
-    if cost_digits == credit + 1:
+    if cost_digits == credit + 1 and credit >= 1:  # a digit of Credit to lose
         return Purchase.COSTS_CREDIT
     return Purchase.REFUSED
 
@@ -323,6 +324,9 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
     statuses = set(build.statuses)
     if burden is not Encumbrance.NONE:
         statuses.add(burden.value)
+    if (build.mettle_current is not None and build.mettle_current <= 0
+            and STAGGERED not in statuses):
+        statuses.add(FALLEN)  # a Felling blow: Fallen unless the player chose Staggered
     poise_notes = []
     if armor_item is not None:
         burden_load = (load if build.armor_penalty_reading is ArmorPenaltyReading.TOTAL_LOAD
@@ -352,17 +356,22 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
         stats.append(Stat(key, ATTRIBUTE_NAMES[key], attrs[key], terms, tuple(notes),
                           "Characters > Step 3", modified=modified[key]))
 
-    # Mettle (EN §Mettle) and Soak (EN §Taking Damage; RS §Armor).
-    maximum = mettle_max(attrs)
+    # Mettle (EN §Mettle; Scenery > Affliction lowers the maximum) and Soak (EN §Taking
+    # Damage; RS §Armor).
+    lost = max(build.mettle_max_lost, 0)
+    maximum = mettle_max(attrs) - lost
     current = maximum if build.mettle_current is None else build.mettle_current
     if current > maximum:
         issues.append(Issue("mettle_over_maximum",
                             f"Current Mettle {current} is over the maximum of {maximum}.",
                             "mettle_current"))
     top_term = Term(f"highest ({ATTRIBUTE_NAMES[top_key]})", attrs[top_key])
+    mettle_terms = (Term("MOTIVE", attrs[MOTIVE]), top_term)
+    if lost:
+        mettle_terms += (Term("lost to Afflictions", -lost),)
     stats += [
-        Stat("mettle_max", "Mettle", maximum, (Term("MOTIVE", attrs[MOTIVE]), top_term),
-             ("unmodified pools",), "Engine > Mettle"),
+        Stat("mettle_max", "Mettle", maximum, mettle_terms, ("unmodified pools",),
+             "Engine > Mettle"),
         Stat("mettle_current", "Current Mettle", current,
              notes=("at maximum",) if build.mettle_current is None else (),
              source="Engine > Mettle"),

@@ -251,3 +251,24 @@ def test_a_modifier_shows_unmodified_then_modified(key):
     sheet = compute_sheet(CharacterBuild(modifiers=((key, 1),)))
     value = sheet.value(key)
     assert sheet[key].display == f"{value}({value + 1})"
+
+
+def test_mettle_at_zero_is_fallen_unless_staggered():
+    fallen = compute_sheet(CharacterBuild(mettle_current=0))
+    assert "fallen" in fallen.statuses and fallen.modified["poise"] == 0
+    staggered = compute_sheet(CharacterBuild(mettle_current=-1,
+                                             statuses=frozenset({"staggered"})))
+    assert "fallen" not in staggered.statuses
+    assert staggered.modified["poise"] == staggered.value("poise")
+
+
+def test_afflictions_lower_the_maximum():
+    sheet = compute_sheet(replace(VIKTOR, mettle_max_lost=3))
+    assert sheet.value("mettle_max") == 6 and sheet.value("mettle_current") == 6
+    assert sheet["mettle_max"].explanation == (
+        "Mettle 6 = MOTIVE 4 + highest (CONCEPT) 5 + lost to Afflictions -3 "
+        "(unmodified pools)")
+
+
+def test_no_credit_to_lose():
+    assert purchase(0, 1) == Purchase.REFUSED
