@@ -287,24 +287,35 @@ def _count(texts: tuple[str, ...]) -> int:
     return sum(1 for text in texts if text.strip())
 
 
-# -- the sheet -------------------------------------------------------------------------------
+# -- the sheet, by SRD section ----------------------------------------------------------------
+# Each function below computes one section of the sheet: its Stats in the sheet's order and
+# the Issues it finds. compute_sheet calls them in order and gathers both.
 
 
-def compute_sheet(build: CharacterBuild) -> CharacterSheet:
-    """Every derived number of the build, in the sheet's order."""
-    issues: list[Issue] = list(build_problems(build.attributes, build.method, build.budget))
-    stats: list[Stat] = []
+class Section(NamedTuple):
+    stats: tuple[Stat, ...]
+    issues: tuple[Issue, ...] = ()
 
-    # Experience (CH §Spending XP): each raise costs what it cost when bought.
-    attrs, bought = advancement.apply_raises(build.attributes, build.raises)
-    xp_spent = sum(r.cost for r in bought)
-    xp_left = build.xp_earned - xp_spent
-    if xp_left < 0:
-        issues.append(Issue("xp_overspent",
-                            f"The raises cost {xp_spent} XP, but only {build.xp_earned} were "
-                            "earned.", "raises"))
 
-    # Load and armour (CH §Encumbrance; RS §Armor).
+@dataclass(frozen=True)
+class Burden:
+    """What Load and armour do to the pools (CH §Encumbrance; RS §Armor)."""
+
+    carried: tuple[Item, ...]
+    load: int
+    armor_item: Item | None
+    modified: dict[str, int]
+    modifiers: dict[str, int]
+    state: Encumbrance
+    statuses: frozenset[str]
+    poise_notes: tuple[str, ...]
+    issues: tuple[Issue, ...]
+
+
+def burden(build: CharacterBuild, attrs: Attributes) -> Burden:
+    """The modified pools: the build's modifiers, the armour's POISE burden (AMB-M6) and
+    POISE 0 while Fallen or Incapacitated; Load against FRAME; the statuses that follow."""
+    issues = []
     carried = tuple(item for item in build.items if not item.dropped)
     load = sum(item.unit_load * item.quantity for item in carried)
     worn = [item for item in carried if item.armor is not None and item.worn]
@@ -312,18 +323,16 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
         issues.append(Issue("armor_multiple_worn", "Only one suit of armour counts at a time.",
                             "items"))
     armor_item = max(worn, key=lambda item: item.armor.soak) if worn else None
-    armor = armor_item.armor if armor_item else None
 
-    # Modified pools: the build's modifiers, then the armour's POISE burden and POISE 0.
     modifiers = dict.fromkeys(ATTRIBUTE_KEYS, 0)
     for key, amount in build.modifiers:
         modifiers[key] += amount
     modified = {key: max(attrs[key] + modifiers[key], 0) for key in ATTRIBUTE_KEYS}
     capacity = modified[FRAME]
-    burden = encumbrance(load, capacity)
+    state = encumbrance(load, capacity)
     statuses = set(build.statuses)
-    if burden is not Encumbrance.NONE:
-        statuses.add(burden.value)
+    if state is not Encumbrance.NONE:
+        statuses.add(state.value)
     if (build.mettle_current is not None and build.mettle_current <= 0
             and STAGGERED not in statuses):
         statuses.add(FALLEN)  # a Felling blow: Fallen unless the player chose Staggered
@@ -336,87 +345,117 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
             modified[POISE] = max(modified[POISE] - penalty, 0)
             poise_notes.append(f"-{penalty} armour burden: Load {burden_load} over FRAME "
                                f"{capacity}")
-    zeroing = [s for s in POISE_ZERO_STATUSES if s in statuses]
+    zeroing = [status for status in POISE_ZERO_STATUSES if status in statuses]
     if zeroing:
         modified[POISE] = 0
         poise_notes.append(f"0 while {zeroing[0].capitalize()}")
+    return Burden(carried=carried, load=load, armor_item=armor_item, modified=modified,
+                  modifiers=modifiers, state=state, statuses=frozenset(statuses),
+                  poise_notes=tuple(poise_notes), issues=tuple(issues))
 
-    # The five Attributes, unmodified(modified).
+
+def attribute_stats(build: CharacterBuild, attrs: Attributes,
+                    bought: tuple[advancement.Raise, ...], worn: Burden) -> Section:
+    """The five Attributes, unmodified(modified), with Descriptor and rating (CH §Step 3),
+    and the problems of the starting pools under the build's method."""
     descriptors = dict(build.descriptors)
-    top_key = highest_key(attrs)
+    stats = []
     for key in ATTRIBUTE_KEYS:
         notes = [text for text in (descriptors.get(key, "").strip(), rating(attrs[key])) if text]
-        if modifiers[key]:
-            notes.append(f"{modifiers[key]:+d}D circumstance")
+        if worn.modifiers[key]:
+            notes.append(f"{worn.modifiers[key]:+d}D circumstance")
         if key == POISE:
-            notes.extend(poise_notes)
+            notes.extend(worn.poise_notes)
         raised = sum(1 for r in bought if r.key == key)
         terms = ((Term("start", build.attributes[key]), Term("raised", raised))
                  if raised else ())
         stats.append(Stat(key, ATTRIBUTE_NAMES[key], attrs[key], terms, tuple(notes),
-                          "Characters > Step 3", modified=modified[key]))
+                          "Characters > Step 3", modified=worn.modified[key]))
+    problems = build_problems(build.attributes, build.method, build.budget)
+    return Section(tuple(stats), tuple(problems))
 
-    # Mettle (EN §Mettle; Scenery > Affliction lowers the maximum) and Soak (EN §Taking
-    # Damage; RS §Armor).
+
+def _highest_term(attrs: Attributes) -> Term:
+    top_key = highest_key(attrs)
+    return Term(f"highest ({ATTRIBUTE_NAMES[top_key]})", attrs[top_key])
+
+
+def mettle_and_soak(build: CharacterBuild, attrs: Attributes, worn: Burden) -> Section:
+    """Mettle (EN §Mettle; Scenery > Affliction lowers the maximum), Soak (EN §Taking
+    Damage; RS §Armor) and a Staggered character's die penalty."""
+    issues = ()
     lost = max(build.mettle_max_lost, 0)
     maximum = mettle_max(attrs) - lost
     current = maximum if build.mettle_current is None else build.mettle_current
     if current > maximum:
-        issues.append(Issue("mettle_over_maximum",
-                            f"Current Mettle {current} is over the maximum of {maximum}.",
-                            "mettle_current"))
-    top_term = Term(f"highest ({ATTRIBUTE_NAMES[top_key]})", attrs[top_key])
-    mettle_terms = (Term("MOTIVE", attrs[MOTIVE]), top_term)
+        issues = (Issue("mettle_over_maximum",
+                        f"Current Mettle {current} is over the maximum of {maximum}.",
+                        "mettle_current"),)
+    mettle_terms = (Term("MOTIVE", attrs[MOTIVE]), _highest_term(attrs))
     if lost:
         mettle_terms += (Term("lost to Afflictions", -lost),)
-    stats += [
+    frame = worn.modified[FRAME]
+    armor_item = worn.armor_item
+    soak_terms = (Term("FRAME", frame),)
+    if armor_item is not None:
+        soak_terms += (Term(armor_item.name, armor_item.armor.soak),)
+    stats = [
         Stat("mettle_max", "Mettle", maximum, mettle_terms, ("unmodified pools",),
              "Engine > Mettle"),
         Stat("mettle_current", "Current Mettle", current,
              notes=("at maximum",) if build.mettle_current is None else (),
              source="Engine > Mettle"),
+        Stat("soak", "Soak", frame + (armor_item.armor.soak if armor_item else 0), soak_terms,
+             source="Engine > Taking Damage; Resources > Armor"),
     ]
-    soak_terms = (Term("FRAME", modified[FRAME]),)
-    if armor_item is not None:
-        soak_terms += (Term(armor_item.name, armor.soak),)
-    stats.append(Stat("soak", "Soak", modified[FRAME] + (armor.soak if armor else 0),
-                      soak_terms, source="Engine > Taking Damage; Resources > Armor"))
-    if STAGGERED in statuses and current < 0:
+    if STAGGERED in worn.statuses and current < 0:
         stats.append(Stat("check_penalty", "Check penalty", -current,
                           notes=(f"Staggered: -1D per point of negative Mettle {current}",),
                           source="Engine > Taking Damage"))
+    return Section(tuple(stats), issues)
 
-    # Load (CH §Encumbrance).
-    load_terms = tuple(Term(item.name + (f" x{item.quantity}" if item.quantity != 1 else ""),
-                            item.unit_load * item.quantity)
-                       for item in carried if item.unit_load)
-    stats += [
-        Stat("load", "Load", load, load_terms, source="Characters > Encumbrance"),
+
+def load_stats(worn: Burden) -> Section:
+    """Load against FRAME (CH §Encumbrance)."""
+    capacity = worn.modified[FRAME]
+    terms = tuple(Term(item.name + (f" x{item.quantity}" if item.quantity != 1 else ""),
+                       item.unit_load * item.quantity)
+                  for item in worn.carried if item.unit_load)
+    return Section((
+        Stat("load", "Load", worn.load, terms, source="Characters > Encumbrance"),
         Stat("load_capacity", "Load capacity", capacity, (Term("FRAME", capacity),),
              (f"Incapacitated over {2 * capacity}",), "Characters > Encumbrance"),
-        Stat("encumbrance", "Encumbrance", burden.value,
-             notes=("two Moves per Zone",) if burden is Encumbrance.ENCUMBERED else (),
+        Stat("encumbrance", "Encumbrance", worn.state.value,
+             notes=("two Moves per Zone",) if worn.state is Encumbrance.ENCUMBERED else (),
              source="Characters > Encumbrance"),
-    ]
+    ), worn.issues)
 
-    # Backstories (CH §Step 4).
+
+def backstory_stats(build: CharacterBuild, attrs: Attributes) -> Section:
+    """Backstories: at most the highest unmodified Attribute; one names the native land
+    and language (CH §Step 4)."""
     slots = backstories_max(attrs)
     used = _count(build.backstories)
+    issues = ()
     if used > slots:
-        issues.append(Issue("backstories_over_maximum",
-                            f"{used} Backstories, but the highest Attribute "
-                            f"({ATTRIBUTE_NAMES[top_key]} {attrs[top_key]}) allows {slots}.",
-                            "backstories"))
+        top_key = highest_key(attrs)
+        issues = (Issue("backstories_over_maximum",
+                        f"{used} Backstories, but the highest Attribute "
+                        f"({ATTRIBUTE_NAMES[top_key]} {attrs[top_key]}) allows {slots}.",
+                        "backstories"),)
     elif used and not any("(" in text and ")" in text for text in build.backstories):
-        issues.append(Issue("backstory_language_missing",
-                            "One Backstory names the native land with its language in "
-                            "parentheses, e.g. \"Raised in New York (English)\".",
-                            "backstories", severity="warning"))
-    stats.append(Stat("backstories_max", "Backstories", slots, (top_term,),
-                      (f"{used} written, {slots - used} open",) if used <= slots else (),
-                      "Characters > Step 4"))
+        issues = (Issue("backstory_language_missing",
+                        "One Backstory names the native land with its language in "
+                        "parentheses, e.g. \"Raised in New York (English)\".",
+                        "backstories", severity="warning"),)
+    return Section((Stat("backstories_max", "Backstories", slots, (_highest_term(attrs),),
+                         (f"{used} written, {slots - used} open",) if used <= slots else (),
+                         "Characters > Step 4"),), issues)
 
-    # Credit and Contacts (CH §Credit, §Contacts).
+
+def credit_stats(build: CharacterBuild) -> Section:
+    """Credit, what it affords and its ranking (CH §Credit); Contacts (CH §Contacts)."""
+    issues = []
     credit = build.credit - build.credit_lost
     if build.credit < 0 or build.credit_lost < 0 or credit < 0:
         issues.append(Issue("credit_invalid",
@@ -430,7 +469,7 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
         issues.append(Issue("contacts_over_maximum",
                             f"{contacts} Contacts, but Credit {build.credit} allows "
                             f"{max(build.credit, 0)}.", "contacts"))
-    stats += [
+    return Section((
         Stat("credit", "Credit", credit, credit_terms, source="Characters > Credit"),
         Stat("credit_afford", "Affords", credit_afford(credit),
              notes=(f"prices up to {max(credit, 0)} digits",), source="Characters > Credit"),
@@ -438,43 +477,79 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
         Stat("contacts_max", "Contacts", max(build.credit, 0),
              (Term("Credit", build.credit),), (f"{contacts} named",),
              "Characters > Contacts"),
-    ]
+    ), tuple(issues))
 
-    # Pool total (GD §Characters), the Freestyle cost of the starting pools, raise costs.
-    total_terms = tuple(Term(_pool_label(key, top_key), attrs[key]) for key in ATTRIBUTE_KEYS)
-    stats.append(Stat("pool_total", "Pool total", pool_total(attrs), total_terms,
-                      ("highest x 2 + all lesser pools",), "Guidance > Characters"))
+
+def pool_stats(build: CharacterBuild, attrs: Attributes) -> Section:
+    """The pool total (GD §Characters) and the Freestyle cost of the starting pools, with
+    the points left of a Freestyle build (CH §Step 3)."""
+    top_key = highest_key(attrs)
     start = build.attributes
     start_top = highest_key(start)
     cost = pool_total(start)
     freestyle = Method(build.method) is Method.FREESTYLE
-    stats += [
+    return Section((
+        Stat("pool_total", "Pool total", pool_total(attrs),
+             tuple(Term(_pool_label(key, top_key), attrs[key]) for key in ATTRIBUTE_KEYS),
+             ("highest x 2 + all lesser pools",), "Guidance > Characters"),
         Stat("freestyle_cost", "Points spent", cost,
              tuple(Term(_pool_label(key, start_top), start[key]) for key in ATTRIBUTE_KEYS),
              ("the highest costs double",), "Characters > Step 3"),
         Stat("points_left", "Points left", build.budget - cost if freestyle else None,
              (Term("budget", build.budget), Term("less spent", cost)) if freestyle else (),
              source="Characters > Step 3"),
-    ]
+    ))
+
+
+def experience_stats(build: CharacterBuild, attrs: Attributes,
+                     bought: tuple[advancement.Raise, ...]) -> Section:
+    """What each raise would cost now, and the XP earned, spent and left (CH §Experience):
+    each raise bought cost what it cost at the time."""
+    stats = []
     for key in ATTRIBUTE_KEYS:
         terms = tuple(Term(label, value)
                       for label, value in advancement.raise_cost_terms(attrs, key))
         stats.append(Stat(f"raise_cost_{key}", f"XP to raise {ATTRIBUTE_NAMES[key]}",
                           advancement.raise_cost(attrs, key), terms,
                           (f"{attrs[key]} -> {attrs[key] + 1}",), "Characters > Spending XP"))
+    spent = sum(r.cost for r in bought)
+    left = build.xp_earned - spent
+    issues = ()
+    if left < 0:
+        issues = (Issue("xp_overspent",
+                        f"The raises cost {spent} XP, but only {build.xp_earned} were earned.",
+                        "raises"),)
     stats += [
         Stat("xp_earned", "XP earned", build.xp_earned, source="Characters > Getting XP"),
-        Stat("xp_spent", "XP spent", xp_spent,
+        Stat("xp_spent", "XP spent", spent,
              tuple(Term(f"{ATTRIBUTE_NAMES[r.key]} {r.before}->{r.before + 1}", r.cost)
                    for r in bought), source="Characters > Spending XP"),
-        Stat("xp_left", "XP left", xp_left,
-             (Term("earned", build.xp_earned), Term("less spent", xp_spent)),
+        Stat("xp_left", "XP left", left,
+             (Term("earned", build.xp_earned), Term("less spent", spent)),
              source="Characters > Spending XP"),
     ]
+    return Section(tuple(stats), issues)
 
-    weapons = tuple(weapon_line(item, modified) for item in carried if item.weapon is not None)
+
+def compute_sheet(build: CharacterBuild) -> CharacterSheet:
+    """Every derived number of the build, section by section in the sheet's order."""
+    attrs, bought = advancement.apply_raises(build.attributes, build.raises)
+    worn = burden(build, attrs)
+    sections = (
+        attribute_stats(build, attrs, bought, worn),
+        mettle_and_soak(build, attrs, worn),
+        load_stats(worn),
+        backstory_stats(build, attrs),
+        credit_stats(build),
+        pool_stats(build, attrs),
+        experience_stats(build, attrs, bought),
+    )
+    weapons = tuple(weapon_line(item, worn.modified) for item in worn.carried
+                    if item.weapon is not None)
+    armor = worn.armor_item.armor if worn.armor_item else None
     return CharacterSheet(
-        build=build, attributes=attrs, modified=modified,
-        stats={stat.name: stat for stat in stats}, weapons=weapons, armor=armor,
-        statuses=tuple(sorted(statuses)), issues=tuple(issues),
+        build=build, attributes=attrs, modified=worn.modified,
+        stats={stat.name: stat for section in sections for stat in section.stats},
+        weapons=weapons, armor=armor, statuses=tuple(sorted(worn.statuses)),
+        issues=tuple(issue for section in sections for issue in section.issues),
     )
