@@ -270,3 +270,19 @@ def split_pool(dice: int, parts: int, caps: Sequence[int | None] | None = None) 
         smallest = min(open_parts, key=lambda i: (shares[i], i))
         shares[smallest] += 1
     return tuple(shares)
+
+
+def split_check_pools(
+    dice: int,
+    parts: int,
+    modifiers: Sequence[int] = (),
+    caps: Sequence[int | None] | None = None,
+) -> tuple[int, ...]:
+    """The dice each part of a Split Action rolls: the split first, then each part's own
+    die modifiers ("Die modifiers are applied after the split, to each Action
+    separately": a Sword's +2D on the Attack part only), never below zero."""
+    shares = split_pool(dice, parts, caps)
+    if len(modifiers) > parts:
+        raise ValueError("one modifier per part at most")
+    extra = list(modifiers) + [0] * (parts - len(modifiers))
+    return tuple(max(share + mod, 0) for share, mod in zip(shares, extra, strict=True))

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.engine.mettle.checks import split_pool
+from rules.engine.mettle.checks import split_check_pools, split_pool
 
 
 @pytest.mark.parametrize(("dice", "parts", "split"), [
@@ -40,3 +40,11 @@ def test_split_properties(dice, parts):
     assert sum(split) == dice and len(split) == parts
     assert max(split) - min(split) <= 1
     assert split == tuple(sorted(split, reverse=True))
+
+
+def test_modifiers_apply_after_the_split():
+    # A 5D pool split in two is 3 and 2; a Sword's +2D goes on the Attack part only.
+    assert split_check_pools(5, 2, modifiers=[2]) == (5, 2)
+    assert split_check_pools(5, 2, modifiers=[0, -3]) == (3, 0)
+    with pytest.raises(ValueError):
+        split_check_pools(5, 2, modifiers=[1, 1, 1])
