@@ -2,7 +2,8 @@
 
 METTLE Core SRD, Engine > Checks (Success & Failure, Check Modifiers, Twists, Raises,
 Teamwork) and the Scenes chapter (seed 001) > Split Actions. Every chance is an exact
-Fraction from a dynamic programme over (Score, Edge); nothing is simulated.
+Fraction, counted over every roll of the dice (an integer dynamic programme for the Score
+of the dice showing 1-3, binomial counts for the Edge); nothing is simulated.
 """
 
 from __future__ import annotations
@@ -10,15 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
+from math import comb
 
 from .data import DIFFICULTY, EDGE
 
 SCORE_FACES = (1, 2, 3)  # "Add up the face numbers of all the dice showing 1-3"
 EDGE_FACES = (4, 5, 6)  # "Count the number of dice showing 4-6"
 RAISE_FACE = 6  # EN §Raises: "set one or more of the dice in your pool to six"
-SIXTH = Fraction(1, 6)
-HALF = Fraction(1, 2)
+POOL_MAX = 60  # only to keep input sane: the rules set no largest pool
 
 
 def read_dice(faces: Iterable[int]) -> tuple[int, int]:
@@ -56,39 +57,57 @@ def difficulty_rank(difficulty: int) -> str | None:
 
 
 # -- the (Score, Edge) distribution --------------------------------------------------------
-# One die is Edge with chance 1/2 (faces 4-6) or adds 1, 2 or 3 to the Score, 1/6 each.
+# One die is Edge with chance 1/2 (faces 4-6) or adds 1, 2 or 3 to the Score, 1/6 each. Of
+# the 6**n ordered rolls of n dice, those with e Edge dice and Score s number
+# C(n, e) * 3**e * T(n - e, s), where T(m, s) counts the ways m dice showing 1-3 sum to s
+# (next-games.md M20). Everything is counted in integers; a chance is a count over 6**n.
 
 
 @cache
-def distribution(dice: int) -> dict[tuple[int, int], Fraction]:
-    """P(Score, Edge) for `dice` d6, exactly; zero dice score (0, 0) for certain."""
+def _score_ways(dice: int) -> tuple[int, ...]:
+    """T(dice, s) for s = 0 ... 3 * dice: the ways `dice` dice showing 1-3 sum to s."""
+    if dice == 0:
+        return (1,)
+    previous = _score_ways(dice - 1)
+    ways = [0] * (3 * dice + 1)
+    for total, count in enumerate(previous):
+        if count:
+            for face in SCORE_FACES:
+                ways[total + face] += count
+    return tuple(ways)
+
+
+@cache
+def _roll_counts(dice: int) -> dict[tuple[int, int], int]:
+    """(Score, Edge) -> how many of the 6**dice ordered rolls give it."""
     if dice < 0:
         raise ValueError("a pool cannot have fewer than zero dice")
-    dist: dict[tuple[int, int], Fraction] = {(0, 0): Fraction(1)}
-    for _ in range(dice):
-        step: dict[tuple[int, int], Fraction] = {}
-        for (score, edge), chance in dist.items():
-            key = (score, edge + 1)
-            step[key] = step.get(key, 0) + chance * HALF
-            for face in SCORE_FACES:
-                key = (score + face, edge)
-                step[key] = step.get(key, 0) + chance * SIXTH
-        dist = step
-    return dist
+    if dice > POOL_MAX:
+        raise ValueError(f"a pool of more than {POOL_MAX} dice is not a Check this app rolls")
+    counts = {}
+    for edge in range(dice + 1):
+        edge_ways = comb(dice, edge) * len(EDGE_FACES) ** edge
+        for score, ways in enumerate(_score_ways(dice - edge)):
+            if ways:
+                counts[score, edge] = edge_ways * ways
+    return counts
 
 
-@cache
-def score_distribution(dice: int) -> dict[int, Fraction]:
-    """P(Score) for `dice` d6 (the Edge summed out)."""
-    scores: dict[int, Fraction] = {}
-    for (score, _edge), chance in distribution(dice).items():
-        scores[score] = scores.get(score, 0) + chance
-    return scores
+@lru_cache(maxsize=4096)  # the threshold comes from the table's input: keep it bounded
+def _rolls_above(dice: int, threshold: int) -> int:
+    """How many of the 6**dice ordered rolls have a Score above `threshold`."""
+    return sum(n for (score, _edge), n in _roll_counts(dice).items() if score > threshold)
+
+
+def distribution(dice: int) -> dict[tuple[int, int], Fraction]:
+    """P(Score, Edge) for `dice` d6, exactly; zero dice score (0, 0) for certain."""
+    total = 6 ** dice
+    return {key: Fraction(n, total) for key, n in _roll_counts(dice).items()}
 
 
 def p_score_above(dice: int, threshold: int) -> Fraction:
     """P(Score of `dice` d6 > threshold)."""
-    return sum((p for s, p in score_distribution(dice).items() if s > threshold), Fraction(0))
+    return Fraction(_rolls_above(dice, threshold), 6 ** dice)
 
 
 @dataclass(frozen=True)
@@ -129,22 +148,25 @@ def check_odds(dice: int, difficulty: int, raises: int = 0) -> CheckOdds:
     if not 0 <= raises <= dice:
         raise ValueError(f"{raises} Raises cannot be set aside from a pool of {dice}")
     rolled = dice - raises
-    p_success = Fraction(0)
-    p_twist = Fraction(0)
-    p_saved = Fraction(0)
-    edge_on_success: dict[int, Fraction] = {}
-    for (score, edge), chance in distribution(rolled).items():
+    # Counts over 6**rolled first rolls; a Twist's reroll of m dice is counted over
+    # 6**dice by scaling its 6**m rolls by 6**(dice - m), so one denominator serves all.
+    wins = allowed = saved = 0
+    edge_wins: dict[int, int] = {}
+    for (score, edge), n in _roll_counts(rolled).items():
         edge += raises
         if succeeds(score, difficulty):
-            p_success += chance
-            edge_on_success[edge] = edge_on_success.get(edge, 0) + chance
+            wins += n
+            edge_wins[edge] = edge_wins.get(edge, 0) + n
         elif edge:
-            p_twist += chance
-            p_saved += chance * p_score_above(edge, difficulty - score)
+            allowed += n
+            saved += n * _rolls_above(edge, difficulty - score) * 6 ** (dice - edge)
+    total = 6 ** rolled
+    p_success = Fraction(wins, total)
     return CheckOdds(
         dice=dice, difficulty=difficulty, raises=raises, p_success=p_success,
-        p_success_with_twist=p_success + p_saved, p_twist_allowed=p_twist,
-        edge_on_success=dict(sorted(edge_on_success.items())),
+        p_success_with_twist=p_success + Fraction(saved, total * 6 ** dice),
+        p_twist_allowed=Fraction(allowed, total),
+        edge_on_success={edge: Fraction(n, total) for edge, n in sorted(edge_wins.items())},
     )
 
 

@@ -250,3 +250,11 @@ def test_die_modifiers():
 def test_teamwork_gives_lower_pools_one_die():
     # EN §Teamwork: "+1D to anyone whose relevant pool is lower than the highest".
     assert teamwork_pools([5, 3, 5, 2]) == (5, 4, 5, 3)
+
+
+def test_pools_beyond_the_input_bound_are_refused():
+    from rules.engine.mettle.checks import POOL_MAX
+
+    assert check_odds(POOL_MAX, POOL_MAX).p_success > 0
+    with pytest.raises(ValueError):
+        check_odds(POOL_MAX + 1, 3)
