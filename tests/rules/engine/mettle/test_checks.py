@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.engine.mettle.checks import (
+    POOL_MAX,
     CheckRoll,
     check_odds,
     check_pool,
@@ -253,8 +254,6 @@ def test_teamwork_gives_lower_pools_one_die():
 
 
 def test_pools_beyond_the_input_bound_are_refused():
-    from rules.engine.mettle.checks import POOL_MAX
-
     assert check_odds(POOL_MAX, POOL_MAX).p_success > 0
     with pytest.raises(ValueError):
         check_odds(POOL_MAX + 1, 3)
