@@ -214,3 +214,53 @@ def poison_dose(dose_roll: int, frame: int) -> int:
     victim's FRAME, if positive. AMB-M16: the table's "2d6-FRAME" is this same subtraction,
     made once."""
     return max(dose_roll - frame, 0)
+
+
+def area_damage(die: int, dm: int, *, partial_cover: bool = False) -> int:
+    """Attack > Area Attacks: "Damage is 1d6 + DM for each target", no Check; "Area Attacks
+    do half damage in Partial Cover" (Scenery > Cover; Total Cover: no damage at all)."""
+    total = die + dm
+    return halve(total) if partial_cover else total
+
+
+# -- deprivation (Scenery > Deprivation) -----------------------------------------------------
+
+
+def deprivation_modifiers(*, weeks_without_food: int = 0, days_without_water: int = 0,
+                          days_without_rest: int = 0) -> tuple[tuple[str, int], ...]:
+    """The pool losses of deprivation, as the sheet's modifiers: Hunger -1 FRAME a week,
+    Thirst -1 POISE a day, Fatigue -1 CONCEPT a day. At zero the character dies."""
+    losses = (("frame", weeks_without_food), ("poise", days_without_water),
+              ("concept", days_without_rest))
+    return tuple((key, -n) for key, n in losses if n > 0)
+
+
+def deprivation_kills(pool: int, loss: int) -> bool:
+    """"At zero, the character has starved [dies from dehydration, exhaustion]"."""
+    return pool - loss <= 0
+
+
+HOLD_BREATH_DICE = 1  # "hold their breath in strenuous conditions for 1d6 rounds"
+HOLD_BREATH_DICE_DEEP = 2  # "or 2d6 if they have time for deep breaths beforehand"
+
+
+# -- vehicles (Resources > Vehicles: Crashes, Ramming) -----------------------------------------
+
+
+def crash_damage(die: int, speed: int, *, occupant: bool = False, seatbelt: bool = True) -> int:
+    """A Crash: 1d6 + current Speed to the vehicle, with no Soak; occupants Roll the same,
+    soaked by their FRAME and armour, with Speed counted double without a seatbelt."""
+    if occupant and not seatbelt:
+        speed *= 2
+    return die + speed
+
+
+def ram_damage(frame: int, speed: int, edge: int, *, head_on_speed: int = 0) -> int:
+    """Ram: "FRAME + Speed + Edge, soaked by the target's FRAME"; head-on, both Speeds."""
+    return frame + speed + head_on_speed + edge
+
+
+def ram_return_damage(target_frame: int, target_speed: int, own_frame: int, edge: int) -> int:
+    """The rammer's collateral damage: the target's FRAME + Speed, "soaked by their FRAME +
+    Edge"; what gets through."""
+    return max(target_frame + target_speed - (own_frame + edge), 0)

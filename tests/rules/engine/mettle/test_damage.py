@@ -126,3 +126,24 @@ def test_actions_table():
     assert pairs["Defend"] == "poise" and pairs["Parley"] == "nature"
     assert pairs["Rally"] == "motive" and pairs["Use"] == "concept"
     assert {a.active for a in ACTIONS} <= set(ATTRIBUTE_KEYS) - {"frame"}  # FRAME: no Checks
+
+
+def test_area_damage():
+    assert damage.area_damage(4, 7) == 11  # a Dynamite stick: 1d6 + 7
+    assert damage.area_damage(4, 7, partial_cover=True) == 6
+
+
+def test_deprivation():
+    assert damage.deprivation_modifiers(weeks_without_food=1, days_without_water=2) == (
+        ("frame", -1), ("poise", -2))
+    assert damage.deprivation_modifiers() == ()
+    assert damage.deprivation_kills(2, 2) and not damage.deprivation_kills(3, 2)
+
+
+def test_crashes_and_rams():
+    assert damage.crash_damage(3, 5) == 8  # the vehicle, no Soak
+    assert damage.crash_damage(3, 5, occupant=True, seatbelt=False) == 13
+    assert damage.ram_damage(9, 5, 2) == 16
+    assert damage.ram_damage(9, 5, 2, head_on_speed=5) == 21
+    assert damage.ram_return_damage(9, 5, 10, 1) == 3
+    assert damage.ram_return_damage(1, 2, 10, 0) == 0

@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.engine.mettle.attributes import Attributes, Method
+from rules.engine.mettle.damage import deprivation_modifiers
 from rules.engine.mettle.data import ARMOR, ATTRIBUTE_KEYS, WEAPON_BY_NAME
 from rules.engine.mettle.sheet import (
     DERIVED_NAMES,
@@ -272,3 +273,10 @@ def test_afflictions_lower_the_maximum():
 
 def test_no_credit_to_lose():
     assert purchase(0, 1) == Purchase.REFUSED
+
+
+def test_deprivation_lowers_the_modified_pools():
+    sheet = compute_sheet(replace(VIKTOR, modifiers=deprivation_modifiers(weeks_without_food=1)))
+    assert sheet["frame"].display == "3(2)"
+    assert sheet.value("soak") == 2 and sheet.value("load_capacity") == 2
+    assert sheet.value("mettle_max") == 9  # Mettle uses the unmodified pools
