@@ -49,7 +49,9 @@ __all__ = [
     "apply_step",
     "damage",
     "defend",
+    "end",
     "fighter",
+    "interrupt",
     "legal_passes",
     "new_scene",
     "pass_to",
@@ -57,6 +59,8 @@ __all__ = [
     "replay",
     "split",
     "surprise",
+    "trigger",
+    "wait",
     "who_triggers",
 ]
 
@@ -77,7 +81,7 @@ class Scene:
     def parts_left(self, key: str) -> tuple[int, ...]:
         return dict(self.splits).get(key, ())
 
-    def _with(self, state: InitiativeState, splits=None) -> Scene:
+    def with_state(self, state: InitiativeState, splits=None) -> Scene:
         """The new state; a new Round lapses every Split."""
         if splits is None:
             splits = self.splits
@@ -137,7 +141,7 @@ def surprise(scene: Scene, side: str) -> Scene:
     for f in state.fighters:
         if f.side == side:
             state = volleyball.set_statuses(state, f.key, f.statuses | {"surprised"})
-    return scene._with(state)
+    return scene.with_state(state)
 
 
 # -- acting, with Split Actions ----------------------------------------------------------------
@@ -187,7 +191,7 @@ def act(scene: Scene, actor: str, targets: Iterable[str] = (), action: str = "")
     if scene.parts_left(actor):
         raise InitiativeError(f"{scene.state.name(actor)} has split their Action: take the "
                               "next part.")
-    return scene._with(volleyball.act(scene.state, actor, targets, action))
+    return scene.with_state(volleyball.act(scene.state, actor, targets, action))
 
 
 def split(scene: Scene, actor: str, dice: int, parts: int,
@@ -206,7 +210,7 @@ def split(scene: Scene, actor: str, dice: int, parts: int,
     shown = ", ".join(f"{n}D" for n in shares)
     text = f"{name} splits {dice}D into {parts} Actions ({shown}); part 1, {shares[0]}D"
     state = _take(scene, actor, targets, action, keep_action=parts > 1, text=text)
-    return scene._with(state, scene.splits + ((actor, shares[1:]),))
+    return scene.with_state(state, scene.splits + ((actor, shares[1:]),))
 
 
 def act_part(scene: Scene, actor: str, targets: Iterable[str] = (), action: str = "") -> Scene:
@@ -217,7 +221,7 @@ def act_part(scene: Scene, actor: str, targets: Iterable[str] = (), action: str 
     text = f"{scene.state.name(actor)} takes the next part of the Split Action, {left[0]}D"
     state = _take(scene, actor, targets, action, keep_action=len(left) > 1, text=text)
     splits = tuple((k, parts[1:] if k == actor else parts) for k, parts in scene.splits)
-    return scene._with(state, splits)
+    return scene.with_state(state, splits)
 
 
 def pass_to(scene: Scene, to: str) -> Scene:
@@ -232,8 +236,8 @@ def pass_to(scene: Scene, to: str) -> Scene:
                         log=state.log + (Event(state.round, "pass",
                                                f"{me.name} keeps Initiative for the next part.",
                                                to, (to,)),))
-        return scene._with(volleyball.settle(state))
-    return scene._with(volleyball.pass_to(state, to))
+        return scene.with_state(volleyball.settle(state))
+    return scene.with_state(volleyball.pass_to(state, to))
 
 
 def legal_passes(scene: Scene) -> tuple[str, ...]:
@@ -256,7 +260,7 @@ def damage(scene: Scene, key: str, amount: int, *, area: bool = False,
     if stagger:
         raise InitiativeError("Staggered is chosen on the character's sheet in METTLE.",
                               "stagger")
-    return scene._with(volleyball.damage(scene.state, key, amount, area=area))
+    return scene.with_state(volleyball.damage(scene.state, key, amount, area=area))
 
 
 # -- Defend and Reach ------------------------------------------------------------------------
@@ -295,7 +299,7 @@ def defend(scene: Scene, defender: str, ally: str | None = None) -> Scene:
                     last_targets=swap(state.last_targets),
                     log=state.log + (Event(state.round, "defend", text, defender,
                                            (ally,) if ally else ()),))
-    return scene._with(volleyball.settle(state))
+    return scene.with_state(volleyball.settle(state))
 
 
 def reach_steal(scene: Scene, wielder: str, *, attacker_has_reach: bool = False) -> Scene:
@@ -317,7 +321,27 @@ def reach_steal(scene: Scene, wielder: str, *, attacker_has_reach: bool = False)
                     attacked=(), log=state.log + (Event(
                         state.round, "reach", f"{me.name}'s Reach steals Initiative from "
                         f"{attacker.name}.", wielder, (attacker.key,)),))
-    return scene._with(volleyball.settle(state))
+    return scene.with_state(volleyball.settle(state))
+
+
+def trigger(scene: Scene, key: str) -> Scene:
+    """Round 1 begins with `key` holding Initiative (who_triggers settles an argument)."""
+    return scene.with_state(volleyball.trigger(scene.state, key))
+
+
+def wait(scene: Scene, actor: str, action: str) -> Scene:
+    """Wait with a declared Action type ("Defend" for a later Defend interrupt)."""
+    if scene.parts_left(actor):
+        raise InitiativeError("A split Action cannot be held as a Wait.")
+    return scene.with_state(volleyball.wait(scene.state, actor, action))
+
+
+def interrupt(scene: Scene, waiter: str, action: str, targets: Iterable[str] = ()) -> Scene:
+    return scene.with_state(volleyball.interrupt(scene.state, waiter, action, targets))
+
+
+def end(scene: Scene) -> Scene:
+    return scene.with_state(volleyball.end(scene.state))
 
 
 # -- the ledger ------------------------------------------------------------------------------
@@ -325,15 +349,16 @@ def reach_steal(scene: Scene, wielder: str, *, attacker_has_reach: bool = False)
 
 def _lift(step):
     """A shared step (InitiativeState -> InitiativeState) as a Scene step."""
-    return lambda scene, payload: scene._with(step(scene.state, payload))
+    return lambda scene, payload: scene.with_state(step(scene.state, payload))
 
 
 STEPS = {
     **{kind: _lift(step) for kind, step in volleyball.STEPS.items()
-       if kind not in ("act", "pass", "dodge", "statuses", "damage")},
+       if kind not in ("act", "pass", "dodge", "statuses", "damage", "wait")},
+    "wait": lambda s, p: wait(s, p["actor"], p["action"]),
     "damage": lambda s, p: damage(s, p["key"], p["amount"], area=p.get("area", False),
                                   stagger=p.get("stagger", False)),
-    "statuses": lambda s, p: s._with(volleyball.set_statuses(
+    "statuses": lambda s, p: s.with_state(volleyball.set_statuses(
         s.state, p["key"], _checked(p.get("statuses", ())))),
     "act": lambda s, p: act(s, p["actor"], p.get("targets", ()), p.get("action", "")),
     "split": lambda s, p: split(s, p["actor"], p["dice"], p["parts"], p.get("caps"),

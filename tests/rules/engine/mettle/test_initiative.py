@@ -12,7 +12,9 @@ from rules.engine.mettle.initiative import (
     act_part,
     apply_step,
     defend,
+    end,
     fighter,
+    interrupt,
     legal_passes,
     new_scene,
     pass_to,
@@ -20,9 +22,10 @@ from rules.engine.mettle.initiative import (
     replay,
     split,
     surprise,
+    trigger,
+    wait,
     who_triggers,
 )
-from rules.engine.volleyball import interrupt, trigger, wait
 
 
 def scene():
@@ -35,7 +38,7 @@ def scene():
 
 def started(first="viktor"):
     s = scene()
-    return s._with(trigger(s.state, first))
+    return trigger(s, first)
 
 
 def test_pcs_have_the_privilege_in_an_argument():
@@ -52,7 +55,7 @@ def test_pcs_have_the_privilege_in_an_argument():
 
 def test_the_surprised_side_loses_one_round():
     s = surprise(scene(), FOES)
-    s = s._with(trigger(s.state, "viktor"))
+    s = trigger(s, "viktor")
     assert not s.state.fighter("thug").has_action
     s = act(s, "viktor", ["thug"], "Attack")
     assert legal_passes(s) == ("kirin",)  # the surprised target has no Action
@@ -128,17 +131,17 @@ def test_defend_an_ally_replacing_them_as_the_target():
 
 def test_a_waited_defend_interrupts():
     s = started("kirin")
-    s = s._with(wait(s.state, "kirin", "Defend"))
+    s = wait(s, "kirin", "Defend")
     s = act(pass_to(s, "thug"), "thug", ["viktor"], "Attack")
     s = defend(s, "kirin", ally="viktor")
     assert s.state.fighter("kirin").waiting == "" and s.state.attacked == ("kirin",)
     other = started("kirin")
-    other = other._with(wait(other.state, "kirin", "Attack"))
+    other = wait(other, "kirin", "Attack")
     other = act(pass_to(other, "thug"), "thug", ["viktor"])
     with pytest.raises(InitiativeError):  # waited with another Action type
         defend(other, "kirin", ally="viktor")
     # The shared interrupt still takes the declared Action.
-    other = other._with(interrupt(other.state, "kirin", "Attack", ["thug"]))
+    other = interrupt(other, "kirin", "Attack", ["thug"])
     assert not other.state.fighter("kirin").waiting
 
 
@@ -177,3 +180,13 @@ def test_a_ledger_replays_into_the_same_scene():
     assert s.state.fighter("kirin").statuses == frozenset({"rattled"})
     with pytest.raises(InitiativeError):
         apply_step(s, "statuses", {"key": "kirin", "statuses": ["grappled"]})
+
+
+def test_a_split_action_cannot_become_a_wait_and_the_scene_ends():
+    s = split(started(), "viktor", 4, 2, targets=["kirin"], action="Rally")
+    s = act(pass_to(s, "kirin"), "kirin", [], "Move")
+    s = pass_to(s, "viktor")
+    with pytest.raises(InitiativeError):
+        wait(s, "viktor", "Defend")
+    s = end(s)
+    assert not s.state.running and "Initiative ends" in s.state.log[-1].text
