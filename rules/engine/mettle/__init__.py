@@ -2,6 +2,12 @@
 
 Entry points: compute_sheet(CharacterBuild(...)) -> CharacterSheet; check_odds(dice,
 difficulty, raises) -> CheckOdds. Pure Python: no Django, no other game's engine.
+
+Modules: data (the SRD tables, CC BY 4.0), attributes (Array and Freestyle), sheet,
+checks (exact odds, Twists, Raises, Split Actions), advancement (XP), damage (Mettle,
+hazards, vehicles), seeds (d66 tables, random helpers), guide (NPC pools, Factions),
+initiative (Volleyball Initiative as METTLE plays it). docs/RULES.md, "# METTLE Core",
+records every reading.
 """
 
 from .attributes import ARRAY, FREESTYLE_BUDGET, Attributes, Issue, Method
