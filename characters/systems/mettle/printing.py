@@ -11,7 +11,7 @@ from rules.engine.mettle.data import ATTRIBUTE_KEYS
 from .builds import sheet_for
 
 TEMPLATE = "characters/mettle/print.html"
-GEAR_LINES = 12  # the gear box's lines: the gear, then blank lines for pencil
+GEAR_LINES = 15  # the gear box's lines (three columns): the gear, then blanks for pencil
 METTLE_BOXES_MAX = 30
 
 
