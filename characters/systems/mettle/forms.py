@@ -127,11 +127,14 @@ class MettleForm(forms.Form):
         for key in ATTRIBUTE_KEYS:
             name = ATTRIBUTE_NAMES[key]
             self.fields[key] = number_field(name, min_value=POOL_MIN, max_value=POOL_MAX)
+            self.fields[key].widget.attrs["class"] = "form-control pool-input"
             self.fields[f"{key}_descriptor"] = forms.CharField(
                 label=f"{name} Descriptor", max_length=DESCRIPTOR_LENGTH, required=False)
         for row in range(1, WEAPON_ROWS + 1):
             self.fields[f"weapon_{row}"] = forms.ChoiceField(
                 label=f"Weapon {row}", choices=WEAPON_CHOICES, required=False,
+                widget=forms.Select(attrs={"aria-label": f"Weapon {row}",
+                                           "class": "form-select"}),
                 error_messages={"invalid_choice": "Choose a weapon of the table, or none."})
             self.fields[f"weapon_{row}_name"] = forms.CharField(
                 label=f"Weapon {row} name", max_length=80, required=False)
