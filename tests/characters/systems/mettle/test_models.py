@@ -71,3 +71,13 @@ def test_the_demo_seeds_viktor_once(db):
     assert (sheet.value("mettle_max"), sheet.value("pool_total"), sheet.value("load"),
             sheet.value("credit_afford"), sheet.value("contacts_max")) == (9, 22, 1, 99, 2)
     assert [(w.name, w.pool, w.dm) for w in sheet.weapons] == [("Sword cane", 5, 5)]
+
+
+def test_the_admin_lists_and_opens_a_mettle_character(client, user):
+    viktor = make_viktor(user)
+    user.is_staff = user.is_superuser = True
+    user.save()
+    client.force_login(user)
+    listing = client.get("/admin/mettle/mettlecharacter/")
+    assert listing.status_code == 200 and "Viktor" in listing.content.decode()
+    assert client.get(f"/admin/mettle/mettlecharacter/{viktor.pk}/change/").status_code == 200
