@@ -163,3 +163,16 @@ def test_a_full_sheet_still_prints_on_one_page(player, user, paper):
     pdf = player.get(reverse("characters:sheet_pdf", args=[viktor.pk]), {"paper": paper})
     assert pdf_tools.pages(pdf.content) == 1
     assert "Gear line 19" in pdf_tools.flat(pdf.content)
+
+
+def test_a_character_built_for_a_mettle_campaign_joins_it(player, user):
+    campaign = CampaignFactory(system=KEY)
+    MembershipFactory(campaign=campaign, user=user)
+    url = f"{reverse('characters:create')}?campaign={campaign.pk}"
+    body = player.get(url).content.decode()
+    assert 'name="weapon_1"' in body and 'id="system-choice"' not in body
+    response = player.post(reverse("characters:create"),
+                           {**posted(), "campaign": campaign.pk, "system": "eldritch-gambit"})
+    assert response.status_code == 302
+    viktor = MettleCharacter.objects.get()
+    assert viktor.campaign == campaign and viktor.system == KEY
