@@ -203,7 +203,7 @@ def test_scenes_citations_link_to_their_entries():
 @pytest.mark.django_db
 def test_the_builder_links_its_explanations_to_the_reference(client):
     client.force_login(UserFactory())
-    body = client.get(reverse("characters:create")).content.decode()
+    body = client.get(reverse("characters:create"), {"system": "eldritch-gambit"}).content.decode()
     for chapter, slug, citation in (
         ("characters", "willpower", "Characters &gt; Defenses &gt; Willpower"),
         ("characters", "defenses", "Characters &gt; Defenses"),
