@@ -85,7 +85,8 @@ WEAPON_CHOICES = [("", "No weapon"),
 
 
 class MettleForm(forms.Form):
-    table_items = tuple(TABLE_LOADS)  # the names a gear line may take from the tables
+    # The names a gear line may take from the tables, with their Load.
+    table_items = tuple(f"{name} (Load {load})" for name, load in TABLE_LOADS.items())
     name = forms.CharField(label="Name", max_length=120, required=False)
     appearance = forms.CharField(label="Appearance", max_length=200, required=False,
                                  help_text="What others notice first (d66 Appearance seeds).")

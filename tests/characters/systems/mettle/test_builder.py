@@ -227,3 +227,16 @@ def test_a_lock_off_the_array_is_said_not_applied():
     data = posted(concept=6, lock_concept="1")
     rolls = builder_roll("roll_array", data, rng=random.Random(1))
     assert "not part of the array" in rolls[0]["result"] and data["concept"] == "6"
+
+
+def test_the_builder_lists_the_table_items_with_their_load(player):
+    body = player.get(reverse("characters:create"), {"system": "mettle-core"}).content.decode()
+    assert "Explorer&#x27;s pack (Load 1)" in body and "Horse (Load 0)" in body
+    assert "Body, Medium (man-sized) (Load 4)" in body
+
+
+def test_a_table_item_takes_its_load(player):
+    shown = stats(player.post(reverse("characters:preview"),
+                              posted(gear="Explorer's pack\n2 x Bag of 1000 or so coins\nHorse"),
+                              HTTP_HX_REQUEST="true"))
+    assert shown["load"] == "4"  # the sword 1, the pack 1, two bags of coins 2, the horse 0
