@@ -138,3 +138,10 @@ def test_the_derived_numbers_of_a_file_are_recomputed_not_trusted(user):
     copy = exchange.character_import(owner=user, data=data)
     assert sheet_for(copy).value("mettle_max") == 9
     assert exchange.character_export(copy)["weapons"][0]["pool"] == 5
+
+
+def test_the_readme_shows_viktors_file():
+    readme = (Path(__file__).resolve().parents[4] / "README.md").read_text("utf-8")
+    section = readme.split("### METTLE Core\n", 1)[1].split("\n## ", 1)[0]
+    example = section.split("```json\n", 1)[1].split("```", 1)[0]
+    assert example == GOLDEN.read_text("utf-8")
