@@ -26,7 +26,7 @@ from itertools import cycle
 
 from django.core.management import call_command
 from django.db.models import Count, Sum
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
@@ -38,6 +38,10 @@ from campaigns.systems.eldritch_gambit.rolls import Roll
 from characters.models import CoinEntry, GearTransfer, InventoryItem, XpEntry
 from characters.systems.eldritch_gambit.demo import ASPHODEL
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
+from characters.systems.mettle.apps import KEY as METTLE
+from characters.systems.mettle.demo import VIKTOR
+from characters.systems.mettle.demo import seed_demo as seed_mettle_demo
+from characters.systems.mettle.models import MettleCharacter
 from config.parsing import MAX_ID
 from rules.engine.eldritch_gambit.checks import CheckSpec
 from rules.models import GearItem, Trait
@@ -107,6 +111,10 @@ class World:
         self.campaign = Campaign.objects.get()
         self.imp = self.campaign.owner
         self.hero = EldritchGambitCharacter.objects.get(name=ASPHODEL["name"])
+        # The METTLE Core demo's Viktor, of the same player: the character pages of a
+        # second game system get the same sweep.
+        seed_mettle_demo()
+        self.viktor = MettleCharacter.objects.get(name=VIKTOR["name"])
         self.owner = self.hero.owner
         self.stranger = UserFactory()
         self.strangers_hero = CharacterFactory(owner=self.stranger)
@@ -205,8 +213,10 @@ class FuzzTests(TestCase):
         for role in ("imp", "owner"):
             client = Client()
             client.force_login(cls.world.roles[role])
-            for name, route, _ in cls.endpoints:
-                url = url_for(route, cls.world.ids(name))
+            mettle_pages = [reverse("characters:edit", args=[cls.world.viktor.pk]),
+                            f"{reverse('characters:create')}?system={METTLE}"]
+            urls = [url_for(route, cls.world.ids(name)) for name, route, _ in cls.endpoints]
+            for url in urls + mettle_pages:
                 response = client.get(url)
                 if response.status_code == 200 and "html" in response.get("Content-Type", ""):
                     found |= set(re.findall(r'name="([^"]+)"', response.content.decode()))
@@ -256,6 +266,23 @@ class FuzzTests(TestCase):
                     data = {key: data[key] for key in QUERY_KEYS}
                 self.request(name, route, role=role, method=method, data=data,
                              htmx=role == "imp")
+
+    def test_every_character_page_of_a_mettle_character_hostile(self):
+        """The same sweep over the character pages with a METTLE Core character (the
+        demo's Viktor) in the URL, and a new character of that system."""
+        values = cycle(HOSTILE + [str(pk) for pk in self.world.other_ids()])
+        self.assertIn("weapon_1_concept", self.names)  # the METTLE builder was read
+        for name, route, params in self.endpoints:
+            if not name.startswith("characters:"):
+                continue
+            for role, method in (("owner", "POST"), ("stranger", "POST"), ("owner", "GET")):
+                data = {key: next(values) for key in self.names}
+                data["system"] = METTLE
+                if method == "GET":
+                    data = {key: data[key] for key in QUERY_KEYS}
+                path_ids = {"pk": self.world.viktor.pk} if "pk" in params else {}
+                self.request(name, route, role=role, method=method, data=data,
+                             path_ids=path_ids, htmx=method == "POST")
 
     def test_ids_beyond_the_database_are_not_found(self):
         """Every id in every URL, beyond 2^63 - 1: a 404 on every database (SQLite used

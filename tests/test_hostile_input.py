@@ -234,8 +234,9 @@ def test_not_an_id_in_query_and_form_values(client, table, value):
     assert client.get(session.get_absolute_url(), {"confirm": value}).status_code == 200
     assert client.get(reverse("campaigns:character", args=[campaign.pk, hero.pk]),
                       {"confirm": value}).status_code == 200
-    assert client.post(reverse("characters:create"), {"action": "roll_attributes",
-                                                      "seed": value}).status_code == 200
+    assert client.post(reverse("characters:create"), {
+        "system": "eldritch-gambit", "action": "roll_attributes", "seed": value,
+    }).status_code == 200
     assert client.post(reverse("characters:preview", args=[hero.pk]),
                        {"armor": value, "shield": value}).status_code == 200
     response = client.post(reverse("characters:inventory_add", args=[hero.pk]),

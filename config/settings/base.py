@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "campaigns",
     # The game systems (rules.systems): one package each.
     "characters.systems.eldritch_gambit",
+    "characters.systems.mettle",
     "csp",
     # Last, as its documentation asks: failed logins are counted in its database tables.
     "axes",

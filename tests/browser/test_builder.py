@@ -42,7 +42,7 @@ def rules_catalog(transactional_db):
 def builder(page, live_server, rules_catalog, password):
     """A logged-in player on an empty builder (a fixed name keeps screenshots stable)."""
     login(page, live_server, UserFactory(username="mirela"), password)
-    page.goto("/characters/new/")
+    page.goto("/characters/new/?system=eldritch-gambit")
     expect(page.get_by_role("heading", name="New character")).to_be_visible()
     return page
 
@@ -132,7 +132,7 @@ def test_a_tap_on_a_touch_screen_opens_the_explanation(browser, live_server, rul
     page = context.new_page()
     try:
         login(page, live_server, UserFactory(), password)
-        page.goto("/characters/new/")
+        page.goto("/characters/new/?system=eldritch-gambit")
 
         stat(page, "hp_base").tap()
 

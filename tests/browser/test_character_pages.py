@@ -61,7 +61,7 @@ def field(page, label):
 
 def test_a_complete_character_is_saved_and_shown(page, live_server, rules_catalog, password):
     login(page, live_server, UserFactory(), password)
-    page.goto("/characters/new/")
+    page.goto("/characters/new/?system=eldritch-gambit")
     values = {
         "Level": "10", "XP": "3", "Name": "Mirela of the Marsh", "Pronouns": "she/her",
         "Career": "Reformed grave robber", "Quest": "Return the stolen bones",

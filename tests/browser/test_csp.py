@@ -70,7 +70,7 @@ def test_the_policy_is_sent_and_the_busiest_pages_keep_to_it(watched, live_serve
     login(page, live_server, player, password)
 
     # The builder's live preview: typing swaps the stats panel through htmx.
-    response = page.goto("/characters/new/")
+    response = page.goto("/characters/new/?system=eldritch-gambit")
     policy = response.headers["content-security-policy"]
     assert "default-src 'self'" in policy and "unsafe-inline" not in policy
     page.get_by_label("Agility", exact=True).fill("3")

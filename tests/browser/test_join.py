@@ -123,7 +123,7 @@ def test_join_with_a_character_elsewhere_and_duplicate_it_in(page, live_server, 
 
 def test_starting_gear_after_the_builders_armor(page, live_server, password, rules_catalog):
     login(page, live_server, UserFactory(username="mail-wearer"), password)
-    page.goto("/characters/new/")
+    page.goto("/characters/new/?system=eldritch-gambit")
     field(page, "Name").fill("Asphodel")
     fill_attributes(page, str=2, wis=1, dex=2, agi=1, cha=1, end=3)
     field(page, "Worn armor").select_option(value=str(gear("Chain mail").pk))
@@ -199,7 +199,7 @@ def test_rejoining_after_leaving_keeps_the_ledgers_level(page, live_server, pass
 def test_the_builder_refuses_xp_at_the_level_in_the_live_preview(page, live_server, password,
                                                                 rules_catalog):
     login(page, live_server, UserFactory(), password)
-    page.goto("/characters/new/")
+    page.goto("/characters/new/?system=eldritch-gambit")
     field(page, "XP").fill("15")
     expect(page.locator("#errors-xp")).to_contain_text("enter Level 11 with 5 XP")
     with page.expect_navigation():

@@ -84,7 +84,7 @@ def player_pages(demo) -> dict[str, str]:
     a, c = demo["asphodel"], demo["campaign"]
     return {
         "character-list": "/characters/",
-        "builder-new": "/characters/new/",
+        "builder-new": "/characters/new/?system=eldritch-gambit",
         "builder-edit": f"/characters/{a.pk}/edit/",
         "character": f"/characters/{a.pk}/",
         "inventory": f"/characters/{a.pk}/inventory/",

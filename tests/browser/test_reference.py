@@ -147,7 +147,7 @@ def test_a_stats_explanation_links_to_its_rules_entry(page, live_server, rules_c
     """The builder's WP explains itself; its "SRD: Characters > Defenses > Willpower"
     is a link, and following it lands on that heading's entry, with its text."""
     login(page, live_server, UserFactory(username="mirela"), password)
-    page.goto("/characters/new/")
+    page.goto("/characters/new/?system=eldritch-gambit")
     page.get_by_label("Wisdom", exact=True).fill("3")
     expect(page.locator("[data-stat=wp]")).to_have_text("13")
 
@@ -179,7 +179,7 @@ def test_a_hovered_explanation_stays_open_on_the_way_to_its_link(page, live_serv
     the small gap below the number) keeps it open, so its "SRD:" link can be followed.
     Leaving both closes it."""
     login(page, live_server, UserFactory(username="hover"), password)
-    page.goto("/characters/new/")
+    page.goto("/characters/new/?system=eldritch-gambit")
     number = page.locator("[data-stat=wp]")
     why = page.locator("#why-wp")
     number.hover()

@@ -27,3 +27,21 @@ def test_seed_demo_makes_the_demo_campaign_once(client):
     client.force_login(campaign.owner)
     page = client.get(campaign.sessions.get(number=2).get_absolute_url()).content.decode()
     assert "<strong>Bram Underbough</strong>'s turn" in page
+
+
+def test_seed_demo_seeds_every_game_systems_example_and_lists_each_login_once():
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    call_command("seed_demo", stdout=StringIO())
+    # Each registered system with a demo seeds its example once: Asphodel (Eldritch
+    # Gambit), Viktor (METTLE Core), both the demo player's.
+    owned = dict(Character.objects.filter(owner__username="player1")
+                 .values_list("name", "system"))
+    assert owned["Asphodel the Grumbling Bloom"] == "eldritch-gambit"
+    assert owned["Viktor"] == "mettle-core"
+    assert Character.objects.filter(name="Viktor").count() == 1
+    logins = [line.split()[0] for line in out.getvalue().splitlines()
+              if "password:" in line]
+    assert sorted(logins) == sorted(set(logins))
+    player1 = next(line for line in out.getvalue().splitlines() if "player1 " in line)
+    assert "Viktor" in player1 and "player1-demo-pass" in player1

@@ -257,7 +257,8 @@ def test_the_build_moves_to_its_own_table_losslessly_and_back(migrator):
 def _other_apps_latest() -> list[tuple[str, str]]:
     graph = MigrationLoader(connection).graph
     return [node for node in graph.leaf_nodes()
-            if node[0] not in ("characters", "eldritch_gambit")]
+            # The game systems' apps: each builds on the characters app's latest.
+            if node[0] not in ("characters", "eldritch_gambit", "mettle")]
 
 
 def _current_apps():

@@ -21,7 +21,9 @@ pytestmark = pytest.mark.django_db
 
 
 def builder_data(**overrides):
+    # A new character names its game system: several are registered (the choice page).
     data = {
+        "system": "eldritch-gambit",
         "level": "10", "xp": "0", "name": "Mira", "pronouns": "she/her",
         "career": "Humble wizard", "quest": "", "origin": "", "template_name": "Human",
         "description": "", "skills": ["Bake bread", "Speak Elvish", ""],
@@ -394,7 +396,7 @@ def test_preview_of_a_campaign_character_reads_the_ledger_once(
 
 def test_builder_full_page_and_partial(client, owner):
     client.force_login(owner)
-    page = client.get(reverse("characters:create"))
+    page = client.get(reverse("characters:create"), {"system": "eldritch-gambit"})
     assert b"<html" in page.content and b'id="stats-panel"' in page.content
     partial = client.post(reverse("characters:create"), builder_data(action="roll_attributes",
                           seed="7"), HTTP_HX_REQUEST="true", HTTP_HX_TARGET="builder")

@@ -1,0 +1,99 @@
+"""From a stored character (or the builder's cleaned data) to the engine's CharacterBuild,
+and the sheet: the one place the app turns METTLE choices into numbers
+(rules/engine/mettle/sheet.py computes them)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.engine.mettle import Attributes, CharacterBuild, CharacterSheet, Item, compute_sheet
+from rules.engine.mettle.data import (
+    ARMOR,
+    ATTRIBUTE_KEYS,
+    COMMON_LOADS,
+    MEDICINE,
+    MOUNTS,
+    STANDARD_KITS,
+    VEHICLES,
+    WEAPON_BY_NAME,
+    WEAPONS,
+)
+
+ARMOR_BY_NAME = {armor.name: armor for armor in ARMOR}
+# The Resources tables a gear line may name: the name -> its Load. Vehicles and mounts are
+# not carried (Load 0: they carry you).
+TABLE_LOADS: dict[str, int] = {
+    **dict(COMMON_LOADS),
+    **{gear.name: gear.load for gear in (*MEDICINE, *STANDARD_KITS)},
+    **{vehicle.name: 0 for vehicle in VEHICLES},
+    **{mount.name: 0 for mount in MOUNTS},
+}
+TABLE_NAMES_FOLDED = {name.casefold(): name for name in TABLE_LOADS}
+WEAPON_NAMES = tuple(weapon.name for weapon in WEAPONS)
+
+
+def table_name(name: str) -> str | None:
+    """The table's own spelling of a gear line's name, if it names a table item."""
+    return TABLE_NAMES_FOLDED.get(name.strip().casefold())
+
+
+def build_items(*, armor: str, weapons: list[Mapping], gear: list[Mapping]) -> tuple[Item, ...]:
+    items = []
+    if armor:
+        items.append(Item(name=armor, armor=ARMOR_BY_NAME[armor], worn=True))
+    for line in weapons:
+        table = WEAPON_BY_NAME[line["weapon"]]
+        items.append(Item(name=line.get("name") or table.name, weapon=table,
+                          concept_applies=bool(line.get("concept"))))
+    for line in gear:
+        load = line.get("load")
+        if load is None:
+            load = TABLE_LOADS.get(table_name(line["name"]) or "", 0)
+        items.append(Item(name=line["name"], load=load, quantity=line.get("quantity") or 1))
+    return tuple(items)
+
+
+def build_from(values: Mapping[str, Any], *, xp_earned: int = 0) -> CharacterBuild:
+    """The engine's build from the builder's values (the form's cleaned data, or a stored
+    character's columns read by `values_of`)."""
+    return CharacterBuild(
+        attributes=Attributes(**{key: values[key] for key in ATTRIBUTE_KEYS}),
+        method=values["method"],
+        budget=values["budget"],
+        descriptors=tuple((key, values.get(f"{key}_descriptor") or "")
+                          for key in ATTRIBUTE_KEYS),
+        raises=tuple(values.get("raises") or ()),
+        xp_earned=xp_earned,
+        backstories=tuple(values.get("backstories") or ()),
+        contacts=tuple(values.get("contacts") or ()),
+        credit=values["credit"],
+        credit_lost=values.get("credit_lost") or 0,
+        items=build_items(armor=values.get("armor") or "", weapons=values.get("weapons") or [],
+                          gear=values.get("gear") or []),
+        mettle_current=values.get("mettle_current"),
+    )
+
+
+BUILD_COLUMNS = (
+    "method", "budget", *ATTRIBUTE_KEYS, *(f"{key}_descriptor" for key in ATTRIBUTE_KEYS),
+    "raises", "backstories", "contacts", "credit", "credit_lost", "mettle_current", "armor",
+    "weapons", "gear",
+)
+
+
+def values_of(character) -> dict[str, Any]:
+    return {column: getattr(character, column) for column in BUILD_COLUMNS}
+
+
+def xp_earned(character) -> int:
+    """The XP the character earned: its XP ledger's sum (Highlights and the Guide's
+    awards, written by the campaign side); the raises bought are in `raises`."""
+    return character.xp if character.pk is not None else 0
+
+
+def sheet_for(character, items=None) -> CharacterSheet:
+    """The character's sheet: the same function for the page, the print and the
+    export. `items` (the generic inventory lines) are not METTLE's gear: its gear is on
+    its own columns."""
+    return compute_sheet(build_from(values_of(character), xp_earned=xp_earned(character)))

@@ -1,0 +1,390 @@
+"""Volleyball Initiative as METTLE Core plays it: the shared state machine
+(rules/engine/volleyball.py, unchanged) with METTLE's additions on top.
+
+The Scenes chapter (seed 001) > Staging > Initiative, Movement, Split Actions; Actions >
+Defend, Sneak (Surprise); Resources > Specials (Reach). next-games.md §4 lists them:
+- who triggers: in an argument, the PCs have the privilege (`who_triggers`);
+- Split Actions: the pool splits into parts; the splitter keeps their Action until every
+  part is taken, and the target goes next after each part (`split`, `act_part`, `pass_to`);
+- Defend: the very next Action after an Attack, and it may interrupt to defend an ally in
+  the same Zone, replacing them as the target (`defend`);
+- Surprise: the surprised side goes one Round without an Action (`surprise`, AMB-M11b);
+- Reach: a Reach weapon steals Initiative from an attacker, unless out of Actions or the
+  attacker also uses Reach (`reach_steal`).
+The Free Move is the shared machine's (lost while Staggered).
+
+A `Scene` is the shared InitiativeState plus the Split parts still to take this Round;
+every step returns a new Scene or raises InitiativeError. `apply_step` replays a stored
+ledger of steps by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from .. import volleyball
+from ..volleyball import (
+    ACT,
+    FOES,
+    PARTY,
+    PASS,
+    SETUP,
+    Event,
+    Fighter,
+    InitiativeError,
+    InitiativeState,
+    TieError,
+)
+from .checks import split_pool
+
+__all__ = [
+    "FOES",
+    "PARTY",
+    "SETTABLE_STATUSES",
+    "STEPS",
+    "Scene",
+    "act",
+    "act_part",
+    "apply_step",
+    "damage",
+    "defend",
+    "end",
+    "fighter",
+    "interrupt",
+    "legal_passes",
+    "new_scene",
+    "pass_to",
+    "reach_steal",
+    "replay",
+    "split",
+    "surprise",
+    "trigger",
+    "wait",
+    "who_triggers",
+]
+
+# The statuses a METTLE combatant may carry (EN §Taking Damage, §Status Effects). No
+# "grappled": a METTLE Grapple raises Difficulty instead of taking the Action away.
+SETTABLE_STATUSES = (
+    "afflicted", "blinded", "burning", "dead", "deafened", "encumbered", "fallen",
+    "incapacitated", "rattled", "staggered", "surprised",
+)
+DEFEND = "defend"
+
+
+@dataclass(frozen=True)
+class Scene:
+    state: InitiativeState
+    splits: tuple[tuple[str, tuple[int, ...]], ...] = ()  # (actor, dice of parts left)
+
+    def parts_left(self, key: str) -> tuple[int, ...]:
+        return dict(self.splits).get(key, ())
+
+    def with_state(self, state: InitiativeState, splits=None) -> Scene:
+        """The new state; a new Round lapses every Split."""
+        if splits is None:
+            splits = self.splits
+        if state.round != self.state.round:
+            splits = ()
+        return Scene(state, tuple((k, parts) for k, parts in splits if parts))
+
+
+def _checked(statuses: Iterable[str]) -> tuple[str, ...]:
+    statuses = tuple(statuses)
+    for key in statuses:
+        if key not in SETTABLE_STATUSES:
+            raise InitiativeError(f"Unknown status {key!r}.", "statuses")
+    return statuses
+
+
+def fighter(key: str, name: str, *, side: str = PARTY, mettle_max: int,
+            mettle: int | None = None, mob: bool = False, members: int = 1,
+            statuses: Iterable[str] = ()) -> Fighter:
+    """A combatant with its Mettle as the shared machine's HP (an NPC pool's Mettle is the
+    pool: GD §NPC Creation)."""
+    return volleyball.fighter(key, name, side=side, hp_max=mettle_max, hp=mettle, mob=mob,
+                              members=members, statuses=_checked(statuses))
+
+
+def new_scene(fighters: Iterable[Fighter]) -> Scene:
+    return Scene(volleyball.new_scene(fighters))
+
+
+def who_triggers(state: InitiativeState, claimants: Iterable[str],
+                 choice: str | None = None) -> str:
+    """SC §Initiative: the first to declare a hostile Action triggers it; "in an argument,
+    PCs get the privilege". Of several claimants the PCs win; several PCs (or several
+    foes with no PC) settle it among themselves: `choice` names who, else TieError."""
+    keys = list(dict.fromkeys(claimants))
+    if not keys:
+        raise InitiativeError("Choose who declares the first hostile Action.", "claimants")
+    pcs = [k for k in keys if state.fighter(k).side == PARTY]
+    pool = pcs or keys
+    if choice is not None:
+        if choice not in pool:
+            raise InitiativeError("Choose one of the claimants"
+                                  + (" on the PCs' side." if pcs else "."), "choice")
+        return choice
+    if len(pool) > 1:
+        names = " and ".join(state.name(k) for k in pool)
+        raise TieError(f"{names} both claim the first Action: choose who.", tuple(pool))
+    return pool[0]
+
+
+def surprise(scene: Scene, side: str) -> Scene:
+    """Sneak > Surprise: "The surprised side goes a Round without an Action." Set before
+    Initiative is triggered; the shared machine ends Surprised at the next Round."""
+    state = scene.state
+    if state.phase != SETUP:
+        raise InitiativeError("Surprise is set before Initiative is triggered.")
+    for f in state.fighters:
+        if f.side == side:
+            state = volleyball.set_statuses(state, f.key, f.statuses | {"surprised"})
+    return scene.with_state(state)
+
+
+# -- acting, with Split Actions ----------------------------------------------------------------
+
+
+def _label(action: str) -> str:
+    action = " ".join((action or "").split())
+    if len(action) > volleyball.MAX_ACTION_LABEL:
+        raise InitiativeError(f"Keep the Action to {volleyball.MAX_ACTION_LABEL} characters.",
+                              "action")
+    return action
+
+
+def _take(scene: Scene, actor: str, targets: Iterable[str], action: str, *,
+          keep_action: bool, text: str) -> InitiativeState:
+    """The holder's Action (or one part of it), as the shared `act` takes it, except that a
+    splitter with parts left keeps their Action."""
+    state = scene.state
+    if not state.running:
+        raise InitiativeError("Initiative is not running.")
+    if state.phase != ACT or actor != state.holder:
+        raise InitiativeError(f"Only {state.name(state.holder)}, who holds Initiative, may act "
+                              "now.")
+    me = state.fighter(actor)
+    if not me.has_action:
+        raise InitiativeError(f"{me.name} has no Action left.")
+    targets = tuple(dict.fromkeys(targets))
+    if actor in targets:
+        raise InitiativeError("An Action passes Initiative on: do not list the actor among "
+                              "its targets.", "targets")
+    for key in targets:
+        state.fighter(key)
+    action = _label(action)
+    new = replace(me, spent=not keep_action)
+    fighters = tuple(new if f.key == actor else f for f in state.fighters)
+    line = text + (f" ({action})" if action else "")
+    if targets:
+        line += " targeting " + ", ".join(state.name(k) for k in targets)
+    state = replace(state, fighters=fighters, phase=PASS, last_targets=targets,
+                    round_start=False, imp_decides=False, attacked=targets,
+                    log=state.log + (Event(state.round, "act", line + ".", actor, targets),))
+    return volleyball.settle(state)
+
+
+def act(scene: Scene, actor: str, targets: Iterable[str] = (), action: str = "") -> Scene:
+    """A whole Action (the shared machine's), refused while Split parts are left."""
+    if scene.parts_left(actor):
+        raise InitiativeError(f"{scene.state.name(actor)} has split their Action: take the "
+                              "next part.")
+    return scene.with_state(volleyball.act(scene.state, actor, targets, action))
+
+
+def split(scene: Scene, actor: str, dice: int, parts: int,
+          caps: Sequence[int | None] | None = None, targets: Iterable[str] = (),
+          action: str = "") -> Scene:
+    """SC §Split Actions: the holder declares `parts` Actions from a pool of `dice`, split as
+    evenly as possible (checks.split_pool: each part at least 1 die, capped by a smaller
+    Attribute), and takes the first part now."""
+    if scene.parts_left(actor):
+        raise InitiativeError("This Action is already split.")
+    try:
+        shares = split_pool(dice, parts, caps)
+    except ValueError as error:
+        raise InitiativeError(str(error), "parts") from None
+    name = scene.state.name(actor)
+    shown = ", ".join(f"{n}D" for n in shares)
+    text = f"{name} splits {dice}D into {parts} Actions ({shown}); part 1, {shares[0]}D"
+    state = _take(scene, actor, targets, action, keep_action=parts > 1, text=text)
+    return scene.with_state(state, scene.splits + ((actor, shares[1:]),))
+
+
+def act_part(scene: Scene, actor: str, targets: Iterable[str] = (), action: str = "") -> Scene:
+    """The next part of a Split Action; the last one spends the Action."""
+    left = scene.parts_left(actor)
+    if not left:
+        raise InitiativeError(f"{scene.state.name(actor)} has no Split parts left.")
+    text = f"{scene.state.name(actor)} takes the next part of the Split Action, {left[0]}D"
+    state = _take(scene, actor, targets, action, keep_action=len(left) > 1, text=text)
+    splits = tuple((k, parts[1:] if k == actor else parts) for k, parts in scene.splits)
+    return scene.with_state(state, splits)
+
+
+def pass_to(scene: Scene, to: str) -> Scene:
+    """The shared pass, and one more: a splitter whose target has no Action may pass to
+    themselves and take the parts back-to-back (SC §Split Actions)."""
+    state = scene.state
+    if (state.phase == PASS and to == state.holder and scene.parts_left(to)
+            and not state.bound_targets and not state.deciding):
+        me = state.fighter(to)
+        state = replace(state, phase=ACT, last_targets=(), round_start=False,
+                        imp_decides=False, passed_by=to, passed_targeted=False, attacked=(),
+                        log=state.log + (Event(state.round, "pass",
+                                               f"{me.name} keeps Initiative for the next part.",
+                                               to, (to,)),))
+        return scene.with_state(volleyball.settle(state))
+    return scene.with_state(volleyball.pass_to(state, to))
+
+
+def legal_passes(scene: Scene) -> tuple[str, ...]:
+    """Who the holder may pass to: the shared rules, and themselves for a splitter whose
+    target has no Action left."""
+    state = scene.state
+    keys = state.legal_passes()
+    if (state.phase == PASS and scene.parts_left(state.holder) and not state.bound_targets
+            and not state.deciding and state.holder not in keys):
+        keys += (state.holder,)
+    return keys
+
+
+def damage(scene: Scene, key: str, amount: int, *, area: bool = False,
+           stagger: bool = False) -> Scene:
+    """Mettle lost, through the shared machine (Mettle as its HP: 0 or below is Fallen).
+    METTLE's Staggered (stay up at negative Mettle, EN §Taking Damage) is not the shared
+    machine's (a hit negated once), so it is refused here: the Guide records a Staggered
+    combatant's Mettle on the sheet until the shared Fighter can stand below 0."""
+    if stagger:
+        raise InitiativeError("Staggered is chosen on the character's sheet in METTLE.",
+                              "stagger")
+    return scene.with_state(volleyball.damage(scene.state, key, amount, area=area))
+
+
+# -- Defend and Reach ------------------------------------------------------------------------
+
+
+def defend(scene: Scene, defender: str, ally: str | None = None) -> Scene:
+    """SC §Defend: "the very next Action after the original Attack" (before Initiative is
+    passed on), with this Round's Action or a waited Defend. It "can also interrupt
+    Initiative to defend an ally in the same Zone, replacing them as the target" (the
+    Zone is the Guide's call)."""
+    state = scene.state
+    if not state.running:
+        raise InitiativeError("Initiative is not running.")
+    me = state.fighter(defender)
+    defended = ally or defender
+    if defended not in state.attacked:
+        who = "their ally" if ally else me.name
+        raise InitiativeError(f"Defend must come right after an Attack on {who}.", "defender")
+    if ally == defender:
+        ally = None
+    if me.waiting:
+        if me.waiting.casefold() != DEFEND or not me.can_interrupt:
+            raise InitiativeError(f"{me.name} waits with “{me.waiting}” and cannot Defend.")
+    elif not me.has_action:
+        raise InitiativeError(f"{me.name} has no Action left to Defend with "
+                              f"({me.action_state}).")
+    new = replace(me, waiting="", deciding=False, spent=True)
+    fighters = tuple(new if f.key == defender else f for f in state.fighters)
+
+    def swap(keys: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(defender if k == defended else k for k in keys))
+
+    text = (f"{me.name} Defends {state.name(ally)}, taking their place as the target."
+            if ally else f"{me.name} Defends (their Action this Round).")
+    state = replace(state, fighters=fighters, attacked=swap(state.attacked),
+                    last_targets=swap(state.last_targets),
+                    log=state.log + (Event(state.round, "defend", text, defender,
+                                           (ally,) if ally else ()),))
+    return scene.with_state(volleyball.settle(state))
+
+
+def reach_steal(scene: Scene, wielder: str, *, attacker_has_reach: bool = False) -> Scene:
+    """RS §Specials, Reach: a Reach weapon "steal[s] Initiative from an attacker, unless
+    out of Actions or the attacker is also using a Reach weapon". The holder has declared
+    an Attack on `wielder`, who takes Initiative and acts first."""
+    state = scene.state
+    if not state.running or state.phase != ACT:
+        raise InitiativeError("Reach steals Initiative from an attacker about to act.")
+    me = state.fighter(wielder)
+    attacker = state.fighter(state.holder)
+    if wielder == attacker.key:
+        raise InitiativeError("The attacker cannot steal their own Initiative.")
+    if attacker_has_reach:
+        raise InitiativeError(f"{attacker.name} also uses a Reach weapon: no steal.")
+    if not me.has_action:
+        raise InitiativeError(f"{me.name} is out of Actions ({me.action_state}).")
+    state = replace(state, holder=wielder, passed_by=attacker.key, passed_targeted=False,
+                    attacked=(), log=state.log + (Event(
+                        state.round, "reach", f"{me.name}'s Reach steals Initiative from "
+                        f"{attacker.name}.", wielder, (attacker.key,)),))
+    return scene.with_state(volleyball.settle(state))
+
+
+def trigger(scene: Scene, key: str) -> Scene:
+    """Round 1 begins with `key` holding Initiative (who_triggers settles an argument)."""
+    return scene.with_state(volleyball.trigger(scene.state, key))
+
+
+def wait(scene: Scene, actor: str, action: str) -> Scene:
+    """Wait with a declared Action type ("Defend" for a later Defend interrupt)."""
+    if scene.parts_left(actor):
+        raise InitiativeError("A split Action cannot be held as a Wait.")
+    return scene.with_state(volleyball.wait(scene.state, actor, action))
+
+
+def interrupt(scene: Scene, waiter: str, action: str, targets: Iterable[str] = ()) -> Scene:
+    return scene.with_state(volleyball.interrupt(scene.state, waiter, action, targets))
+
+
+def end(scene: Scene) -> Scene:
+    return scene.with_state(volleyball.end(scene.state))
+
+
+# -- the ledger ------------------------------------------------------------------------------
+
+
+def _lift(step):
+    """A shared step (InitiativeState -> InitiativeState) as a Scene step."""
+    return lambda scene, payload: scene.with_state(step(scene.state, payload))
+
+
+STEPS = {
+    **{kind: _lift(step) for kind, step in volleyball.STEPS.items()
+       if kind not in ("act", "pass", "dodge", "statuses", "damage", "wait")},
+    "wait": lambda s, p: wait(s, p["actor"], p["action"]),
+    "damage": lambda s, p: damage(s, p["key"], p["amount"], area=p.get("area", False),
+                                  stagger=p.get("stagger", False)),
+    "statuses": lambda s, p: s.with_state(volleyball.set_statuses(
+        s.state, p["key"], _checked(p.get("statuses", ())))),
+    "act": lambda s, p: act(s, p["actor"], p.get("targets", ()), p.get("action", "")),
+    "split": lambda s, p: split(s, p["actor"], p["dice"], p["parts"], p.get("caps"),
+                                p.get("targets", ()), p.get("action", "")),
+    "act_part": lambda s, p: act_part(s, p["actor"], p.get("targets", ()),
+                                      p.get("action", "")),
+    "pass": lambda s, p: pass_to(s, p["to"]),
+    "defend": lambda s, p: defend(s, p["key"], p.get("ally")),
+    "reach": lambda s, p: reach_steal(s, p["key"],
+                                      attacker_has_reach=p.get("attacker_has_reach", False)),
+    "surprise": lambda s, p: surprise(s, p["side"]),
+}
+
+
+def apply_step(scene: Scene, kind: str, payload: Mapping | None = None) -> Scene:
+    try:
+        step = STEPS[kind]
+    except KeyError:
+        raise InitiativeError(f"Unknown step {kind!r}.") from None
+    try:
+        return step(scene, dict(payload or {}))
+    except KeyError as missing:
+        raise InitiativeError(f"The step {kind!r} needs {missing}.") from None
+
+
+def replay(scene: Scene, steps: Iterable[tuple[str, Mapping]]) -> Scene:
+    for kind, payload in steps:
+        scene = apply_step(scene, kind, payload)
+    return scene
