@@ -72,7 +72,8 @@ class CampaignForm(forms.Form):
         super().__init__(*args, **kwargs)
         # Read when the form is made: the systems registered then (rules.systems).
         self.fields["system"].choices = systems.choices()
-        key = self.data.get("system") if self.is_bound else self.initial.get("system")
+        key = (self.data.get("system") if self.is_bound
+               else self.get_initial_for_field(self.fields["system"], "system"))
         self.game_system = systems.find(key) or systems.get(systems.ELDRITCH_GAMBIT)
         if not rituals.of(self.game_system.key).highlights:
             del self.fields["default_highlight_rounds"]

@@ -99,8 +99,10 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         # ?system=<key>: the form with that system's settings (the system select asks
         # for them, htmx swapping its #system-settings in).
-        form = CampaignForm(initial={"request_key": uuid.uuid4().hex,
-                                     "system": request.GET.get("system")})
+        initial = {"request_key": uuid.uuid4().hex}
+        if "system" in request.GET:
+            initial["system"] = request.GET["system"]
+        form = CampaignForm(initial=initial)
     else:
         form = CampaignForm(request.POST)
         if form.is_valid():
