@@ -190,7 +190,9 @@ class GameSystem:
     #     of the campaign's character page; the generic one shows the ledger's sums),
     #     "character" (that page's next card, above the ledger).
     #   labels: a mapping of the generic pages' words for it ("character_link": the link
-    #     to a character's campaign page; campaigns.rituals.labels fills in defaults).
+    #     to a character's campaign page; "history": what a character who leaves keeps;
+    #     "ledger_sources": what moves its XP ledger; campaigns.rituals.labels fills in
+    #     defaults, and the {% ritual_labels %} tag gives them to a template).
     #   party_context(campaign) -> dict: character pk -> what "party" shows (the party's
     #     rows, as `row.ritual`).
     #   member_context(session, characters) -> dict: character pk -> what "member" shows
