@@ -14,11 +14,13 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(Campaign)
 class CampaignAdmin(admin.ModelAdmin):
-    list_display = ("name", "owner", "starting_level", "default_highlight_rounds", "created_at")
+    list_display = ("name", "owner", "system", "settings_summary", "default_highlight_rounds",
+                    "created_at")
     search_fields = ("name", "owner__username")
     inlines = [MembershipInline]
     raw_id_fields = ("owner",)
-    readonly_fields = ("owner",)
+    # The settings are the game system's: its form checks them (campaign_create).
+    readonly_fields = ("owner", "settings")
 
 
 @admin.register(Invitation)

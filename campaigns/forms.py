@@ -3,16 +3,19 @@ refusals come back as errors on the field they name (add_service_error)."""
 
 from __future__ import annotations
 
+import copy
+
 from django import forms
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.db.models import Q
 
 from characters.models import Character
 from config.parsing import IdField, RequestKeyField
 from rules import systems
 
-from .models import MAX_HIGHLIGHT_ROUNDS, MAX_LEVEL, MIN_HIGHLIGHT_ROUNDS, MIN_LEVEL
+from . import rituals
+from .models import MAX_HIGHLIGHT_ROUNDS, MIN_HIGHLIGHT_ROUNDS
 from .services import CampaignError
 
 ROUNDS = [(n, f"{n} rounds") for n in range(MIN_HIGHLIGHT_ROUNDS, MAX_HIGHLIGHT_ROUNDS + 1)]
@@ -23,25 +26,36 @@ def add_service_error(form: forms.Form, error: CampaignError) -> None:
     form.add_error(field, ValidationError(error.message, code=error.code))
 
 
+def add_bootstrap_classes(fields) -> None:
+    """Bootstrap's classes on every visible widget of `fields` (includes/field.html
+    renders them)."""
+    for field in fields:
+        widget = field.widget
+        if isinstance(widget, forms.HiddenInput):
+            continue
+        if isinstance(widget, forms.CheckboxInput):
+            css = "form-check-input"
+        elif isinstance(widget, forms.Select):
+            css = "form-select"
+        else:
+            css = "form-control"
+        widget.attrs["class"] = f"{widget.attrs.get('class', '')} {css}".strip()
+
+
 class BootstrapForm(forms.Form):
-    """Bootstrap's classes on every visible widget (includes/field.html renders them)."""
+    """Bootstrap's classes on every visible widget."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        for field in self.fields.values():
-            widget = field.widget
-            if isinstance(widget, forms.HiddenInput):
-                continue
-            if isinstance(widget, forms.CheckboxInput):
-                css = "form-check-input"
-            elif isinstance(widget, forms.Select):
-                css = "form-select"
-            else:
-                css = "form-control"
-            widget.attrs["class"] = f"{widget.attrs.get('class', '')} {css}".strip()
+        add_bootstrap_classes(self.fields.values())
 
 
-class CampaignForm(BootstrapForm):
+class CampaignForm(forms.Form):
+    """A new campaign: the generic fields, the Highlight rounds when the system's ritual
+    has Highlights, and the fields of the system's campaign settings
+    (GameSystem.campaign_settings_form), of the system posted (else the `system` initial,
+    else Eldritch Gambit). cleaned_data holds the settings' values under `settings`."""
+
     name = forms.CharField(max_length=120)
     system = forms.ChoiceField(
         label="Game system", initial=systems.ELDRITCH_GAMBIT, required=False,
@@ -49,9 +63,6 @@ class CampaignForm(BootstrapForm):
         error_messages={"invalid_choice": "Choose one of the game systems listed."})
     pitch = forms.CharField(max_length=2000, required=False, widget=forms.Textarea(
         attrs={"rows": 3}), help_text="What the players should know before they join.")
-    starting_level = forms.IntegerField(
-        min_value=MIN_LEVEL, max_value=MAX_LEVEL, initial=10,
-        help_text="Most groups start at Level 10.")
     default_highlight_rounds = forms.TypedChoiceField(
         choices=ROUNDS, coerce=int, initial=3, label="Highlight rounds per session",
         help_text="Three as a rule; two for short sessions, four for long ones.")
@@ -61,10 +72,42 @@ class CampaignForm(BootstrapForm):
         super().__init__(*args, **kwargs)
         # Read when the form is made: the systems registered then (rules.systems).
         self.fields["system"].choices = systems.choices()
+        key = (self.data.get("system") if self.is_bound
+               else self.get_initial_for_field(self.fields["system"], "system"))
+        self.game_system = systems.find(key) or systems.get(systems.ELDRITCH_GAMBIT)
+        if not rituals.of(self.game_system.key).highlights:
+            del self.fields["default_highlight_rounds"]
+        self.settings_names = []
+        settings_form = self.game_system.campaign_settings_form
+        if settings_form is not None:
+            for name, field in settings_form.base_fields.items():
+                if name in self.fields:
+                    raise ImproperlyConfigured(
+                        f"{self.game_system.name}'s campaign setting {name!r} has the name "
+                        "of a field of the campaign form: give it another.")
+                self.fields[name] = copy.deepcopy(field)
+                self.settings_names.append(name)
+        add_bootstrap_classes(self.fields.values())
+
+    @property
+    def settings_fields(self) -> list[forms.BoundField]:
+        """The system's settings, for the template."""
+        return [self[name] for name in self.settings_names]
+
+    @property
+    def highlight_rounds_field(self) -> forms.BoundField | None:
+        return self["default_highlight_rounds"] if "default_highlight_rounds" in self.fields \
+            else None
 
     def clean_system(self) -> str:
         """Left out, a campaign plays Eldritch Gambit (the first system)."""
         return self.cleaned_data.get("system") or systems.ELDRITCH_GAMBIT
+
+    def clean(self):
+        cleaned = super().clean()
+        cleaned["settings"] = {name: cleaned.pop(name) for name in self.settings_names
+                               if name in cleaned}
+        return cleaned
 
 
 class SessionForm(BootstrapForm):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 
-from django.conf import settings
+from django.conf import settings as conf
 from django.db import models
 from django.db.models import Q
 from django.http import Http404
@@ -23,9 +23,6 @@ from rules import systems
 MIN_HIGHLIGHT_ROUNDS = 2
 MAX_HIGHLIGHT_ROUNDS = 4
 DEFAULT_HIGHLIGHT_ROUNDS = 3
-# Characters > Level: "Most groups start at Level 10." The builder's Level bounds.
-DEFAULT_STARTING_LEVEL = 10
-MIN_LEVEL, MAX_LEVEL = 1, 100
 
 
 def new_invitation_code() -> str:
@@ -62,13 +59,16 @@ class Campaign(models.Model):
     # character has joined; only characters of this system join.
     system = models.CharField(max_length=systems.KEY_MAX_LENGTH, default=systems.ELDRITCH_GAMBIT)
     pitch = models.TextField(max_length=2000, blank=True)
-    starting_level = models.PositiveSmallIntegerField(default=DEFAULT_STARTING_LEVEL)
+    # The game system's settings for the campaign (Eldritch Gambit: its starting Level),
+    # defined and validated by the system's GameSystem.campaign_settings_form; the
+    # campaign_create service stores only what that form accepts.
+    settings = models.JSONField(default=dict, blank=True)
     default_highlight_rounds = models.PositiveSmallIntegerField(
         default=DEFAULT_HIGHLIGHT_ROUNDS
     )
     # The Imp. Kept equal to the one Membership with role "imp" (imp_handover moves both).
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="campaigns_owned"
+        conf.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="campaigns_owned"
     )
     created_at = models.DateTimeField(auto_now_add=True)
     request_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
@@ -83,10 +83,6 @@ class Campaign(models.Model):
                             default_highlight_rounds__lte=MAX_HIGHLIGHT_ROUNDS),
                 name="campaign_highlight_rounds_2_to_4",
             ),
-            models.CheckConstraint(
-                condition=Q(starting_level__gte=MIN_LEVEL, starting_level__lte=MAX_LEVEL),
-                name="campaign_starting_level_in_range",
-            ),
         ]
 
     def __str__(self) -> str:
@@ -98,6 +94,20 @@ class Campaign(models.Model):
     @property
     def game_system(self) -> systems.GameSystem:
         return systems.get(self.system)
+
+    @property
+    def settings_summary(self) -> str:
+        """A few words on the system's settings for the campaign's page and list
+        (Eldritch Gambit: "starting Level 10"), or ""."""
+        form = self.game_system.campaign_settings_form
+        return form.summary(self.settings) if form is not None else ""
+
+    @property
+    def new_character_note(self) -> str:
+        """What a character built for the campaign starts with ("it starts at the
+        campaign's Level 10"), or ""."""
+        form = self.game_system.campaign_settings_form
+        return form.new_character(self.settings) if form is not None else ""
 
 
 class MembershipQuerySet(models.QuerySet):
@@ -134,7 +144,7 @@ class MembershipQuerySet(models.QuerySet):
 class Membership(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+        conf.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
     )
     role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
     joined_at = models.DateTimeField(auto_now_add=True)
@@ -163,7 +173,7 @@ class Invitation(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
     code = models.CharField(max_length=64, unique=True, default=new_invitation_code)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+        conf.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
@@ -196,7 +206,7 @@ class Session(models.Model):
     # character did" (Characters > Advancement > Highlights XP).
     final_round_about_other = models.BooleanField(default=False)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+        conf.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
     request_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
@@ -205,7 +215,7 @@ class Session(models.Model):
     # Highlights and its Quest step (campaigns/services.py, ritual_close).
     ritual_closed_at = models.DateTimeField(null=True, blank=True)
     ritual_closed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        conf.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="+",
     )
 
@@ -246,7 +256,7 @@ class Absence(models.Model):
         "characters.Character", on_delete=models.CASCADE, related_name="absences"
     )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+        conf.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -280,7 +290,7 @@ class Highlight(models.Model):
         related_name="highlight",
     )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+        conf.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
     request_key = models.CharField(max_length=64, null=True, blank=True, unique=True)

@@ -21,7 +21,10 @@ class NoRitual:
 
     highlights = False
     templates: dict[str, str] = {}
-    labels = {"character_link": "XP ledger"}
+    # The generic pages' words: the link to a character's campaign page, what a
+    # character's campaign history holds, and what moves its XP ledger.
+    labels = {"character_link": "XP ledger", "history": "XP",
+              "ledger_sources": "the Imp's adjustments"}
 
     def steps_done(self, session, character) -> bool:
         return True

@@ -28,11 +28,10 @@ from rules import systems
 
 from . import rituals
 from .models import (
+    DEFAULT_HIGHLIGHT_ROUNDS,
     IMP_ROLES,
     MAX_HIGHLIGHT_ROUNDS,
-    MAX_LEVEL,
     MIN_HIGHLIGHT_ROUNDS,
-    MIN_LEVEL,
     Absence,
     Campaign,
     Highlight,
@@ -198,11 +197,35 @@ def _check_rounds(rounds: int, *, field: str) -> None:
 # -- the table ----------------------------------------------------------------------------
 
 
+def campaign_settings(game_system: systems.GameSystem, settings: dict | None) -> dict:
+    """The campaign settings `settings` as the system's campaign_settings_form cleans
+    them (None: its fields' initial values); CampaignError on the first field it
+    refuses. A system without settings stores none."""
+    form_class = game_system.campaign_settings_form
+    if form_class is None:
+        return {}
+    if settings is None:
+        blank = form_class()
+        settings = {name: blank.get_initial_for_field(field, name)
+                    for name, field in blank.fields.items()}
+    if not isinstance(settings, dict):
+        raise CampaignError("The campaign's settings are not readable.", "settings_invalid")
+    form = form_class(data=settings)
+    if not form.is_valid():
+        name, errors = next(iter(form.errors.as_data().items()))
+        error = errors[0]
+        raise CampaignError(" ".join(error.messages), error.code or "settings_invalid",
+                            field=None if name == "__all__" else name)
+    return form.cleaned_data
+
+
 @transaction.atomic
-def campaign_create(*, owner, name: str, pitch: str = "", starting_level: int = 10,
-                    default_highlight_rounds: int = 3, system: str = systems.ELDRITCH_GAMBIT,
+def campaign_create(*, owner, name: str, pitch: str = "", settings: dict | None = None,
+                    default_highlight_rounds: int = DEFAULT_HIGHLIGHT_ROUNDS,
+                    system: str = systems.ELDRITCH_GAMBIT,
                     request_key: str | None = None) -> Campaign:
-    """A new campaign with `owner` as its Imp, playing the game system `system`."""
+    """A new campaign with `owner` as its Imp, playing the game system `system`, with
+    that system's `settings` (None: its defaults)."""
     if request_key:
         existing = Campaign.objects.filter(request_key=request_key).first()
         if existing is not None:
@@ -210,15 +233,14 @@ def campaign_create(*, owner, name: str, pitch: str = "", starting_level: int = 
     name = check_text(name, field="name", length=NAME_LENGTH,
                        required="Give the campaign a name.")
     pitch = check_text(pitch, field="pitch", length=PITCH_LENGTH)
-    if not MIN_LEVEL <= starting_level <= MAX_LEVEL:
-        raise CampaignError(f"The starting Level is from {MIN_LEVEL} to {MAX_LEVEL}.",
-                            "level_out_of_range", field="starting_level")
     _check_rounds(default_highlight_rounds, field="default_highlight_rounds")
-    if systems.find(system) is None:
+    game_system = systems.find(system)
+    if game_system is None:
         raise CampaignError("Choose one of the game systems listed.", "unknown_system",
                             field="system")
+    settings = campaign_settings(game_system, settings)
     campaign = Campaign.objects.create(
-        owner=owner, name=name, pitch=pitch, starting_level=starting_level, system=system,
+        owner=owner, name=name, pitch=pitch, settings=settings, system=system,
         default_highlight_rounds=default_highlight_rounds, request_key=request_key or None,
     )
     Membership.objects.create(campaign=campaign, user=owner, role=Role.IMP)

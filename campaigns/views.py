@@ -98,7 +98,12 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def campaign_create(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
-        form = CampaignForm(initial={"request_key": uuid.uuid4().hex})
+        # ?system=<key>: the form with that system's settings (the system select asks
+        # for them, htmx swapping its #system-settings in).
+        initial = {"request_key": uuid.uuid4().hex}
+        if "system" in request.GET:
+            initial["system"] = request.GET["system"]
+        form = CampaignForm(initial=initial)
     else:
         form = CampaignForm(request.POST)
         if form.is_valid():
@@ -135,6 +140,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, f"{DASHBOARD}#party-dashboard", context)
     sessions = list(campaign.sessions.order_by("-number")[:RECENT_SESSIONS])
     context["sessions"] = sessions
+    context["highlights"] = rituals.of(campaign.system).highlights
     context["invitations"] = (
         list(campaign.invitations.filter(revoked_at=None)) if runs else [])
     context["can_bring"] = True  # the bring page also builds and duplicates

@@ -183,12 +183,16 @@ class GameSystem:
     #     left out: nothing): "session" (the ritual section of the session page; with
     #     Highlights and none, the generic campaigns/includes/session_ritual.html, which a
     #     system's own extends), "member" (a player's own character on the campaign page),
-    #     "party" (its note in that row), "party_cell" (its column of the party table: the
-    #     heading with heading=True, else a row's cell), "progress" (the Level and XP card
+    #     "party" (its note in that row), "party_columns" (its columns of the party table,
+    #     after the generic Character, Player, Level and the Imps' XP: the headings with
+    #     heading=True, else one row's cells; `runs`, and `row` with row.ritual, and for the
+    #     Imps row.sheet and row.statuses), "progress" (the Level and XP card
     #     of the campaign's character page; the generic one shows the ledger's sums),
     #     "character" (that page's next card, above the ledger).
     #   labels: a mapping of the generic pages' words for it ("character_link": the link
-    #     to a character's campaign page; campaigns.rituals.labels fills in defaults).
+    #     to a character's campaign page; "history": what a character who leaves keeps;
+    #     "ledger_sources": what moves its XP ledger; campaigns.rituals.labels fills in
+    #     defaults, and the {% ritual_labels %} tag gives them to a template).
     #   party_context(campaign) -> dict: character pk -> what "party" shows (the party's
     #   party_version(campaign) -> tuple: what the party dashboard shows of the system's
     #     own rows, as data read in a query or two whatever the history (its polls answer
@@ -199,6 +203,21 @@ class GameSystem:
     #   character_context(character, membership, **forms) -> dict: what "character" shows
     #     (`forms`: the system's own bound forms, when its page re-renders with errors).
     ritual: Any = None
+    # A campaign's settings, if the system has any: a Django form class (the character
+    # package's; not a dotted path: campaigns import characters). Its fields show inside
+    # the generic campaign form (their names may not be one of that form's own: name,
+    # system, pitch, default_highlight_rounds, request_key), their errors beside them;
+    # its cleaned_data, JSON-serialisable, is what `Campaign.settings` stores, and the
+    # campaign_create service binds it to the settings it is given (its fields' initial
+    # values when given none) and refuses them unless valid: the form is the invariant.
+    # The system's code reads a setting through its own accessor (a campaign made before
+    # a setting existed has none stored). Besides a Form's API, the class has
+    #   summary(settings) -> str: a few words for the campaign's page and list
+    #     (Eldritch Gambit: "starting Level 10");
+    #   new_character(settings) -> str: what a character built for the campaign starts
+    #     with, for the generic pages' notes ("it starts at the campaign's Level 10"), or "".
+    # None: the campaign has no settings.
+    campaign_settings_form: Any = None
     # The system's example for `manage.py seed_demo`: a callable, or its dotted path (the
     # campaign side may seed a demo campaign), seeding it once (safe to run again) and
     # returning {"users": [(username, password, role), ...], "campaigns": [Campaign, ...]}

@@ -20,6 +20,9 @@ import time
 from dataclasses import dataclass
 
 PASSWORD = "load-bench-password"  # noqa: S105 - a throwaway database's accounts
+# The seeded characters' Level and their campaigns' starting Level (Eldritch Gambit's
+# campaign setting): ten Attribute points at Level 10.
+LEVEL = 10
 ATTRIBUTE_SPREADS = ((3, 2, 2, 1, 1, 1), (2, 2, 2, 2, 1, 1), (4, 2, 1, 1, 1, 1))
 HIGHLIGHTS = ("Held the bridge alone", "Talked the ferryman down", "Found the hidden door",
               "Cooked for the whole caravan", "Outran the wolves", "Read the old runes")
@@ -46,7 +49,7 @@ def character_data(n: int, rng: random.Random, *, armor) -> dict:
         "name": f"Load hero {n}", "pronouns": "they/them", "career": "Grave robber",
         "quest": "Find the drowned library", "origin": "The river docks",
         "template_name": "Human", "description": "Seeded for the load benchmark.",
-        "level": 10, "xp": 0, **dict(zip(("str", "wis", "dex", "agi", "cha", "end"), spread,
+        "level": LEVEL, "xp": 0, **dict(zip(("str", "wis", "dex", "agi", "cha", "end"), spread,
                                           strict=True)),
         "skills": ["Swim", "Haggle"], "coins_cp": 500, "armor": armor, "shield": None,
         "armor_coverage": "full", "hp_current": None, "wp_current": None, "statuses": [],
@@ -179,7 +182,8 @@ def seed_campaigns(sizes: Sizes, imps, characters, rng: random.Random) -> list[d
     rng.shuffle(free)
     tables = []
     for n, imp in enumerate(imps):
-        campaign = services.campaign_create(owner=imp, name=f"Load table {n + 1}")
+        campaign = services.campaign_create(owner=imp, name=f"Load table {n + 1}",
+                                            settings={"starting_level": LEVEL})
         invitation = services.invitation_create(campaign=campaign, by=imp)
         party, owners = [], set()
         for character in list(free):

@@ -5,11 +5,12 @@ system's URL.
     {% load system_links %}
     {% campaign_links campaign as links %}{% for label, url in links %}...{% endfor %}
     {% session_links campaign session as links %}
+    {% ritual_labels campaign.system as labels %}{{ labels.history }}
 """
 
 from django import template
 
-from campaigns import systems
+from campaigns import rituals, systems
 
 register = template.Library()
 
@@ -22,3 +23,10 @@ def campaign_links(campaign) -> list[tuple[str, str]]:
 @register.simple_tag
 def session_links(campaign, session) -> list[tuple[str, str]]:
     return systems.session_links(campaign, session)
+
+
+@register.simple_tag
+def ritual_labels(system_key: str) -> dict[str, str]:
+    """The words of the system's ritual (campaigns.rituals.labels) for a page whose view
+    does not hand them over (the character's page, the members' page)."""
+    return rituals.labels(system_key)

@@ -56,7 +56,7 @@ def join(page, invitation):
 
 def test_join_with_no_character_then_build_one_from_the_join_page(page, live_server, password,
                                                                   rules_catalog):
-    campaign = CampaignFactory(name="The Drowned Crown", starting_level=6)
+    campaign = CampaignFactory(name="The Drowned Crown", settings={"starting_level": 6})
     invitation = InvitationFactory(campaign=campaign)
     login(page, live_server, UserFactory(username="wren"), password)
     join(page, invitation)

@@ -38,3 +38,30 @@ def test_choose_build_preview_and_see_a_tiny_character(page, live_server, passwo
     screenshot(page, "tiny-sheet")
     assert describe(axe_check(page)) == ""
     assert TinyCharacter.objects.get().grit == 4
+
+
+def test_the_campaign_form_shows_the_chosen_systems_settings(page, live_server, password):
+    """Choosing the game system swaps in its settings: Eldritch Gambit's starting Level and
+    Highlight rounds; none for the tiny system, whose campaign is made without them."""
+    from campaigns.models import Campaign
+
+    login(page, live_server, UserFactory(), password)
+    page.goto("/campaigns/new/")
+    expect(page.get_by_label("Starting level")).to_have_value("10")
+    expect(page.get_by_label("Highlight rounds per session")).to_be_visible()
+    page.get_by_label("Name", exact=True).fill("Tiny table")
+    page.get_by_label("Game system").select_option(label=NAME)
+    expect(page.locator("#system-settings")).to_have_attribute("data-system", "tiny-test")
+    expect(page.get_by_label("Starting level")).to_have_count(0)
+    expect(page.get_by_label("Highlight rounds per session")).to_have_count(0)
+    expect(page.get_by_label("Name", exact=True)).to_have_value("Tiny table")
+    htmx_settled(page)
+    screenshot(page, "tiny-campaign-form")
+    assert describe(axe_check(page)) == ""
+    page.get_by_label("Game system").select_option(label="Eldritch Gambit")
+    expect(page.get_by_label("Starting level")).to_have_value("10")
+    page.get_by_label("Starting level").fill("6")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Create the campaign").click()
+    expect(page.locator("h1 + p")).to_contain_text("starting Level 6")
+    assert Campaign.objects.get().settings == {"starting_level": 6}

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def campaign(db):
-    return CampaignFactory(name="The Drowned Crown", starting_level=6)
+    return CampaignFactory(name="The Drowned Crown", settings={"starting_level": 6})
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from campaigns.systems.eldritch_gambit.models import Quest, QuestInvestment
 from characters.models import Character, XpEntry
 from characters.services import character_duplicate
 from characters.systems.eldritch_gambit.builds import sheet_for
+from characters.systems.eldritch_gambit.campaign_settings import MAX_LEVEL
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from tests.factories import (
     CampaignFactory,
@@ -521,14 +522,17 @@ def test_a_member_brings_one_of_their_characters(campaign, imp):
 def test_campaign_create_makes_the_owner_its_imp(imp):
     campaign = services.campaign_create(owner=imp, name="  Salt and Ash ", pitch="Sea")
     assert campaign.name == "Salt and Ash"
-    assert (campaign.starting_level, campaign.default_highlight_rounds) == (10, 3)
+    assert (campaign.settings, campaign.default_highlight_rounds) == ({"starting_level": 10}, 3)
     assert Membership.objects.role_of(imp, campaign) == "imp"
     with refused("name_required"):
         services.campaign_create(owner=imp, name=" ")
     with refused("rounds_out_of_range"):
         services.campaign_create(owner=imp, name="X", default_highlight_rounds=1)
-    with refused("level_out_of_range"):
-        services.campaign_create(owner=imp, name="X", starting_level=0)
+    # The starting Level is Eldritch Gambit's setting: its form refuses it.
+    with refused("min_value"):
+        services.campaign_create(owner=imp, name="X", settings={"starting_level": 0})
+    with refused("max_value"):
+        services.campaign_create(owner=imp, name="X", settings={"starting_level": MAX_LEVEL + 1})
 
 
 # -- bad input ------------------------------------------------------------------------------------

@@ -61,12 +61,13 @@ def level_waits(character) -> str:
 
 class EldritchGambitRitual:
     highlights = True
-    labels = {"character_link": "Quests and XP"}
+    labels = {"character_link": "Quests and XP", "history": "Highlights, Quests, XP",
+              "ledger_sources": "Highlights, Quest XP, the Imp's adjustments"}
     templates = {
         "session": "campaigns/eldritch_gambit/session_ritual.html",
         "member": "campaigns/eldritch_gambit/invest.html",
         "party": "campaigns/eldritch_gambit/party_quest.html",
-        "party_cell": "campaigns/eldritch_gambit/party_cell.html",
+        "party_columns": "campaigns/eldritch_gambit/party_columns.html",
         "progress": "campaigns/eldritch_gambit/character_progress.html",
         "character": "campaigns/eldritch_gambit/character_quest.html",
     }

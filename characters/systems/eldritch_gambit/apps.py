@@ -17,6 +17,7 @@ class EldritchGambitConfig(AppConfig):
     def ready(self):
         from . import pages, printing, selectors, services
         from .builds import sheet_for
+        from .campaign_settings import CampaignSettingsForm
         from .exchange import EXCHANGE
         from .forms import NEW_CHARACTER_INITIAL, CharacterForm, initial_from_character
         from .models import EldritchGambitCharacter
@@ -50,4 +51,6 @@ class EldritchGambitConfig(AppConfig):
             ritual="campaigns.systems.eldritch_gambit.ritual.RITUAL",
             # Asphodel, the demo users and the demo campaign (manage.py seed_demo).
             demo="campaigns.systems.eldritch_gambit.demo.seed",
+            # A campaign's starting Level.
+            campaign_settings_form=CampaignSettingsForm,
         ))

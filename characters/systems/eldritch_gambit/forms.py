@@ -15,8 +15,8 @@ from rules.engine.eldritch_gambit.statuses import CHOOSABLE_STATUSES
 from rules.models import GearItem
 
 from .builds import build_from_form, sheet_for
+from .campaign_settings import MAX_LEVEL, starting_level
 
-MAX_LEVEL = 100
 STARTING_SKILLS = 3  # "All characters can choose up to three Skills at the start"
 MAX_SKILLS = 30
 GEAR_FIELDS = ("armor", "shield")  # GearChoiceFields: the worn armor, the carried shield
@@ -183,11 +183,12 @@ class CharacterForm(forms.Form):
         if joining is not None:
             # "The Imp may start the party at any Level": a character built for the
             # campaign starts at its Level with no XP; the ledger takes it from there.
-            self.initial.update(level=joining.starting_level, xp=0)
+            level = starting_level(joining)
+            self.initial.update(level=level, xp=0)
             for name in ("level", "xp"):
                 field = self.fields[name]
                 field.disabled = True
-                field.help_text = (f"{joining.name} starts at Level {joining.starting_level}."
+                field.help_text = (f"{joining.name} starts at Level {level}."
                                    if name == "level" else "New characters start with 0 XP.")
 
     @property

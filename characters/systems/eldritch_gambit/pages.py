@@ -12,6 +12,7 @@ from rules.engine.eldritch_gambit import ATTRIBUTE_KEYS
 from rules.engine.eldritch_gambit.attributes import ABBREVIATIONS, roll_attributes
 from rules.engine.eldritch_gambit.seeds import roll_name_initial, roll_quirk, roll_starting_coins
 
+from .campaign_settings import starting_level
 from .forms import LOCKS
 
 ROLL_ACTIONS = frozenset({"roll_name", "roll_quirk", "roll_attributes", "roll_coins",
@@ -27,7 +28,7 @@ def builder_roll(action: str, data, *, rng: random.Random, character, joining) -
     """Apply a random helper to the form data in place; return the dice shown."""
     # A disabled Level is not posted: the attribute roll uses the one the form shows.
     if joining is not None:
-        data["level"] = str(joining.starting_level)
+        data["level"] = str(starting_level(joining))
     elif character is not None and services.ledger_rules_progress(character):
         data["level"] = str(character.level)
     rolls: list[dict] = []
