@@ -407,7 +407,8 @@ def server_timing(response) -> tuple[float | None, int | None]:
 @events.request.add_listener
 def on_request(request_type, name, response_time, response_length, response=None,
                exception=None, **kwargs):
-    if time.monotonic() - started_at < WARMUP:
+    # A request counts in the window it was sent in (as `offered` counts the schedule's).
+    if time.monotonic() - response_time / 1000 - started_at < WARMUP:
         return
     sample = samples[name]
     sample["ms"].append(response_time)
@@ -439,7 +440,9 @@ def on_quitting(environment, **kwargs):
     window_start = started_at + WARMUP
     for user, since in user_starts:
         seconds = now - max(since, window_start)
-        if seconds > 0:
-            samples[user.endpoint]["offered"] += seconds / user.interval
+        if seconds >= 0:
+            # A tab sends at most every `interval`: one at the window's start and one each
+            # interval after (never more than that, so served <= offered).
+            samples[user.endpoint]["offered"] += seconds // user.interval + 1
     with open(os.environ["LOADTEST_OUT"], "w") as file:
         json.dump({"seconds": now - window_start, "endpoints": samples}, file)
