@@ -4,7 +4,8 @@ Each simulated user is one open browser tab doing one thing on a fixed schedule
 (constant_pacing: a request every `interval` seconds, sooner never; a slow answer delays
 the next, and the requests it crowds out are counted as offered but not served):
 
-- Typist: a player typing in the builder, a live preview POST every 0.3 s.
+- Typist: a player typing in the builder nonstop, a live preview POST every
+  TYPING_INTERVAL s (what Chromium sends, measured: tests/browser/test_keystroke.py).
 - RollLog, Checks: a player on the Checks and Rolls page (its log polls every 2 s;
   a Check or a Roll every 15 s); SheetReader: a player reading a sheet (every 10 s).
 - Dashboard (every 5 s), SessionLog (every 2 s), Initiative (the player view, every
@@ -42,6 +43,11 @@ PDFS = int(os.environ.get("LOADTEST_PDFS", "1"))
 WARMUP = float(os.environ.get("LOADTEST_WARMUP", "3"))
 PLAYERS_AT_TABLE = 2  # per open table: players with the Checks and Rolls page open
 BARE_PER_TYPISTS = 10  # one bare POST client per ten typists (at least one)
+# The builder sends a preview 60 ms after a keystroke unless another comes first, so a
+# player typing nonstop at a human pace (keystrokes about 200 ms apart) sends one preview
+# per keystroke: one every 0.22-0.24 s, measured in Chromium by
+# tests/browser/test_keystroke.py (with the old 250 ms delay, one every 0.3-0.6 s).
+TYPING_INTERVAL = 0.24
 HTMX = {"HX-Request": "true"}
 
 started_at = time.monotonic()
@@ -179,7 +185,7 @@ class Client(FastHttpUser):
 
 class Typist(Client):
     fixed_count = TYPISTS
-    interval = 0.3
+    interval = TYPING_INTERVAL
     endpoint = "POST preview (typing)"
 
     def on_start(self):
@@ -200,7 +206,7 @@ class Typist(Client):
 
 class BarePost(Client):
     fixed_count = max(1, TYPISTS // BARE_PER_TYPISTS)
-    interval = 0.3
+    interval = TYPING_INTERVAL
     endpoint = "POST bare view"
 
     def on_start(self):
