@@ -61,8 +61,9 @@ character_urlpatterns = [
 
 
 def campaign_links(campaign) -> list[tuple[str, str]]:
-    """The campaign page's link to the Initiative tracker."""
-    return [("Initiative", reverse("campaigns:initiative_list", args=[campaign.pk]))]
+    """The campaign page's links to the Initiative tracker and the blank printed sheet."""
+    return [("Initiative", reverse("campaigns:initiative_list", args=[campaign.pk])),
+            ("Blank sheet (PDF)", reverse("characters:blank_sheet_pdf"))]
 
 
 def session_links(session) -> list[tuple[str, str]]:

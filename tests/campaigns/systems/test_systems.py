@@ -89,10 +89,16 @@ def test_the_pages_link_each_systems_own_pages(client, user, tiny_with_campaign_
         brawl = reverse("campaigns:tiny_brawl", args=[tiny_campaign.pk])
         initiative = reverse("campaigns:initiative_list", args=[eg_campaign.pk])
         assert campaign_systems.campaign_links(tiny_campaign) == [("Brawl", brawl)]
-        assert campaign_systems.campaign_links(eg_campaign) == [("Initiative", initiative)]
+        assert campaign_systems.campaign_links(eg_campaign) == [
+            ("Initiative", initiative),
+            ("Blank sheet (PDF)", reverse("characters:blank_sheet_pdf"))]
         tiny_page = client.get(tiny_campaign.get_absolute_url()).content.decode()
         eg_page = client.get(eg_campaign.get_absolute_url()).content.decode()
         assert f'href="{brawl}">Brawl</a>' in tiny_page and "Initiative</a>" not in tiny_page
+        # Eldritch Gambit's blank sheet and the Highlights log (no Highlights) are not
+        # the tiny system's.
+        assert "Blank sheet" not in tiny_page and "Highlights log" not in tiny_page
+        assert "Highlights log</a>" in eg_page
         assert f'href="{initiative}">Initiative</a>' in eg_page and "Brawl" not in eg_page
         assert client.get(brawl).status_code == 200
         assert client.get(reverse("campaigns:tiny_brawl",

@@ -20,6 +20,8 @@ def mettle_stat(stat, label=None, prefix="", big=False):
     source = (f'<br><small class="text-muted">SRD: {escape(stat.source)}</small>'
               if stat.source else "")
     classes = "stat stat-big" if big else "stat"
+    if isinstance(stat.value, str) and len(stat.display) > 6:  # a word ("Struggling")
+        classes += " stat-wide"
     return SafeString(
         f'<div class="{classes}"><span class="stat-label" id="{pid}-label">{label}</span>'
         f'<button type="button" class="stat-value" data-stat="{escape(stat.name)}" '
