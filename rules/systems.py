@@ -101,6 +101,11 @@ class GameSystem:
     # summary(character) -> one line for the character list ("Level 10 Human"); the
     # character carries the ledger sums (level_total, xp_total, coins_total).
     summary: Callable[[Any], str] | None = None
+    # What the generic pages (the character list, the campaign's party, the join page, the
+    # ritual's table) show of a character's standing: the ledger sums the system's
+    # advancement uses, as (label, attribute of the character, data-stat name), in order.
+    # The XP ledger is every system's; a Level is Eldritch Gambit's.
+    progress: tuple[tuple[str, str, str], ...] = (("XP", "xp_total", "xp"),)
     # create(*, owner, data) and update(*, character, data, by) -> the saved character,
     # from the builder form's cleaned_data; each in one transaction.
     create: Callable[..., Any] | None = None

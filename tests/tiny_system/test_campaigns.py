@@ -110,7 +110,7 @@ def test_the_ways_forward_say_why_another_systems_character_cannot_come(client, 
     invitation = InvitationFactory(campaign=campaign)
     client.force_login(user)
     body = client.get(invitation.get_absolute_url()).content.decode()
-    assert "Cannot be brought: a Tiny Test System character" in body
+    assert "Cannot be brought: it plays Tiny Test System" in body
     assert 'aria-label="Bring Pip"' not in body and 'aria-label="Bring Asphodel"' in body
 
 

@@ -139,7 +139,13 @@ def test_the_list_shows_each_systems_summary(player, user):
     CharacterFactory(owner=user, name="Asphodel")
     body = player.get(reverse("characters:list")).content.decode()
     assert "Grit 3, Wits 2 · Tiny Test System" in body
-    assert "Level " in body and "· Eldritch Gambit" in body
+    assert "· Eldritch Gambit" in body
+    # Each row's standing in its system's words (GameSystem.progress): a Level is
+    # Eldritch Gambit's, the XP every system's.
+    rows = {name: row for row in re.findall(r"<tr data-system=.*?</tr>", body, re.S)
+            for name in ("Pip", "Asphodel") if f">{name}<" in row}
+    assert "Level 10 · XP 0" in rows["Asphodel"]
+    assert "XP 0" in rows["Pip"] and "Level" not in rows["Pip"]
 
 
 def test_print_and_pdf(player, user):

@@ -20,8 +20,9 @@ ROLL_ACTIONS = frozenset({"roll_name", "roll_quirk", "roll_attributes", "roll_co
 
 
 def summary(character) -> str:
-    """ "Level 10 Human": the list's line (the ledger's Level, the Template)."""
-    return f"Level {character.level} {character.template_name}"
+    """ "Human, Soldier": the list's line under the name (its Template and Career; the
+    Level shows beside it, GameSystem.progress)."""
+    return ", ".join(part for part in (character.template_name, character.career) if part)
 
 
 def builder_roll(action: str, data, *, rng: random.Random, character, joining) -> list[dict]:
