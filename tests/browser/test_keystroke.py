@@ -172,7 +172,7 @@ def rules_catalog(transactional_db):
 
 def test_keystroke_to_updated_number_in_the_builder(page, live_server, password, capsys):
     login(page, live_server, UserFactory(), password)
-    page.goto("/characters/new/")
+    page.goto("/characters/new/?system=eldritch-gambit")
     expect(page.get_by_role("heading", name="New character")).to_be_visible()
     htmx_settled(page)
     stat = "#stats-panel [data-stat=hp_base]"
