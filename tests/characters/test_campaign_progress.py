@@ -51,7 +51,7 @@ def test_a_typed_level_and_xp_are_not_saved_in_a_campaign(client, hero):
     # The rest is saved.
     assert EldritchGambitCharacter.objects.get(pk=hero.pk).career == "Bell ringer"
     page = client.get(hero.get_absolute_url()).content.decode()
-    assert "Level and XP follow the campaign's XP ledger" in page
+    assert "the campaign's XP ledger sets its Level and XP" in page
     assert reverse("campaigns:character", args=[hero.campaign_id, hero.pk]) in page
 
 
@@ -100,7 +100,7 @@ def test_leaving_does_not_free_level_and_xp(client, hero):
     page = client.get(reverse("characters:edit", args=[hero.pk])).content.decode()
     assert "Kept by the XP ledger since it played in a campaign" in page
     detail = client.get(hero.get_absolute_url()).content.decode()
-    assert "played in a campaign: Level and XP stay what its XP ledger says" in detail
+    assert "played in a campaign: its XP ledger still sets its Level and XP" in detail
     campaign_services.character_join(campaign=campaign, character=hero, by=hero.owner)
     assert totals(hero) == (10, 9)
     kinds = list(XpEntry.objects.filter(character=hero).values_list("kind", "note"))

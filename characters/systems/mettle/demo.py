@@ -17,7 +17,7 @@ from .apps import KEY
 
 # The demo users Eldritch Gambit's demo makes (characters/systems/eldritch_gambit/demo.py):
 # the same accounts, so one login plays both games.
-DEMO_PLAYER = ("player1", "player1-demo-pass", "A demo player, owner of Viktor")
+DEMO_PLAYER = ("player1", "player1-demo-pass", "Viktor's player (METTLE Core)")
 
 VIKTOR = {
     "name": "Viktor",

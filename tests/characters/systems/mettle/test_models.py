@@ -62,7 +62,7 @@ def test_the_database_and_the_engine_agree_on_freestyle(user):
 def test_the_demo_seeds_viktor_once(db):
     first = seed_demo()
     assert first == {"users": [("player1", "player1-demo-pass",
-                                "A demo player, owner of Viktor")], "campaigns": []}
+                                "Viktor's player (METTLE Core)")], "campaigns": []}
     seed_demo()
     viktor = MettleCharacter.objects.get(name="Viktor")
     assert viktor.owner.check_password("player1-demo-pass")
