@@ -106,6 +106,9 @@ class GameSystem:
     # advancement uses, as (label, attribute of the character, data-stat name), in order.
     # The XP ledger is every system's; a Level is Eldritch Gambit's.
     progress: tuple[tuple[str, str, str], ...] = (("XP", "xp_total", "xp"),)
+    # What the game calls the one who runs the table (Eldritch Gambit's Imp, METTLE Core's
+    # Guide): the generic campaign pages name the campaign's owner and co-owners so.
+    game_master: str = "game master"
     # create(*, owner, data) and update(*, character, data, by) -> the saved character,
     # from the builder form's cleaned_data; each in one transaction.
     create: Callable[..., Any] | None = None

@@ -26,3 +26,16 @@ def progress_words(system) -> str:
     """The same in a sentence: "Level and XP"."""
     labels = [label for label, _, _ in system.progress]
     return f"{', '.join(labels[:-1])} and {labels[-1]}" if len(labels) > 1 else labels[0]
+
+
+@register.filter
+def role_in(role, system) -> str:
+    """A campaign role in the system's words: "Imp", "Co-Imp" or "Player" for Eldritch
+    Gambit, "Guide", "Co-Guide" or "Player" for METTLE Core (GameSystem.game_master).
+    `role` is a membership's stored role ("imp", "co_imp", "player")."""
+    master = system.game_master
+    if role == "imp":
+        return master[:1].upper() + master[1:]
+    if role == "co_imp":
+        return f"Co-{master}"
+    return "Player"

@@ -30,6 +30,7 @@ class EldritchGambitConfig(AppConfig):
             initial_from_character=initial_from_character,
             sheet=sheet_for,
             summary=pages.summary,
+            game_master="Imp",
             # Its standing: the Level the XP bought, and the XP left (the ledgers' sums).
             progress=(("Level", "level_total", "level"), ("XP", "xp_total", "xp")),
             create=services.character_create,

@@ -32,6 +32,7 @@ class MettleConfig(AppConfig):
             initial_from_character=initial_from_character,
             sheet=sheet_for,
             summary=pages.summary,
+            game_master="Guide",
             create=services.character_create,
             update=services.character_update,
             printed_sheets=printed_sheets,
