@@ -20,6 +20,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 from ..dice import Dice
+from ..sheet_lookups import SheetLookups
 from . import levels
 from .attributes import ATTRIBUTES, NAMES, Attributes, describe, points_spent
 from .checks import check_die, modifier
@@ -186,7 +187,7 @@ class AttributeRow:
 
 
 @dataclass(frozen=True)
-class CharacterSheet:
+class CharacterSheet(SheetLookups):
     build: CharacterBuild
     stats: dict[str, Stat]
     attributes: tuple[AttributeRow, ...]
@@ -213,23 +214,6 @@ class CharacterSheet:
         `weapons`, which pairs with carried pieces. Made when first asked for."""
         return tuple(natural_attack_line(attack, self.build.attributes, self.size)
                      for attack in attack_traits(self.build.traits))
-
-    def __getitem__(self, name: str) -> Stat:
-        return self.stats[name]
-
-    def value(self, name: str) -> int | str | None:
-        return self.stats[name].value
-
-    @property
-    def errors(self) -> tuple[Issue, ...]:
-        return tuple(issue for issue in self.issues if issue.is_error)
-
-    @property
-    def warnings(self) -> tuple[Issue, ...]:
-        return tuple(issue for issue in self.issues if not issue.is_error)
-
-    def issues_for(self, field_name: str) -> tuple[Issue, ...]:
-        return tuple(issue for issue in self.issues if issue.field == field_name)
 
     @property
     def attribute_stats(self) -> tuple[Stat, ...]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
+from ..sheet_lookups import SheetLookups
 from . import advancement
 from .attributes import (
     ARRAY,
@@ -170,7 +171,7 @@ DERIVED_NAMES = (
 
 
 @dataclass(frozen=True)
-class CharacterSheet:
+class CharacterSheet(SheetLookups):
     build: CharacterBuild
     attributes: Attributes  # unmodified, after the XP raises
     modified: dict[str, int]  # each pool as circumstance and equipment change it
@@ -179,23 +180,6 @@ class CharacterSheet:
     armor: Armor | None
     statuses: tuple[str, ...]  # chosen and derived
     issues: tuple[Issue, ...]
-
-    def __getitem__(self, name: str) -> Stat:
-        return self.stats[name]
-
-    def value(self, name: str) -> int | str | None:
-        return self.stats[name].value
-
-    @property
-    def errors(self) -> tuple[Issue, ...]:
-        return tuple(issue for issue in self.issues if issue.is_error)
-
-    @property
-    def warnings(self) -> tuple[Issue, ...]:
-        return tuple(issue for issue in self.issues if not issue.is_error)
-
-    def issues_for(self, field_name: str) -> tuple[Issue, ...]:
-        return tuple(issue for issue in self.issues if issue.field == field_name)
 
     def derived(self) -> dict[str, int | str | None]:
         """The export's `derived` object: every data-stat name and its value."""
