@@ -44,6 +44,11 @@ class MettleConfig(AppConfig):
             ),
             builder_roll_actions=pages.ROLL_ACTIONS,
             builder_roll=pages.builder_roll,
+            # Its campaign side (named, not imported: characters never import campaigns).
+            campaign_package="campaigns.systems.mettle",
+            # The Highlights at the start of each session after the first; its XP buys
+            # nothing by itself (Attribute raises are bought any time).
+            ritual="campaigns.systems.mettle.ritual.RITUAL",
             # Viktor, the SRD's example character, for the demo player (manage.py seed_demo).
             demo="characters.systems.mettle.demo.seed_demo",
         ))
