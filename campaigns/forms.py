@@ -116,13 +116,15 @@ class SessionForm(BootstrapForm):
                                               label="Highlight rounds")
     final_round_about_other = forms.BooleanField(
         required=False, label="The final round is about another character")
-    notes = forms.CharField(max_length=10_000, required=False, label="Notes (for those who run the table only)",
+    notes = forms.CharField(max_length=10_000, required=False,
+                            label="Notes (for those who run the table only)",
                             widget=forms.Textarea(attrs={"rows": 3}))
     request_key = RequestKeyField()
 
 
 class SessionNotesForm(BootstrapForm):
-    notes = forms.CharField(max_length=10_000, required=False, label="Notes (for those who run the table only)",
+    notes = forms.CharField(max_length=10_000, required=False,
+                            label="Notes (for those who run the table only)",
                             widget=forms.Textarea(attrs={"rows": 6}))
     recap = forms.CharField(max_length=10_000, required=False,
                             label="Recap (the whole table reads it)",
