@@ -5,19 +5,22 @@ Each simulated user is one open browser tab doing one thing on a fixed schedule
 the next, and the requests it crowds out are counted as offered but not served):
 
 - Typist: a player typing in the builder nonstop, a live preview POST every
-  TYPING_INTERVAL s (what Chromium sends, measured: tests/browser/test_keystroke.py).
+  TYPING_INTERVAL s (what Chromium sends, measured: tests/browser/test_keystroke.py);
+  MettleTypist: the same in METTLE Core's builder (its share of the typists).
 - RollLog, Checks: a player on the Checks and Rolls page (its log polls every 2 s;
-  a Check or a Roll every 15 s); SheetReader: a player reading a sheet (every 10 s).
+  a Check or a Roll every 15 s); SheetReader: a player reading a sheet (every 10 s);
+  MettleSheetReader: a METTLE Core player reading theirs, on the same schedule.
 - Dashboard (every 5 s), SessionLog (every 2 s), Initiative (the player view, every
   2 s), Ritual (the Imp runs the ritual: a step every 10 s): one of each per open table.
 - SheetPdf, PartyPdf: an Imp downloads a sheet PDF and the party's PDF, every 60 s.
 - BarePost, BareGet: the bare view (login required, 2 bytes) on the preview's and the
   polls' schedules.
 
-The environment says how many of each (LOADTEST_TYPISTS, LOADTEST_TABLES,
-LOADTEST_PDFS), where the seeded world and its session cookies are (LOADTEST_WORLD) and
-where to write the measurements (LOADTEST_OUT); requests in the first LOADTEST_WARMUP
-seconds are not counted.
+The environment says how many of each (LOADTEST_TYPISTS, of whom
+LOADTEST_METTLE_TYPISTS type in METTLE Core's builder; LOADTEST_TABLES;
+LOADTEST_METTLE_READERS; LOADTEST_PDFS), where the seeded world and its session cookies
+are (LOADTEST_WORLD) and where to write the measurements (LOADTEST_OUT); requests in
+the first LOADTEST_WARMUP seconds are not counted.
 """
 
 from __future__ import annotations
@@ -39,6 +42,11 @@ with open(os.environ["LOADTEST_WORLD"]) as world_file:
     WORLD = json.load(world_file)
 TYPISTS = int(os.environ.get("LOADTEST_TYPISTS", "1"))
 TABLES = int(os.environ.get("LOADTEST_TABLES", "1"))
+METTLE_TYPISTS = int(os.environ.get("LOADTEST_METTLE_TYPISTS", "0"))
+METTLE_READERS = int(os.environ.get("LOADTEST_METTLE_READERS", "0"))
+# Each game's pages are their own endpoints in the report (the generic URLs answer with
+# the character's game's builder, preview and sheet): "POST preview (typing, METTLE Core)".
+METTLE = "METTLE Core"
 PDFS = int(os.environ.get("LOADTEST_PDFS", "1"))
 WARMUP = float(os.environ.get("LOADTEST_WARMUP", "3"))
 PLAYERS_AT_TABLE = 2  # per open table: players with the Checks and Rolls page open
@@ -184,7 +192,7 @@ class Client(FastHttpUser):
 
 
 class Typist(Client):
-    fixed_count = TYPISTS
+    fixed_count = TYPISTS - METTLE_TYPISTS
     interval = TYPING_INTERVAL
     endpoint = "POST preview (typing)"
 
@@ -201,6 +209,32 @@ class Typist(Client):
         n = next(self.keys)
         data = {**self.data, "description": f"Typing, keystroke {n}",
                 "str": str(1 + n % 3)}
+        self.post(self.url, self.endpoint, data)
+
+
+class MettleTypist(Client):
+    """A player typing nonstop in METTLE Core's builder, on the Typist's schedule: the
+    whole form, a Descriptor's text and a pool changed at each keystroke."""
+
+    fixed_count = METTLE_TYPISTS
+    interval = TYPING_INTERVAL
+    endpoint = f"POST preview (typing, {METTLE})"
+
+    def on_start(self):
+        who = take("mettle-typist", WORLD["mettle_characters"])
+        self.log_in(who["user"])
+        page = self.get(f"/characters/{who['character']}/edit/", f"GET builder page ({METTLE})")
+        form = next(f for f in forms_of(page.text or "") if "/preview/" in f["hx_post"])
+        self.url, self.data = form["hx_post"], fields_of(form)
+        if form.get("button"):  # htmx posts the fields, not a roll button (the builder's)
+            self.data.pop(form["button"][0], None)
+        self.keys = itertools.count()
+
+    @task
+    def type_a_key(self):
+        n = next(self.keys)
+        data = {**self.data, "concept_descriptor": f"Typing, keystroke {n}",
+                "frame": str(1 + n % 5)}
         self.post(self.url, self.endpoint, data)
 
 
@@ -354,6 +388,20 @@ class SheetReader(Client):
 
     def on_start(self):
         self.who = character_of_table("sheet")
+        self.log_in(self.who["user"])
+
+    @task
+    def read(self):
+        self.get(f"/characters/{self.who['character']}/", self.endpoint)
+
+
+class MettleSheetReader(Client):
+    fixed_count = METTLE_READERS
+    interval = 10.0
+    endpoint = f"GET character page ({METTLE})"
+
+    def on_start(self):
+        self.who = take("mettle-sheet", WORLD["mettle_characters"])
         self.log_in(self.who["user"])
 
     @task

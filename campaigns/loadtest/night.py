@@ -145,10 +145,16 @@ def prepare(env: dict, sizes: Sizes, world: Path, cache: Path | None) -> None:
 
 
 def seed_key(sizes: Sizes) -> str:
-    """What the seeded database depends on: the sizes, the seed code, the migrations."""
+    """What the seeded database depends on: the sizes, the seed code, the services it
+    writes through (each game's character services, the campaigns' and their systems'),
+    the migrations."""
     digest = hashlib.sha256(repr(asdict(sizes)).encode())
     for path in sorted([Path(__file__).with_name("seed.py"), *ROOT.glob("*/migrations/*.py"),
-                        *ROOT.glob("*/*/*/migrations/*.py")]):
+                        *ROOT.glob("*/*/*/migrations/*.py"),
+                        *ROOT.glob("characters/systems/*/services.py"),
+                        *ROOT.glob("characters/systems/*/inventory.py"),
+                        ROOT / "campaigns" / "services.py",
+                        *ROOT.glob("campaigns/systems/*/*.py")]):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -229,12 +235,17 @@ def run_step(base: str, world: Path, workdir: Path, *, typists: int, tables: int
              ramp: Ramp) -> dict:
     """One game night of `ramp.seconds` (after the warm-up) with Locust, headless."""
     out = workdir / f"step-{typists}-{tables}.json"
+    mettle_typists, mettle_readers = mettle_clients(json.loads(world.read_text()),
+                                                    typists=typists, tables=tables)
     env = {**os.environ, "LOADTEST_WORLD": str(world), "LOADTEST_OUT": str(out),
            "LOADTEST_TYPISTS": str(typists), "LOADTEST_TABLES": str(tables),
+           "LOADTEST_METTLE_TYPISTS": str(mettle_typists),
+           "LOADTEST_METTLE_READERS": str(mettle_readers),
            "LOADTEST_PDFS": str(ramp.pdfs), "LOADTEST_WARMUP": str(ramp.warmup)}
-    # Typists, their bare-view peers, ten tabs per table (two players with two each), two
-    # PDF clients per --pdfs: Locust needs that many users for the fixed counts.
-    users = typists + max(1, typists // 10) + 10 * tables + 2 * ramp.pdfs
+    # Typists (of every game), their bare-view peers, ten tabs per table (two players with
+    # two each), METTLE Core's sheet readers, two PDF clients per --pdfs: Locust needs that
+    # many users for the fixed counts.
+    users = typists + max(1, typists // 10) + 10 * tables + mettle_readers + 2 * ramp.pdfs
     command = [BIN / "locust", "-f", LOCUSTFILE, "--headless", "--host", base,
                "--users", users, "--spawn-rate", max(users, 1),
                "--run-time", f"{ramp.seconds + ramp.warmup}s", "--stop-timeout", "30",
@@ -256,6 +267,18 @@ def run_step(base: str, world: Path, workdir: Path, *, typists: int, tables: int
               if e["errors"] or (name not in NOT_HELD_TO_LIMIT and e["p99"] >= P99_LIMIT_MS)]
     return {"typists": typists, "tables": tables, "seconds": round(raw["seconds"], 1),
             "held": not failed, "over_limit": failed, "endpoints": endpoints}
+
+
+def mettle_clients(world: dict, *, typists: int, tables: int) -> tuple[int, int]:
+    """How many of the step's typing players type in METTLE Core's builder, and how many
+    METTLE players read their sheets: the seed's share of METTLE characters (of the
+    typists; of one sheet reader per table), at least one each when there are METTLE
+    characters, so every game's pages are in every night."""
+    share = world.get("mettle_share", 0) if world.get("mettle_characters") else 0
+    if not share:
+        return 0, 0
+    return (min(typists, max(1, round(typists * share))) if typists else 0,
+            max(1, round(tables * share)) if tables else 0)
 
 
 def percentile(ordered: list[float], p: float) -> float:

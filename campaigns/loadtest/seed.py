@@ -1,8 +1,9 @@
 """Seed a realistic installation for the load benchmark, through the project's own
 services only (Eldritch Gambit's character and inventory services, campaigns/services.py,
-its Checks and Rolls and Initiative services in campaigns/systems/eldritch_gambit/), and
-write what the simulated
-clients need to know (accounts, characters, campaigns, sessions, trackers) as JSON.
+its Checks and Rolls and Initiative services in campaigns/systems/eldritch_gambit/;
+METTLE Core's character service for a share of the characters, --mettle-share), and
+write what the simulated clients need to know (accounts, characters of each game,
+campaigns, sessions, trackers) as JSON.
 
 Run by `manage.py loadtest` in a child process whose DATABASE_URL names the throwaway
 database: `python -m campaigns.loadtest.seed WORLD.json --users 50 ...`.
@@ -24,6 +25,8 @@ PASSWORD = "load-bench-password"  # noqa: S105 - a throwaway database's accounts
 # campaign setting): ten Attribute points at Level 10.
 LEVEL = 10
 ATTRIBUTE_SPREADS = ((3, 2, 2, 1, 1, 1), (2, 2, 2, 2, 1, 1), (4, 2, 1, 1, 1, 1))
+DESCRIPTORS = ("Itinerant gambler", "Svelte but wiry", "Competition", "Curmudgeon",
+               "Old leg injury", "Silver tongue")
 HIGHLIGHTS = ("Held the bridge alone", "Talked the ferryman down", "Found the hidden door",
               "Cooked for the whole caravan", "Outran the wolves", "Read the old runes")
 
@@ -39,6 +42,9 @@ class Sizes:
     items_max: int = 30
     rolls_per_session: int = 2
     rolls_tonight: int = 40  # already in the log of the session under way
+    # The share of the characters that are METTLE Core's (the rest Eldritch Gambit's, who
+    # sit at the campaigns' tables); the night's typists and sheet readers follow it.
+    mettle_share: float = 0.25
 
 
 def character_data(n: int, rng: random.Random, *, armor) -> dict:
@@ -57,6 +63,35 @@ def character_data(n: int, rng: random.Random, *, armor) -> dict:
     }
 
 
+def is_mettle(n: int, share: float) -> bool:
+    """Whether the n-th character is METTLE Core's: `share` of them, spread evenly (with
+    0.25, every fourth)."""
+    return int((n + 1) * share) > int(n * share)
+
+
+def mettle_data(n: int, rng: random.Random, *, gear_lines: int) -> dict:
+    """What METTLE Core's builder posts for a new character: the Array in a random order,
+    a Descriptor for each pool, a weapon or two, gear lines."""
+    from rules.engine.mettle.attributes import ARRAY
+    from rules.engine.mettle.data import ARMOR, ATTRIBUTE_KEYS, WEAPONS
+
+    pools = list(ARRAY)
+    rng.shuffle(pools)
+    return {
+        "name": f"Load operative {n}", "appearance": "Seeded for the load benchmark",
+        "background": "The river docks", "method": "array", "budget": 22,
+        **dict(zip(ATTRIBUTE_KEYS, pools, strict=True)),
+        **{f"{key}_descriptor": rng.choice(DESCRIPTORS) for key in ATTRIBUTE_KEYS},
+        "backstories": ["Raised in Odesa (Ukrainian)"], "contacts": ["Oleg", "Samuelson"],
+        "credit": 2, "mettle_current": None,
+        "armor": rng.choice(ARMOR).name if n % 2 else "",
+        "weapons": [{"name": "", "weapon": weapon.name, "concept": False}
+                    for weapon in rng.sample(WEAPONS, rng.randint(1, 2))],
+        "gear": [{"name": f"Keepsake {k}", "load": None, "quantity": 1}
+                 for k in range(gear_lines)],
+    }
+
+
 def seed_accounts(sizes: Sizes):
     """The Imps (one per campaign) and the players, all with PASSWORD (hashed once)."""
     from django.contrib.auth import get_user_model
@@ -72,16 +107,25 @@ def seed_accounts(sizes: Sizes):
     return users[:imps], users[imps:]
 
 
-def seed_characters(sizes: Sizes, players, rng: random.Random) -> list:
-    """sizes.characters characters over the players, each with 5-30 items."""
+def seed_characters(sizes: Sizes, players, rng: random.Random) -> tuple[list, list]:
+    """sizes.characters characters over the players: Eldritch Gambit's, each with 5-30
+    items, and sizes.mettle_share of them METTLE Core's, each with 5-30 gear lines (at
+    most as many as its builder takes)."""
     from characters.systems.eldritch_gambit import inventory, services
+    from characters.systems.mettle import services as mettle_services
+    from characters.systems.mettle.forms import MAX_LINES
     from rules.models import GearItem
 
     catalog = [item for item in GearItem.objects.srd()
                if item.category not in ("armor", "shield")]
     armors = [item for item in GearItem.objects.srd() if item.category == "armor"]
-    characters = []
+    characters, mettle = [], []
     for n, owner in zip(range(sizes.characters), itertools.cycle(players)):
+        if is_mettle(n, sizes.mettle_share):
+            lines = rng.randint(min(sizes.items_min, MAX_LINES), min(sizes.items_max, MAX_LINES))
+            mettle.append(mettle_services.character_create(
+                owner=owner, data=mettle_data(n, rng, gear_lines=lines)))
+            continue
         armor = rng.choice(armors) if armors and n % 2 else None
         character = services.character_create(owner=owner,
                                                data=character_data(n, rng, armor=armor))
@@ -93,7 +137,7 @@ def seed_characters(sizes: Sizes, players, rng: random.Random) -> list:
                 inventory.item_add(character=character, by=owner,
                                    catalog_item=rng.choice(catalog))
         characters.append(character)
-    return characters
+    return characters, mettle
 
 
 def play_session(session, party, imp, rng: random.Random, sizes: Sizes) -> None:
@@ -218,8 +262,9 @@ def seed(sizes: Sizes, *, seed_value: int = 12) -> dict:
     rng = random.Random(seed_value)
     started = time.monotonic()
     imps, players = seed_accounts(sizes)
-    characters = seed_characters(sizes, players or imps, rng)
-    print(f"seeded {len(imps) + len(players)} users and {len(characters)} characters in "
+    characters, mettle = seed_characters(sizes, players or imps, rng)
+    print(f"seeded {len(imps) + len(players)} users, {len(characters)} Eldritch Gambit "
+          f"characters and {len(mettle)} METTLE Core characters in "
           f"{time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
     tables = seed_campaigns(sizes, imps, characters, rng)
     print(f"seeded {len(tables)} campaigns in {time.monotonic() - started:.0f} s",
@@ -228,6 +273,9 @@ def seed(sizes: Sizes, *, seed_value: int = 12) -> dict:
         "password": PASSWORD,
         "users": [u.username for u in (*imps, *players)],
         "characters": [{"user": c.owner.username, "character": c.pk} for c in characters],
+        "mettle_characters": [{"user": c.owner.username, "character": c.pk}
+                              for c in mettle],
+        "mettle_share": sizes.mettle_share,
         "tables": tables,
     }
 
@@ -236,7 +284,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("out")
     for field, default in Sizes().__dict__.items():
-        parser.add_argument(f"--{field.replace('_', '-')}", type=int, default=default)
+        parser.add_argument(f"--{field.replace('_', '-')}", type=type(default),
+                            default=default)
     args = vars(parser.parse_args())
     out = args.pop("out")
 

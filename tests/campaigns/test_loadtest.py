@@ -13,6 +13,9 @@ NIGHT = {
     "GET session log poll", "GET initiative poll (player)", "GET roll log poll (player)",
     "GET character page", "GET play page", "GET builder page", "POST check",
     "GET session page", "POST ritual turn", "GET sheet PDF", "GET party PDF",
+    # Every game's pages: METTLE Core's builder, its live preview and its sheet.
+    "GET builder page (METTLE Core)", "POST preview (typing, METTLE Core)",
+    "GET character page (METTLE Core)",
 }
 
 

@@ -38,6 +38,10 @@ class Command(BaseCommand):
         seeded.add_argument("--rolls-per-session", type=int, default=sizes.rolls_per_session)
         seeded.add_argument("--rolls-tonight", type=int, default=sizes.rolls_tonight,
                             help="rolls already in the log of the session under way")
+        seeded.add_argument("--mettle-share", type=float, default=sizes.mettle_share,
+                            help="the share of the characters that are METTLE Core's (the "
+                                 "night's typists and sheet readers follow it; default "
+                                 "%(default)s)")
         steps = parser.add_argument_group("the ramp")
         steps.add_argument("--step-typists", type=int, default=ramp.typists,
                            help="typing players added at each step")
@@ -65,6 +69,9 @@ class Command(BaseCommand):
                           warmup=options["warmup"], pdfs=options["pdfs"])
         if min(sizes.users, sizes.characters, sizes.campaigns, sizes.party) < 1:
             raise CommandError("Seed at least one user, character, campaign and party member.")
+        if not 0 <= sizes.mettle_share < 1:
+            raise CommandError("--mettle-share is a share from 0 to under 1: the campaigns' "
+                               "tables need Eldritch Gambit characters.")
         cache = Path(options["seed_cache"]) if options["seed_cache"] else None
         try:
             result = night.game_night(database_url=os.environ.get("DATABASE_URL", ""),
