@@ -345,10 +345,14 @@ def trigger(state: InitiativeState, key: str) -> InitiativeState:
 
 # --- the holder's turn --------------------------------------------------------------------
 def act(state: InitiativeState, actor: str, targets: Iterable[str] = (),
-        action: str = "") -> InitiativeState:
+        action: str = "", *, keep_action: bool = False,
+        text: str = "") -> InitiativeState:
     """The holder takes their Action, aimed at `targets` (none, one, or several for Area
     and Split attacks). Who goes next is decided when the holder passes (legal_passes),
-    after the Action's outcome (a Felling blow, a Grapple) has been recorded."""
+    after the Action's outcome (a Felling blow, a Grapple) has been recorded.
+    `keep_action`: the holder keeps their Action after it (METTLE Core's Split Actions:
+    the splitter keeps it until every part is used); `text`: the log line's opening words
+    instead of "<name> acts"."""
     _require_running(state)
     if state.phase != ACT or actor != state.holder:
         raise InitiativeError(f"Only {state.name(state.holder)}, who holds Initiative, may act "
@@ -363,10 +367,10 @@ def act(state: InitiativeState, actor: str, targets: Iterable[str] = (),
     for key in targets:
         state.fighter(key)
     action = _label(action)
-    state = _put(state, replace(me, spent=True))
+    state = _put(state, replace(me, spent=not keep_action))
     state = replace(state, phase=PASS, last_targets=targets, round_start=False,
                     imp_decides=False, attacked=targets)
-    text = f"{me.name} acts" + (f" ({action})" if action else "")
+    text = (text or f"{me.name} acts") + (f" ({action})" if action else "")
     if targets:
         text += " targeting " + ", ".join(state.name(k) for k in targets)
     return settle(_log(state, "act", text + ".", actor, targets))

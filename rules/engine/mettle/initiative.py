@@ -147,43 +147,12 @@ def surprise(scene: Scene, side: str) -> Scene:
 # -- acting, with Split Actions ----------------------------------------------------------------
 
 
-def _label(action: str) -> str:
-    action = " ".join((action or "").split())
-    if len(action) > volleyball.MAX_ACTION_LABEL:
-        raise InitiativeError(f"Keep the Action to {volleyball.MAX_ACTION_LABEL} characters.",
-                              "action")
-    return action
-
-
 def _take(scene: Scene, actor: str, targets: Iterable[str], action: str, *,
           keep_action: bool, text: str) -> InitiativeState:
-    """The holder's Action (or one part of it), as the shared `act` takes it, except that a
-    splitter with parts left keeps their Action."""
-    state = scene.state
-    if not state.running:
-        raise InitiativeError("Initiative is not running.")
-    if state.phase != ACT or actor != state.holder:
-        raise InitiativeError(f"Only {state.name(state.holder)}, who holds Initiative, may act "
-                              "now.")
-    me = state.fighter(actor)
-    if not me.has_action:
-        raise InitiativeError(f"{me.name} has no Action left.")
-    targets = tuple(dict.fromkeys(targets))
-    if actor in targets:
-        raise InitiativeError("An Action passes Initiative on: do not list the actor among "
-                              "its targets.", "targets")
-    for key in targets:
-        state.fighter(key)
-    action = _label(action)
-    new = replace(me, spent=not keep_action)
-    fighters = tuple(new if f.key == actor else f for f in state.fighters)
-    line = text + (f" ({action})" if action else "")
-    if targets:
-        line += " targeting " + ", ".join(state.name(k) for k in targets)
-    state = replace(state, fighters=fighters, phase=PASS, last_targets=targets,
-                    round_start=False, imp_decides=False, attacked=targets,
-                    log=state.log + (Event(state.round, "act", line + ".", actor, targets),))
-    return volleyball.settle(state)
+    """The holder's Action (or one part of it), taken by the shared `act`; a splitter with
+    parts left keeps their Action."""
+    return volleyball.act(scene.state, actor, targets, action, keep_action=keep_action,
+                          text=text)
 
 
 def act(scene: Scene, actor: str, targets: Iterable[str] = (), action: str = "") -> Scene:
