@@ -235,13 +235,24 @@ def preview(request: HttpRequest, pk: int | None = None, *, joining=None) -> Htt
     })
 
 
+# The character page's gear list: the first GEAR_SHOWN lines, or all of them when only a
+# few more would be folded away.
+GEAR_SHOWN = 40
+GEAR_FOLD_SLACK = 10
+
+
 @login_required
 def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
     character = _character_for(request, pk)
     system = character.game_system
     items = list(character.items.select_related("catalog_item"))
+    # A long inventory folds: the page lists the first lines and says how many more there
+    # are (the sheet still counts them all); ?gear=all lists every line.
+    everything = request.GET.get("gear") == "all" or len(items) <= GEAR_SHOWN + GEAR_FOLD_SLACK
     return render(request, system.templates.detail, {
         "system": system, "character": character, "items": items,
+        "items_shown": items if everything else items[:GEAR_SHOWN],
+        "items_folded": 0 if everything else len(items) - GEAR_SHOWN,
         "sheet": system.sheet(character, items),
         "can_edit": character.owner_id == request.user.pk,
         "campaign_history": services.campaign_history(character),

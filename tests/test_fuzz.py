@@ -60,6 +60,7 @@ SKIPPED_ROUTES = {
 
 # Query parameters the views read from request.GET (the pages' forms give the rest).
 QUERY_KEYS = ("a", "b", "q", "category", "confirm", "seed", "page", "paper", "view", "next",
+              "before", "gear",
               "system")
 
 HOSTILE = [

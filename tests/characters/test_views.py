@@ -505,3 +505,28 @@ def test_a_character_with_reversed_entries_can_be_deleted(client, owner, charact
     client.force_login(owner)
     client.post(reverse("characters:delete", args=[character.pk]))
     assert not Character.objects.filter(pk=character.pk).exists()
+
+
+def test_a_long_inventory_folds_on_the_character_page(client, owner, character):
+    """The page lists the first GEAR_SHOWN lines and says how many more there are; the
+    sheet still counts every line; ?gear=all lists them all. A few lines over the limit are
+    shown rather than folded."""
+    from characters.views import GEAR_FOLD_SLACK, GEAR_SHOWN
+
+    client.force_login(owner)
+    url = reverse("characters:detail", args=[character.pk])
+    InventoryItem.objects.bulk_create(
+        InventoryItem(character=character, name=f"Pebble {n:04}", load=0)
+        for n in range(GEAR_SHOWN + GEAR_FOLD_SLACK))
+    page = client.get(url).content.decode()
+    assert 'id="gear-folded"' not in page and "Pebble 0049" in page
+    InventoryItem.objects.bulk_create(
+        InventoryItem(character=character, name=f"Stone {n:04}", load=0) for n in range(200))
+    lines = character.items.count()
+    page = client.get(url).content.decode()
+    folded = re.search(r'id="gear-folded">And (\d+) more lines', page)
+    assert folded and int(folded.group(1)) == lines - GEAR_SHOWN
+    assert page.count("Stone 0") < 200 and f"show all {lines}" in page
+    everything = client.get(url, {"gear": "all"}).content.decode()
+    assert 'id="gear-folded"' not in everything and "Stone 0199" in everything
+    assert len(everything) > len(page)

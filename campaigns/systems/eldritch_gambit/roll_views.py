@@ -24,7 +24,7 @@ from campaigns.polling import conditional_poll, rows_of, unchanged_since
 from characters.models import Character, XpEntry
 from characters.systems.eldritch_gambit.builds import sheet_for
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
-from config.parsing import request_key
+from config.parsing import parse_id, request_key
 from rules.engine.eldritch_gambit.checks import check_odds, percent
 from rules.engine.rolling import RollError
 
@@ -402,9 +402,17 @@ def session_log(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         campaign_id=pk, number=number)
     unchanged_since(request, session.pk, session.rolls_count, session.last_roll,
                     session.characters_changed, session.latest_pk)
-    entries = list(session.rolls.select_related("character", "rolled_by", "gambit", "reroll")
-                   [:LOG_SIZE])
-    context = {"campaign": membership.campaign, "session": session, "entries": entries,
+    # A page of LOG_SIZE rolls, newest first; ?before=<roll> pages back through older ones
+    # (that page does not poll: nothing new ever lands on it).
+    before = parse_id(request.GET.get("before"))
+    rolls = session.rolls.select_related("character", "rolled_by", "gambit", "reroll")
+    if before is not None:
+        rolls = rolls.filter(pk__lt=before)
+    entries = list(rolls[:LOG_SIZE + 1])
+    older = entries[LOG_SIZE - 1].pk if len(entries) > LOG_SIZE else None
+    context = {"campaign": membership.campaign, "session": session,
+               "entries": entries[:LOG_SIZE], "older": older, "paged": before is not None,
+               "page_size": LOG_SIZE,
                "is_current": session.latest_pk == session.pk}
     template = f"{LOG}#log" if request.htmx else LOG
     return render(request, template, context)

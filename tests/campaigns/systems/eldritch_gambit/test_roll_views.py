@@ -416,3 +416,32 @@ def test_the_result_quotes_the_actions_outcome(client, monkeypatch):
                            HTTP_HX_REQUEST="true")
     # Attack, Melee, Failure: "clash, both sides Roll damage + mods, ..."
     assert 'id="outcome-text">Clash, both sides Roll damage' in response.content.decode()
+
+
+def test_a_long_session_log_pages_back_through_older_rolls(client, table):
+    """The log shows a page of LOG_SIZE rolls; older ones are a link away, on a page that
+    does not poll, and a hostile `before` is the first page."""
+    from campaigns.systems.eldritch_gambit.roll_views import LOG_SIZE
+
+    hero, session = table["hero"], table["session"]
+    Roll.objects.bulk_create(
+        Roll(character=hero, session=session, kind=Roll.Kind.RALLY, label=f"Rally {n}",
+             expression="1d6", dice=[n % 6 + 1], total=n % 6 + 1)
+        for n in range(LOG_SIZE + 3))
+    url = reverse("campaigns:session_log", args=[table["campaign"].pk, session.number])
+    client.force_login(table["imp"])
+    first = client.get(url).content.decode()
+    assert first.count("data-roll=") == LOG_SIZE and f"Rally {LOG_SIZE + 2}" in first
+    assert 'id="log-older"' in first and 'hx-trigger="every 2s"' in first
+    older = Roll.objects.filter(session=session).order_by("-pk")[LOG_SIZE - 1].pk
+    second = client.get(f"{url}?before={older}").content.decode()
+    assert 'hx-trigger="every 2s"' not in second and 'id="log-newest"' in second
+    assert 'id="log-older"' not in second and second.count("data-roll=") == 3
+    for n in range(3):
+        assert f"Rally {n}" in second
+    assert f"Rally {LOG_SIZE + 2}" not in second
+    for hostile in ("x", "-1", "9" * 40, "\x00"):
+        response = client.get(url, {"before": hostile})
+        assert response.status_code == 200 and 'id="log-older"' in response.content.decode()
+    empty = client.get(url, {"before": Roll.objects.order_by("pk").first().pk})
+    assert "No older rolls." in empty.content.decode()
