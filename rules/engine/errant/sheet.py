@@ -228,7 +228,9 @@ def _attributes(build: ErrantBuild) -> tuple[Attributes | None, Attributes, list
     else:
         issues += dice_problems(build.dice)
         if issues:
-            rolled = Attributes(*(sum(f) for f in build.dice)) if len(build.dice) == 4 else \
+            # what can be summed, to show beside the problems
+            rolled = Attributes(*(sum(f for f in faces if isinstance(f, int))
+                                  for faces in build.dice)) if len(build.dice) == 4 else \
                 Attributes()
         else:
             rolled = from_dice(build.dice)

@@ -175,3 +175,24 @@ def test_spd_is_skill_minus_encumbrance_on_and_off(extra_quarters, exhaustion):
         assert sheet.value(f"spd{suffix}") == 14 - sheet.value(f"encumbrance{suffix}")
         assert sheet.value(f"movement_dice{suffix}") == max(0, sheet.value(f"spd{suffix}") // 4)
     assert sheet.value("encumbrance_no_backpack") <= sheet.value("encumbrance")
+
+
+faces = st.lists(st.one_of(st.integers(-3, 9), st.just("x")), min_size=0, max_size=6)
+
+
+@settings(max_examples=80)
+@given(st.lists(faces, min_size=0, max_size=5),
+       st.one_of(st.none(), st.tuples(st.sampled_from(["phys", "skill", "mind", "pres", "x"]),
+                                      st.sampled_from(["phys", "skill", "mind", "pres"]))),
+       st.integers(-10, 10**9), st.integers(-5, 10**6), st.integers(-5, 10**6),
+       st.sampled_from(["violent", "deviant", "occult", "zealot", "bard"]),
+       st.lists(st.tuples(st.sampled_from(["phys", "skill", "mind", "pres", "x"]),
+                          st.sampled_from(["phys", "skill", "mind", "pres"])), max_size=12))
+def test_hostile_builds_never_raise(dice, swap, xp, exhaustion, coins, archetype, raises):
+    sheet = compute_sheet(ErrantBuild(dice=tuple(tuple(f) for f in dice), swap=swap, xp=xp,
+                                      exhaustion=exhaustion, coins=coins, archetype=archetype,
+                                      renown_raises=tuple(raises)))
+    assert set(DERIVED_NAMES) <= sheet.stats.keys()
+    sheet.derived()
+    if dice and any(not isinstance(f, int) or not 1 <= f <= 4 for fs in dice for f in fs):
+        assert sheet.errors
