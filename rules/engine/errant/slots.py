@@ -145,3 +145,17 @@ def location_totals(items: Iterable[Carried]) -> dict[str, Fraction]:
     for item in items:
         totals[item.location if item.location in totals else BACKPACK] += item.total
     return totals
+
+
+RETRIEVE_DIE = 4  # PR §Hand, Handy & Worn: "a 1-in-4 chance ... 2-in-4 ..."
+
+
+def p_retrieve(attempt: int, *, from_body: bool = False) -> Fraction:
+    """Retrieving an item from outside the hand and handy slots in an Initiative Turn: an
+    action, 1-in-4 on the first attempt, +1 each attempt, certain by the fourth; from hand
+    or handy slots (or with a Deviant's Pack Rat, any slot) it is certain."""
+    if attempt < 1:
+        raise ValueError("attempts are counted from 1")
+    if from_body:
+        return Fraction(1)
+    return Fraction(min(attempt, RETRIEVE_DIE), RETRIEVE_DIE)

@@ -228,3 +228,11 @@ def failed_professions() -> tuple[str, ...]:
 def goods_tables() -> tuple[dict, ...]:
     """GS §Price Tables, raw: each {"name", "columns" (inferred), "rows", "notes"?}."""
     return tuple(_json("goods.json")["tables"])
+
+# CM §Doctrines (7-covenants-and-miracles.md): doctrine -> (Boon from, Pact from, Woe from);
+# below the Woe band, Apotheosis. The 1st: 10+ Boon, 7-9 Pact, 4-6 Woe, 1-3 Apotheosis.
+DOCTRINES = {1: (10, 7, 4), 2: (11, 8, 4), 3: (16, 12, 5), 4: (17, 13, 5), 5: (20, 15, 6)}
+# CM, the Blessèd Mother's beneficence: 10+ Boon, 7-9 Mark, 4-6 Woe, 1-3 Apotheosis.
+BENEFICENCE = (10, 7, 4)
+MIRACLE_OUTCOMES = ("boon", "pact", "woe", "apotheosis")
+BENEFICENCE_OUTCOMES = ("boon", "mark", "woe", "apotheosis")

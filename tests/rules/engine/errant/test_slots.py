@@ -122,3 +122,10 @@ def test_coins_in_quarters_rounded_down():
 def test_exhaustion_kills_at_phys():
     assert not S.dead_of_exhaustion(9, 10)
     assert S.dead_of_exhaustion(10, 10)
+
+
+def test_retrieving_from_the_backpack():
+    assert [S.p_retrieve(n) for n in (1, 2, 3, 4, 5)] == [F(1, 4), F(1, 2), F(3, 4), 1, 1]
+    assert S.p_retrieve(1, from_body=True) == 1
+    with pytest.raises(ValueError):
+        S.p_retrieve(0)
