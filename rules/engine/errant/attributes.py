@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 
 from .data import ANCESTRIES, ATTRIBUTE_KEYS, ATTRIBUTE_NAMES, ZEALOT
 
@@ -218,3 +219,19 @@ def lifespan(ancestry: str, phys: int, times_at_zero_hp: int = 0) -> int:
     """IT §Death & Dying: the Ancestry's average + phys - 1 per time reduced to 0 HP."""
     return ANCESTRIES[ancestry].lifespan + phys - times_at_zero_hp
 
+
+
+ARCANE_SUCCESS, ARCANE_COMPLICATION = 10, 7  # ER §Arcane: "10+ you succeed, on a 7-9 ..."
+
+
+def arcane_magic_odds(renown: int) -> dict[str, Fraction]:
+    """ER §Arcane, the once-per-session minor magic: 2D6 + Renown; 10+ success, 7-9 a
+    complication, 6 or lower failure. Exact over the 36 rolls."""
+    counts = {"success": 0, "complication": 0, "failure": 0}
+    for first in range(1, 7):
+        for second in range(1, 7):
+            total = first + second + renown
+            key = ("success" if total >= ARCANE_SUCCESS else
+                   "complication" if total >= ARCANE_COMPLICATION else "failure")
+            counts[key] += 1
+    return {key: Fraction(n, 36) for key, n in counts.items()}

@@ -116,3 +116,13 @@ def test_lifespan():
     # + phys - 1 per time at 0 HP.
     assert A.lifespan("adaptable", 12) == 62
     assert A.lifespan("arcane", 9, times_at_zero_hp=3) == 206
+
+
+def test_arcane_minor_magic_odds():
+    from fractions import Fraction
+
+    # 2D6 + Renown 1: 10+ needs 9+ on 2D6 (10/36); 7-9 needs 6-8 (16/36); else 10/36.
+    assert A.arcane_magic_odds(1) == {"success": Fraction(10, 36),
+                                      "complication": Fraction(16, 36),
+                                      "failure": Fraction(10, 36)}
+    assert A.arcane_magic_odds(9)["success"] == 1
