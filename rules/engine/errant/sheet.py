@@ -221,7 +221,10 @@ class ErrantSheet(SheetLookups):
 def _attributes(build: ErrantBuild) -> tuple[Attributes | None, Attributes, list[Issue]]:
     """ER §Determine Attributes: 4D4 in order, at most one swap; or set by the Guide."""
     issues: list[Issue] = []
-    if Method(build.method) is Method.GUIDE:
+    if build.method not in tuple(Method):
+        issues.append(Issue("method_invalid", f"{build.method!r} is neither rolled nor set by "
+                            "the Guide.", "method"))
+    if build.method == Method.GUIDE:
         base = build.guide_attributes or Attributes()
         issues += guide_problems(base, build.guide_note)
         rolled = None
@@ -315,7 +318,9 @@ def compute_sheet(build: ErrantBuild) -> ErrantSheet:
                             f"dies.", "exhaustion", severity="warning"))
 
     # Items and Encumbrance (PR §Hand, Handy & Worn, §Containers, §Encumbrance).
-    carried = [item.carried() for item in build.items]
+    # Lines with a bad size or quantity are reported below and left out of the count.
+    carried = [item.carried() for item in build.items
+               if item.quantity >= 1 and Fraction(item.slots) >= 0]
     issues += _item_problems(build)
     if build.coins < 0:
         issues.append(Issue("coins_negative", "Coins are never negative.", "coins"))
@@ -396,10 +401,11 @@ def compute_sheet(build: ErrantBuild) -> ErrantSheet:
                             f"{' '.join(ALIGNMENTS)}.", "alignment"))
     add("alignment", "Alignment", alignment, source="ER §Record Other Information")
     if build.ancestry in ANCESTRIES:
-        add("lifespan", "Lifespan", lifespan(build.ancestry, attrs.phys, build.times_at_zero_hp),
+        zero_hp = max(build.times_at_zero_hp, 0)
+        add("lifespan", "Lifespan", lifespan(build.ancestry, attrs.phys, zero_hp),
             [Term(f"{ANCESTRIES[build.ancestry].name} average",
                   ANCESTRIES[build.ancestry].lifespan), Term("phys", attrs.phys),
-             Term("times at 0 HP", -build.times_at_zero_hp)], source="IT §Death & Dying")
+             Term("times at 0 HP", -zero_hp)], source="IT §Death & Dying")
         if build.age is not None and build.minimum_age is not None and \
                 build.age < build.minimum_age:
             issues.append(Issue("age_below_minimum",

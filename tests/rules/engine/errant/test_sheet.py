@@ -196,3 +196,12 @@ def test_hostile_builds_never_raise(dice, swap, xp, exhaustion, coins, archetype
     sheet.derived()
     if dice and any(not isinstance(f, int) or not 1 <= f <= 4 for fs in dice for f in fs):
         assert sheet.errors
+
+
+def test_bad_item_lines_and_method_are_reported_not_raised():
+    sheet = compute_sheet(violent(items=violent().items + (Item("Void", F(-3)),
+                                                           Item("None", F(1), quantity=0)),
+                                  method="bogus"))
+    codes = [i.code for i in sheet.issues]
+    assert "item_size_invalid" in codes and "method_invalid" in codes
+    assert sheet.value("slots_filled") == 7  # the bad lines are left out
