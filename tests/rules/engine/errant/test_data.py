@@ -5,6 +5,7 @@ from pathlib import Path
 
 from rules.engine.errant import data as D
 
+
 def test_the_package_carries_its_licence_and_attribution():
     folder = Path(D.__file__).parent
     text = (folder / "ATTRIBUTION.md").read_text(encoding="utf-8")
