@@ -47,7 +47,7 @@ from .data import (
     VIOLENT,
     KitItem,
 )
-from .gear import die_label
+from .gear import die_label, is_destroyed, supply_to_restore
 
 
 @dataclass(frozen=True)
@@ -179,7 +179,7 @@ DERIVED_NAMES = (
 )
 EXTRA_NAMES = (
     "slots_filled_no_backpack", "shift_distance", "shift_distance_no_backpack",
-    "physical_dv", "languages_known", "alignment", "lifespan",
+    "physical_dv", "supply", "languages_known", "alignment", "lifespan",
 )
 ARCHETYPE_NAMES_BY_KEY = {
     "violent": ("attack_rolls", "feats_known", "combat_dice"),
@@ -197,6 +197,41 @@ def _export(value):
     return value
 
 
+QUALITY_LABELS = {1: "shoddy", 2: "average", 3: "masterwork"}
+
+
+@dataclass(frozen=True)
+class ItemLine:
+    """One inventory line as the sheet shows it (PR §Depletion, §Burn, §Supply, §Armour,
+    §Quality & Breakage, §Magic Weapons & Armour)."""
+
+    item: Item
+    total: Fraction  # slots the line fills
+    supply_to_restore: int | None  # Supply to restore its Depletion (None: nothing to deplete)
+    quality_label: str  # shoddy / average / masterwork / destroyed / "" (not tracked)
+    destroyed: bool
+    true_strikes: int  # a +N weapon's True Strikes
+    deflects: int  # a +N armour piece's Deflects
+
+
+def item_line(item: Item) -> ItemLine:
+    tracked = item.depletion_max is not None
+    restore_cost = None
+    if tracked and item.quantity >= 1 and Fraction(item.slots) >= 0:
+        try:
+            restore_cost = supply_to_restore(Fraction(item.slots))
+        except ValueError:  # a size that is not whole quarters: nothing to compute
+            restore_cost = None
+    destroyed = item.quality is not None and is_destroyed(item.quality)
+    label = "" if item.quality is None else (
+        "destroyed" if destroyed else QUALITY_LABELS.get(item.quality, str(item.quality)))
+    magic = max(item.magic_bonus, 0)
+    return ItemLine(item=item, total=Fraction(item.slots) * item.quantity,
+                    supply_to_restore=restore_cost, quality_label=label, destroyed=destroyed,
+                    true_strikes=magic if item.kind == "weapon" else 0,
+                    deflects=magic if item.kind in ("armour", "shield") else 0)
+
+
 @dataclass(frozen=True)
 class ErrantSheet(SheetLookups):
     build: ErrantBuild
@@ -205,6 +240,7 @@ class ErrantSheet(SheetLookups):
     stats: dict[str, Stat]
     issues: tuple[Issue, ...]
     flags: frozenset[str] = field(default_factory=frozenset)  # "incapable", "dead" ...
+    item_lines: tuple[ItemLine, ...] = ()
 
     def names(self) -> tuple[str, ...]:
         return (*DERIVED_NAMES, *EXTRA_NAMES,
@@ -350,6 +386,12 @@ def compute_sheet(build: ErrantBuild) -> ErrantSheet:
     add("physical_dv", "DV on physical Checks", enc, [Term("Encumbrance", enc)],
         notes=("climbing, sneaking, swimming and stabilise Checks",), source="PR §Encumbrance")
 
+    supply = sum(item.quantity for item in build.items
+                 if item.kind == "supply" and item.quantity >= 1)
+    add("supply", "Supply", supply, notes=("1 p and 1/4 slot each; 1 per quarter slot restores an "
+                                           "item; discarded at the next Downtime Turn",),
+        source="PR §Supply")
+
     # SPD and movement (IT §Speed & Movement).
     proficiencies = dict(build.proficiencies)
     fleet = build.fleet_footed
@@ -415,7 +457,8 @@ def compute_sheet(build: ErrantBuild) -> ErrantSheet:
         add("lifespan", "Lifespan", None)
 
     return ErrantSheet(build=build, rolled=rolled, attributes=attrs, stats=stats,
-                       issues=tuple(issues), flags=frozenset(flags))
+                       issues=tuple(issues), flags=frozenset(flags),
+                       item_lines=tuple(item_line(item) for item in build.items))
 
 
 def _item_problems(build: ErrantBuild) -> list[Issue]:

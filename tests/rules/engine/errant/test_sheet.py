@@ -205,3 +205,21 @@ def test_bad_item_lines_and_method_are_reported_not_raised():
     codes = [i.code for i in sheet.issues]
     assert "item_size_invalid" in codes and "method_invalid" in codes
     assert sheet.value("slots_filled") == 7  # the bad lines are left out
+
+
+def test_item_lines_show_depletion_supply_and_quality():
+    sheet = compute_sheet(violent(items=violent().items + (
+        Item("Sword +1", F(1), location="handy", kind="weapon", quality=3, magic_bonus=1),
+        Item("Broken axe", F(1), kind="weapon", quality=0),
+        Item("Helmet +2", F(2), location="worn", kind="armour", quality=3, blocks=4,
+             magic_bonus=2))))
+    lines = {line.item.name: line for line in sheet.item_lines}
+    assert lines["Torch"].supply_to_restore == 2  # 1/2 slot: 2 Supply (PR §Supply)
+    assert lines["Rations"].supply_to_restore == 1
+    assert lines["Bedroll"].supply_to_restore is None  # nothing to deplete
+    assert (lines["Medium weapon"].quality_label, lines["Medium weapon"].destroyed) == \
+        ("average", False)
+    assert lines["Broken axe"].quality_label == "destroyed"
+    assert lines["Sword +1"].true_strikes == 1 and lines["Helmet +2"].deflects == 2
+    assert lines["Supply"].total == 1
+    assert sheet.value("supply") == 4
