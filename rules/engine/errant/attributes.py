@@ -235,3 +235,12 @@ def arcane_magic_odds(renown: int) -> dict[str, Fraction]:
                    "complication" if total >= ARCANE_COMPLICATION else "failure")
             counts[key] += 1
     return {key: Fraction(n, 36) for key, n in counts.items()}
+
+
+def roll_d100(rng: random.Random, table: Sequence[str]) -> tuple[int, str]:
+    """A d100 roll on a table of 100 entries (ER §Keepsakes, §Failed Professions):
+    (the roll, the entry)."""
+    if len(table) != 100:
+        raise ValueError("a d100 table has 100 entries")
+    roll = rng.randint(1, 100)
+    return roll, table[roll - 1]

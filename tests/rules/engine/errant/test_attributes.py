@@ -126,3 +126,14 @@ def test_arcane_minor_magic_odds():
                                       "complication": Fraction(16, 36),
                                       "failure": Fraction(10, 36)}
     assert A.arcane_magic_odds(9)["success"] == 1
+
+
+def test_keepsake_and_failed_profession_rolls():
+    from rules.engine.errant.data import failed_professions, keepsakes
+
+    roll, text = A.roll_d100(random.Random(5), keepsakes())
+    assert 1 <= roll <= 100 and text == keepsakes()[roll - 1]
+    roll, text = A.roll_d100(random.Random(6), failed_professions())
+    assert text == failed_professions()[roll - 1]
+    with pytest.raises(ValueError):
+        A.roll_d100(random.Random(1), ("one",))
