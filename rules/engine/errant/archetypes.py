@@ -168,6 +168,7 @@ class ArchetypeValue:
     label: str
     value: int | str
     source: str
+    rule: str = ""  # the rule in words, for the explanation
 
 
 def archetype_values(archetype: str, renown: int, skill: int, pres: int,
@@ -176,32 +177,45 @@ def archetype_values(archetype: str, renown: int, skill: int, pres: int,
     src = f"ER §{ARCHETYPE_NAMES[archetype]}"
     if archetype == VIOLENT:
         return (
-            ArchetypeValue("attack_rolls", "Attack Rolls", attack_rolls(renown), src),
-            ArchetypeValue("feats_known", "Feats known", feats_known(renown), src),
-            ArchetypeValue("combat_dice", "Combat dice", combat_dice(renown), src),
+            ArchetypeValue("attack_rolls", "Attack Rolls", attack_rolls(renown), src,
+                           "1 + 1 at Renown 3, 6 and 9"),
+            ArchetypeValue("feats_known", "Feats known", feats_known(renown), src,
+                           "Smite, Grit, Dash + 1 at each even Renown"),
+            ArchetypeValue("combat_dice", "Combat dice", combat_dice(renown), src,
+                           "Renown + 1, the size of the damage die"),
         )
     if archetype == DEVIANT:
         return (
             ArchetypeValue("proficiency_points", "Proficiency points",
-                           proficiency_points(renown), src),
-            ArchetypeValue("jettons", "Jettons", jettons(skill, renown), src),
+                           proficiency_points(renown), src,
+                           "2 at Renown 1, + 1 per Renown"),
+            ArchetypeValue("jettons", "Jettons", jettons(skill, renown), src,
+                           f"skill {skill} + 2 x Renown {renown}"),
         )
     if archetype == OCCULT:
         return (
             ArchetypeValue("prepared_sorceries", "Prepared Sorceries",
-                           prepared_sorceries(renown), src),
+                           prepared_sorceries(renown), src,
+                           "Renown + 1"),
             ArchetypeValue("sorcery_depletion", "Sorcery Depletion", sorcery_depletion(renown),
-                           src),
-            ArchetypeValue("stabilise", "Stabilise", stabilise(renown), src),
+                           src,
+                           "1 at Renown 1-3, 2 at 4-6, 3 at 7-9"),
+            ArchetypeValue("stabilise", "Stabilise", stabilise(renown), src,
+                           "9 - Renown"),
             ArchetypeValue("stabilise_dv", "Stabilise DV", stabilise_dv(renown, encumbrance),
-                           src),
-            ArchetypeValue("maleficence", "Maleficence", maleficence_label(renown), src),
-            ArchetypeValue("retorts", "Retorts", retorts(renown), src),
+                           src,
+                           f"stabilise {stabilise(renown)} + Encumbrance {encumbrance}"),
+            ArchetypeValue("maleficence", "Maleficence", maleficence_label(renown), src,
+                           "first Sorcery made unstable / each further one"),
+            ArchetypeValue("retorts", "Retorts", retorts(renown), src,
+                           "1 + 1 at Renown 3, 6 and 9, per Initiative Turn"),
         )
     if archetype == ZEALOT:
         return (
-            ArchetypeValue("favour", "Favour", favour(pres, renown, deeds), src),
-            ArchetypeValue("relics_attuned", "Relics attuned", relics_attuned(renown), src),
+            ArchetypeValue("favour", "Favour", favour(pres, renown, deeds), src,
+                           f"pres {pres} - 9 + Renown {renown} + deeds {deeds}"),
+            ArchetypeValue("relics_attuned", "Relics attuned", relics_attuned(renown), src,
+                           "1 + 1 at Renown 3, 6 and 9"),
         )
     raise KeyError(archetype)
 

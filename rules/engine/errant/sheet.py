@@ -164,8 +164,14 @@ class Stat(NamedTuple):
     @property
     def explanation(self) -> str:
         text = f"{self.label} {self.display}"
-        if self.terms:
-            text += " = " + " + ".join(str(t) for t in self.terms)
+        for index, term in enumerate(self.terms):
+            negative = isinstance(term.value, int) and term.value < 0
+            if index == 0:
+                text += " = " + str(term)
+            elif negative:
+                text += f" - {term.label} {-term.value}"
+            else:
+                text += f" + {term}"
         if self.notes:
             text += " (" + "; ".join(self.notes) + ")"
         return text
@@ -337,8 +343,10 @@ def compute_sheet(build: ErrantBuild) -> ErrantSheet:
     add("hp_max", "HP", attrs.phys, [Term("phys", attrs.phys)], source="ER §Record Other "
         "Information")
     hp_current = attrs.phys - max(build.hp_lost, 0)
-    add("hp_current", "HP now", max(hp_current, 0), [Term("HP", attrs.phys),
-                                                      Term("lost", -max(build.hp_lost, 0))])
+    lost = max(build.hp_lost, 0)
+    add("hp_current", "HP now", max(hp_current, 0),
+        [Term("HP", attrs.phys)] + ([Term("lost", -lost)] if lost else []),
+        source="ER §Record Other Information")
     add("item_slots", "Item Slots", attrs.phys, [Term("phys", attrs.phys)],
         source="PR §Item Slots")
     if build.exhaustion < 0:
@@ -402,14 +410,18 @@ def compute_sheet(build: ErrantBuild) -> ErrantSheet:
         notes = ("Fleet-footed: Encumbrance 4 or less does not reduce SPD",) \
             if fleet and e <= 4 else ()
         add(f"spd{suffix}", "SPD" + (", backpack off" if suffix else ""), speed,
-            [Term("skill", attrs.skill), Term("Encumbrance", -e if speed != attrs.skill else 0)],
+            [Term("skill", attrs.skill)] + ([Term("Encumbrance", -e)] if speed != attrs.skill
+                                            else []),
             notes, "IT §Speed & Movement")
         dice = item_slots.movement_dice(speed)
         add(f"movement_dice{suffix}", "Movement dice" + (", backpack off" if suffix else ""),
-            dice, [Term("SPD / 4", speed)], source="IT §Speed & Movement")
+            dice, [Term("SPD", speed)], ("one D4 per 4 SPD, never below 0",),
+            "IT §Speed & Movement")
         shift = item_slots.shift_distance(dice)
         add(f"shift_distance{suffix}", "Shift" + (", backpack off" if suffix else ""), shift,
-            notes=("no shift; an action moves 10",) if shift is None else (),
+            [Term("movement dice", dice)] if shift else [],
+            notes=("no shift; an action moves 10",) if shift is None else
+            ("x 10 feet or yards, a free action, not with a movement roll",),
             source="IT §Speed & Movement")
 
     # Archetype (ER §The Violent ... §The Zealot).
@@ -420,7 +432,7 @@ def compute_sheet(build: ErrantBuild) -> ErrantSheet:
             source=f"ER §{ARCHETYPE_NAMES[build.archetype]}")
         for value in archetypes.archetype_values(build.archetype, renown, attrs.skill,
                                                  attrs.pres, enc, build.favour_deeds):
-            add(value.name, value.label, value.value, source=value.source)
+            add(value.name, value.label, value.value, notes=(value.rule,), source=value.source)
         if build.archetype == DEVIANT:
             issues += archetypes.proficiency_problems(proficiencies, renown)
     else:
@@ -447,7 +459,7 @@ def compute_sheet(build: ErrantBuild) -> ErrantSheet:
         add("lifespan", "Lifespan", lifespan(build.ancestry, attrs.phys, zero_hp),
             [Term(f"{ANCESTRIES[build.ancestry].name} average",
                   ANCESTRIES[build.ancestry].lifespan), Term("phys", attrs.phys),
-             Term("times at 0 HP", -zero_hp)], source="IT §Death & Dying")
+             *([Term("times at 0 HP", -zero_hp)] if zero_hp else [])], source="IT §Death & Dying")
         if build.age is not None and build.minimum_age is not None and \
                 build.age < build.minimum_age:
             issues.append(Issue("age_below_minimum",
