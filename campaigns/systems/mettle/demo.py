@@ -1,9 +1,9 @@
 """METTLE Core's demo for `manage.py seed_demo` (GameSystem.demo names `seed`): Viktor for
 player1 (characters/systems/mettle/demo.py), then the demo METTLE campaign: the demo Imp
 is its Guide and runs "The Idol of Saint Vitus"; player1 brings Viktor and player2 brings
-Mae Lindqvist. Session 2's first Highlights round is told (Mae's turn in round 2 is next). The Guide's screen
-has three NPC pools and the Faction triangle, rolled, with one Faction Check. Seeds once;
-safe to run again."""
+Mae Lindqvist. Session 2's first Highlights round is told (Mae's turn in round 2 is
+next). The Guide's screen has three NPC pools and the Faction triangle, rolled, with one
+Faction Check. Seeds once; safe to run again."""
 
 from __future__ import annotations
 
