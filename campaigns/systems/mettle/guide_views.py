@@ -2,8 +2,12 @@
 procedure's tables, the Actions' Check pairs, the party at a glance, the NPC pools and the
 Faction triangle. The Guide and co-Guides (the campaign's Imp roles) only: a player of the
 campaign gets 403, anyone else 404 (as for a campaign of another system). Every POST goes
-through guide.py and redirects back to the screen; a refused form re-renders the screen
-with the message beside the field and what was typed kept (400)."""
+through guide.py. With htmx (the screen's forms) the answer is the section that changed
+(the NPC pools or the Faction triangle, a template partial of the screen) with a notice of
+what was done or refused, and a refused form's message beside its field, what was typed
+kept; without JavaScript a success redirects back to the screen and a refused form
+re-renders it (400). The party card polls every 5 s, answered 304 while no character of
+the party changed (campaigns.polling)."""
 
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaigns.forms import add_service_error
 from campaigns.models import IMP_ROLES, Membership
+from campaigns.polling import conditional_poll, unchanged_since
 from campaigns.services import CampaignError
 from config.parsing import parse_id
 from rules.engine.mettle.data import ACTIONS, ATTRIBUTE_NAMES, DIFFICULTY, EDGE, TWIST_SEEDS
@@ -73,7 +78,9 @@ def _difficulty_ladder() -> list[dict]:
     return rungs
 
 
-def _render(request, membership, *, status: int = 200, **forms) -> HttpResponse:
+def _render(request, membership, *, status: int = 200, section: str | None = None,
+            notice: dict | None = None, **forms) -> HttpResponse:
+    """The screen, or only `section` ("npcs", "factions", "party") for htmx."""
     campaign = membership.campaign
     forms.setdefault("npc_form", NpcForm(initial={"request_key": _key()}))
     forms.setdefault("name_form", FactionNameForm(prefix="name"))
@@ -82,22 +89,51 @@ def _render(request, membership, *, status: int = 200, **forms) -> HttpResponse:
     forms.setdefault("check_form",
                      FactionCheckForm(prefix="check", initial={"request_key": _key()}))
     factions = guide.triangle_view(campaign)
-    return render(request, SCREEN, {
+    template = f"{SCREEN}#{section}" if section and request.htmx else SCREEN
+    return render(request, template, {
         "campaign": campaign, "membership": membership,
         "difficulty": _difficulty_ladder(), "edge": list(enumerate(EDGE)),
         "actions": [{"action": a, "active": ATTRIBUTE_NAMES[a.active]} for a in ACTIONS],
         "twist_seeds": TWIST_SEEDS, "faction_twist": FACTION_TWIST,
         "party": _party(campaign),
         "npcs": [guide.npc_line(npc) for npc in campaign.mettle_npcs.all()],
-        "factions": factions, "faction_names": FACTION_NAMES,
+        "factions": factions, "faction_names": FACTION_NAMES, "notice": notice,
         **forms,
     }, status=status)
 
 
+def _done(request, membership, section: str, text: str) -> HttpResponse:
+    """A write went through: the section again (htmx) or back to the screen."""
+    if request.htmx:
+        return _render(request, membership, section=section,
+                       notice={"where": section, "text": text})
+    messages.success(request, text)
+    return redirect(_screen_url(membership.campaign, section))
+
+
+def _invalid(request, membership, section: str, **forms) -> HttpResponse:
+    """A refused form: its section with the errors beside the fields (htmx swaps only a
+    200) or the whole screen, 400."""
+    if request.htmx:
+        return _render(request, membership, section=section, **forms)
+    return _render(request, membership, status=400, **forms)
+
+
+def _party_version(campaign) -> tuple:
+    """What the party card shows changes only when a character of the party is saved
+    (its pools, Mettle, armour and Credit are its columns), joins or leaves."""
+    return tuple(campaign.characters.order_by("pk").values_list("pk", "updated_at"))
+
+
 @login_required
 @require_GET
+@conditional_poll
 def guide_screen(request: HttpRequest, pk: int) -> HttpResponse:
-    return _render(request, guide_membership(request.user, pk))
+    membership = guide_membership(request.user, pk)
+    if request.htmx and request.htmx.target == "party":
+        unchanged_since(request, *_party_version(membership.campaign))
+        return _render(request, membership, section="party")
+    return _render(request, membership)
 
 
 def _npc_values(form) -> dict:
@@ -120,9 +156,8 @@ def npc_add(request: HttpRequest, pk: int) -> HttpResponse:
         except CampaignError as error:
             add_service_error(form, error)
         else:
-            messages.success(request, f"Saved {guide.npc_line(npc).pool.label}.")
-            return redirect(_screen_url(membership.campaign, "npcs"))
-    return _render(request, membership, status=400, npc_form=form)
+            return _done(request, membership, "npcs", f"Saved {guide.npc_line(npc).pool.label}.")
+    return _invalid(request, membership, "npcs", npc_form=form)
 
 
 @login_required
@@ -154,13 +189,17 @@ def npc_delete(request: HttpRequest, pk: int, npc_pk: int) -> HttpResponse:
     membership = guide_membership(request.user, pk)
     npc = get_object_or_404(MettleNpc, pk=npc_pk, campaign=membership.campaign)
     guide.npc_delete(npc=npc, by=request.user)
-    messages.success(request, f"Deleted {npc.name}.")
-    return redirect(_screen_url(membership.campaign, "npcs"))
+    return _done(request, membership, "npcs", f"Deleted {npc.name}.")
 
 
-def _refused(request, membership, error: CampaignError, anchor: str) -> HttpResponse:
+def _refused(request, membership, error: CampaignError, section: str) -> HttpResponse:
+    """A refused button (no field to put the message beside): the section with the
+    reason (htmx), or back to the screen with it."""
+    if request.htmx:
+        return _render(request, membership, section=section,
+                       notice={"where": section, "text": error.message, "error": True})
     messages.error(request, error.message)
-    return redirect(_screen_url(membership.campaign, anchor))
+    return redirect(_screen_url(membership.campaign, section))
 
 
 @login_required
@@ -168,8 +207,7 @@ def _refused(request, membership, error: CampaignError, anchor: str) -> HttpResp
 def factions_roll(request: HttpRequest, pk: int) -> HttpResponse:
     membership = guide_membership(request.user, pk)
     guide.triangle_roll(campaign=membership.campaign, by=request.user)
-    messages.success(request, "The Faction triangle is rolled.")
-    return redirect(_screen_url(membership.campaign, "factions"))
+    return _done(request, membership, "factions", "The Faction triangle is rolled.")
 
 
 @login_required
@@ -179,13 +217,15 @@ def faction_name(request: HttpRequest, pk: int) -> HttpResponse:
     form = FactionNameForm(request.POST, prefix="name")
     if form.is_valid():
         try:
-            guide.faction_rename(campaign=membership.campaign, by=request.user,
-                                 role=form.cleaned_data["role"], name=form.cleaned_data["name"])
+            faction = guide.faction_rename(campaign=membership.campaign, by=request.user,
+                                           role=form.cleaned_data["role"],
+                                           name=form.cleaned_data["name"])
         except CampaignError as error:
             add_service_error(form, error)
         else:
-            return redirect(_screen_url(membership.campaign, "factions"))
-    return _render(request, membership, status=400, name_form=form)
+            return _done(request, membership, "factions",
+                         f"The {faction.get_role_display()} is now {faction.name}.")
+    return _invalid(request, membership, "factions", name_form=form)
 
 
 @login_required
@@ -196,14 +236,16 @@ def resources_change(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            guide.resources_adjust(campaign=membership.campaign, by=request.user,
-                                   role=data["role"], change=data["change"], note=data["note"],
-                                   request_key=data["request_key"] or None)
+            entry = guide.resources_adjust(
+                campaign=membership.campaign, by=request.user, role=data["role"],
+                change=data["change"], note=data["note"],
+                request_key=data["request_key"] or None)
         except CampaignError as error:
             add_service_error(form, error)
         else:
-            return redirect(_screen_url(membership.campaign, "factions"))
-    return _render(request, membership, status=400, resources_form=form)
+            return _done(request, membership, "factions",
+                         f"{entry.faction.get_role_display()}'s Resources {entry.change:+d}.")
+    return _invalid(request, membership, "factions", resources_form=form)
 
 
 @login_required
@@ -216,8 +258,7 @@ def resources_undo(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse
         if error.code == "no_such_entry":
             raise Http404(error.message) from error
         return _refused(request, membership, error, "factions")
-    messages.success(request, "Undone.")
-    return redirect(_screen_url(membership.campaign, "factions"))
+    return _done(request, membership, "factions", "Undone.")
 
 
 @login_required
@@ -228,14 +269,21 @@ def faction_check(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            guide.faction_check_make(campaign=membership.campaign, by=request.user,
-                                     actor=data["actor"], target=data["target"],
-                                     request_key=data["request_key"] or None)
+            check = guide.faction_check_make(campaign=membership.campaign, by=request.user,
+                                             actor=data["actor"], target=data["target"],
+                                             request_key=data["request_key"] or None)
         except CampaignError as error:
             add_service_error(form, error)
         else:
-            return redirect(_screen_url(membership.campaign, "checks"))
-    return _render(request, membership, status=400, check_form=form)
+            return _done(request, membership, "factions", _check_text(check))
+    return _invalid(request, membership, "factions", check_form=form)
+
+
+def _check_text(check) -> str:
+    roll = guide.check_roll(check)
+    result = f"{roll.quality} success" if roll.success else "failure"
+    return (f"{check.get_actor_display()} vs {check.get_target_display()}: Score "
+            f"{roll.score}, Edge {roll.edge}, {result}.")
 
 
 @login_required
@@ -243,13 +291,13 @@ def faction_check(request: HttpRequest, pk: int) -> HttpResponse:
 def faction_twist(request: HttpRequest, pk: int, check_pk: int) -> HttpResponse:
     membership = guide_membership(request.user, pk)
     try:
-        guide.faction_check_twist(campaign=membership.campaign, by=request.user,
-                                  check_pk=check_pk)
+        check = guide.faction_check_twist(campaign=membership.campaign, by=request.user,
+                                          check_pk=check_pk)
     except CampaignError as error:
         if error.code == "no_such_check":
             raise Http404(error.message) from error
-        return _refused(request, membership, error, "checks")
-    return redirect(_screen_url(membership.campaign, "checks"))
+        return _refused(request, membership, error, "factions")
+    return _done(request, membership, "factions", f"Twist: {_check_text(check)}")
 
 
 @login_required
@@ -258,12 +306,14 @@ def faction_turn(request: HttpRequest, pk: int) -> HttpResponse:
     membership = guide_membership(request.user, pk)
     turn = parse_id(request.POST.get("turn", ""))
     if turn is None:
-        messages.error(request, "Reload the page: it did not say which Faction turn it showed.")
-        return redirect(_screen_url(membership.campaign, "factions"))
+        return _refused(request, membership, CampaignError(
+            "Reload the page: it did not say which Faction turn it showed.", "no_turn"),
+            "factions")
     try:
-        guide.faction_turn_next(campaign=membership.campaign, by=request.user, turn=turn)
+        triangle = guide.faction_turn_next(campaign=membership.campaign, by=request.user,
+                                           turn=turn)
     except CampaignError as error:
         return _refused(request, membership, error, "factions")
-    return redirect(_screen_url(membership.campaign, "factions"))
+    return _done(request, membership, "factions", f"Faction turn {triangle.turn}.")
 
 

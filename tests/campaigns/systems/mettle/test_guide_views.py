@@ -212,7 +212,7 @@ def test_guide_rolls_the_triangle_and_plays_it(client, campaign, gm, monkeypatch
     # A Faction Check, its Twist when allowed, the next turn.
     response = client.post(url(campaign, "faction_check"), {
         "check-actor": "villain", "check-target": "rival", "check-request_key": "c1"})
-    assert response.status_code == 302 and response.url.endswith("#checks")
+    assert response.status_code == 302 and response.url.endswith("#factions")
     check = MettleFactionCheck.objects.get()
     assert len(check.faces) == resources["villain"] and check.difficulty == resources["rival"]
     assert client.post(url(campaign, "faction_turn"), {"turn": "1"}).status_code == 302
@@ -270,3 +270,50 @@ def test_refused_twist_and_turn_say_why(client, campaign, gm, triangle):
     triangle.refresh_from_db()
     assert triangle.turn == 1
 
+
+
+HX = {"HX-Request": "true"}
+
+
+def test_htmx_answers_the_section_that_changed(client, campaign, gm):
+    client.force_login(gm)
+    response = client.post(url(campaign, "npc_add"), {"name": "Thug", "pool": "3"},
+                           headers={**HX, "HX-Target": "npcs"})
+    page = response.content.decode()
+    assert response.status_code == 200 and page.lstrip().startswith('<section class="card')
+    assert 'id="npcs"' in page and 'id="factions"' not in page and "<html" not in page
+    assert "Saved Thug 3D." in page and "Thug 3D" in page
+    # A refused form: the section again (htmx swaps a 200), the error beside the field.
+    response = client.post(url(campaign, "npc_add"), {"name": "Ogre", "pool": "61"},
+                           headers={**HX, "HX-Target": "npcs"})
+    page = response.content.decode()
+    assert response.status_code == 200 and "At most 60 dice." in page
+    assert 'value="Ogre"' in page and MettleNpc.objects.count() == 1
+    # The triangle, its Check and a refused button's reason, in the factions section.
+    response = client.post(url(campaign, "factions_roll"), headers=HX)
+    assert 'id="factions"' in response.content.decode()
+    assert "The Faction triangle is rolled." in response.content.decode()
+    response = client.post(url(campaign, "faction_check"), {
+        "check-actor": "villain", "check-target": "rival"}, headers=HX)
+    assert "Villain vs Rival: Score" in response.content.decode()
+    response = client.post(url(campaign, "faction_turn"), {"turn": "nope"}, headers=HX)
+    page = response.content.decode()
+    assert response.status_code == 200 and "did not say which Faction turn" in page
+    assert "alert-danger" in page
+
+
+def test_the_party_card_polls_conditionally(client, campaign, gm, player):
+    client.force_login(gm)
+    headers = {**HX, "HX-Target": "party"}
+    response = client.get(url(campaign, "guide"), headers=headers)
+    page = response.content.decode()
+    assert response.status_code == 200 and 'id="party"' in page and 'id="npcs"' not in page
+    etag = response["ETag"]
+    again = client.get(url(campaign, "guide"), headers={**headers, "If-None-Match": etag})
+    assert again.status_code == 304
+    viktor = campaign.characters.get()
+    viktor.save()  # a saved character (its Mettle, armour...) is news
+    assert client.get(url(campaign, "guide"),
+                      headers={**headers, "If-None-Match": etag}).status_code == 200
+    client.force_login(player)
+    assert client.get(url(campaign, "guide"), headers=headers).status_code == 403
