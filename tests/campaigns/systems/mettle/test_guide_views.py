@@ -317,3 +317,16 @@ def test_the_party_card_polls_conditionally(client, campaign, gm, player):
                       headers={**headers, "If-None-Match": etag}).status_code == 200
     client.force_login(player)
     assert client.get(url(campaign, "guide"), headers=headers).status_code == 403
+
+
+def test_npc_edit_refuses_beside_the_field_and_keeps_the_input(client, campaign, gm, npc):
+    client.force_login(gm)
+    page = client.get(url(campaign, "npc_edit", npc.pk)).content.decode()
+    assert 'value="Thug"' in page and 'value="3"' in page
+    response = client.post(url(campaign, "npc_edit", npc.pk), {
+        "name": "Big thug", "pool": "3", "higher_attribute": "frame", "higher_pool": "①"})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "Enter a whole number of dice." in page and 'value="Big thug"' in page
+    npc.refresh_from_db()
+    assert (npc.name, npc.higher_attribute) == ("Thug", "")
