@@ -35,6 +35,11 @@ from campaigns.models import Campaign, Invitation, Membership
 from campaigns.systems.eldritch_gambit import initiative, roll_services
 from campaigns.systems.eldritch_gambit.models import Combatant, Encounter
 from campaigns.systems.eldritch_gambit.rolls import Roll
+from campaigns.systems.mettle.guide_models import (
+    MettleFactionCheck,
+    MettleNpc,
+    MettleResourcesEntry,
+)
 from characters.models import CoinEntry, GearTransfer, InventoryItem, XpEntry
 from characters.systems.eldritch_gambit.demo import ASPHODEL
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
@@ -109,13 +114,18 @@ class World:
 
     def __init__(self):
         call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
-        self.campaign = Campaign.objects.get()
+        self.campaign = Campaign.objects.get(system="eldritch-gambit")
         self.imp = self.campaign.owner
         self.hero = EldritchGambitCharacter.objects.get(name=ASPHODEL["name"])
         # The METTLE Core demo's Viktor, of the same player: the character pages of a
         # second game system get the same sweep.
         seed_mettle_demo()
         self.viktor = MettleCharacter.objects.get(name=VIKTOR["name"])
+        # The demo METTLE campaign (seed_demo): the Guide's screen and its NPC pools,
+        # Resources ledger and Faction Checks.
+        self.mettle_campaign = Campaign.objects.get(system=METTLE)
+        self.mettle_entry = MettleResourcesEntry.objects.filter(
+            faction__triangle__campaign=self.mettle_campaign).latest("pk").pk
         self.owner = self.hero.owner
         self.stranger = UserFactory()
         self.strangers_hero = CharacterFactory(owner=self.stranger)
@@ -153,6 +163,9 @@ class World:
             "character_pk": self.hero.pk,
             "encounter_pk": self.encounter.pk,
             "combatant_pk": Combatant.objects.filter(encounter=self.encounter).first().pk,
+            "npc_pk": MettleNpc.objects.filter(campaign=self.mettle_campaign).first().pk,
+            "check_pk": MettleFactionCheck.objects.filter(
+                triangle__campaign=self.mettle_campaign).first().pk,
             "code": self.invitation.code,
             "chapter": "basics",
             "slug": "initiative",
@@ -173,11 +186,14 @@ class World:
         else:
             pk = self.hero.pk
         campaign_side = name.startswith("campaigns:")
-        return {
+        ids = {
             **self.base_ids, "pk": pk,
             "item_pk": self.stash_item.pk if campaign_side else self.item,
             "entry_pk": self.xp_entry if campaign_side else self.coin_entry,
         }
+        if name.startswith("campaigns:mettle_"):  # the METTLE campaign's own pages
+            ids.update(pk=self.mettle_campaign.pk, entry_pk=self.mettle_entry)
+        return ids
 
     def other_ids(self) -> list:
         """Ids that exist but are someone else's."""
@@ -193,6 +209,9 @@ def ledgers() -> dict:
         "transfers": GearTransfer.objects.aggregate(n=Count("pk")),
         "items": InventoryItem.objects.aggregate(n=Count("pk"), quantity=Sum("quantity")),
         "rolls": Roll.objects.aggregate(n=Count("pk")),
+        "npcs": MettleNpc.objects.aggregate(n=Count("pk"), dice=Sum("pool")),
+        "resources": MettleResourcesEntry.objects.aggregate(n=Count("pk"), sum=Sum("change")),
+        "faction_checks": MettleFactionCheck.objects.aggregate(n=Count("pk")),
     }
 
 

@@ -49,6 +49,6 @@ class MettleConfig(AppConfig):
             # The Highlights at the start of each session after the first; its XP buys
             # nothing by itself (Attribute raises are bought any time).
             ritual="campaigns.systems.mettle.ritual.RITUAL",
-            # Viktor, the SRD's example character, for the demo player (manage.py seed_demo).
-            demo="characters.systems.mettle.demo.seed_demo",
+            # Viktor for player1 and the demo METTLE campaign (manage.py seed_demo).
+            demo="campaigns.systems.mettle.demo.seed",
         ))

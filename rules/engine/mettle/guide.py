@@ -10,8 +10,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from .attributes import Attributes, pool_total
-from .checks import CheckOdds, check_odds
-from .data import ATTRIBUTE_KEYS, ATTRIBUTE_NAMES
+from .checks import POOL_MAX, CheckOdds, CheckRoll, check_odds
+from .data import ATTRIBUTE_KEYS, ATTRIBUTE_NAMES, FRAME
 
 # -- NPC pools -----------------------------------------------------------------------------
 
@@ -47,6 +47,14 @@ class NpcPool:
         if self.higher:
             text += " (" + ", ".join(f"{ATTRIBUTE_NAMES[k]} {v}" for k, v in self.higher) + ")"
         return text
+
+
+def npc_soak(npc: NpcPool, armour_soak: int = 0) -> int:
+    """EN §Taking Damage: Soak = FRAME + the armour's Soak (RS §Armor); an NPC's FRAME is
+    its pool, or the higher FRAME noted in parentheses."""
+    if armour_soak < 0:
+        raise ValueError("An armour's Soak is never negative.")
+    return npc.attribute(FRAME) + armour_soak
 
 
 def out_of_character_difficulty(difficulty: int) -> int:
@@ -93,6 +101,61 @@ def faction_resources(dice: Iterable[int]) -> dict[str, int]:
     villain, backer = rolls
     return {VILLAIN: villain + RESOURCES_BASE, BACKER: backer + RESOURCES_BASE,
             RIVAL: rival + RESOURCES_BASE}
+
+
+FACTION_NAMES = {VILLAIN: "Villain", BACKER: "Backer", RIVAL: "Rival"}
+
+# GD §Faction Tracker: "The sides of the triangle are bidirectional arrows -- jot down their
+# relation to each other, above and below." Reading AMB-M-GD-1: each side holds two
+# relations, one each way, so the triangle has six, each rolled on its own d6.
+RELATION_ARROWS = (
+    (VILLAIN, BACKER), (BACKER, VILLAIN),
+    (BACKER, RIVAL), (RIVAL, BACKER),
+    (RIVAL, VILLAIN), (VILLAIN, RIVAL),
+)
+# Reading AMB-M-GD-3: Resources "change only from extremely impactful events"; the Guide
+# adjusts them by hand, never below 0 (no dice) nor above the largest pool a Check rolls.
+RESOURCES_MIN, RESOURCES_MAX = 0, POOL_MAX
+
+
+def faction_relation(roll: int) -> tuple[str, str]:
+    """FACTION RELATIONS: a d6 -> (relation, elaboration)."""
+    if roll not in FACTION_RELATIONS:
+        raise ValueError("A relation is rolled on one d6.")
+    return FACTION_RELATIONS[roll]
+
+
+def faction_relations(dice: Iterable[int]) -> dict[tuple[str, str], str]:
+    """Six d6, one per arrow of RELATION_ARROWS in order -> each arrow's relation."""
+    rolls = list(dice)
+    if len(rolls) != len(RELATION_ARROWS):
+        raise ValueError("Roll one d6 for each of the six arrows.")
+    return {arrow: faction_relation(roll)[0]
+            for arrow, roll in zip(RELATION_ARROWS, rolls, strict=True)}
+
+
+def resources_after(current: int, change: int) -> int:
+    """Resources after a change, refused outside RESOURCES_MIN..RESOURCES_MAX (AMB-M-GD-3)."""
+    after = current + change
+    if not RESOURCES_MIN <= after <= RESOURCES_MAX:
+        raise ValueError(f"Resources stay between {RESOURCES_MIN} and {RESOURCES_MAX}; "
+                         f"{current} {change:+d} would be {after}.")
+    return after
+
+
+def faction_check(actor_resources: int, target_resources: int, faces: Iterable[int],
+                  twist_faces: Iterable[int] | None = None) -> CheckRoll:
+    """GD §Faction Tracker: "The Rival Checks their Resources vs. a Difficulty of the
+    Backers' Resources": one die per point of the actor's Resources, the target's
+    Resources as Difficulty, read as any Check (EN §Checks). A Twist rerolls the Edge
+    dice as any Twist (EN §Twists, AMB-M9); its default cost is FACTION_TWIST
+    (AMB-M-GD-2: the actor sits out the next Faction turn)."""
+    faces = tuple(faces)
+    if len(faces) != actor_resources:
+        raise ValueError(f"Resources {actor_resources} roll {actor_resources} dice, "
+                         f"not {len(faces)}.")
+    return CheckRoll(faces=faces, difficulty=target_resources,
+                     twist_faces=None if twist_faces is None else tuple(twist_faces))
 
 
 def faction_check_odds(resources: Mapping[str, int], actor: str, target: str) -> CheckOdds:

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 def test_seed_demo_makes_one_fight_mid_round(client):
     call_command("seed_demo", stdout=StringIO())
     call_command("seed_demo", stdout=StringIO())
-    campaign = Campaign.objects.get()
+    campaign = Campaign.objects.get(system="eldritch-gambit")
     encounter = Encounter.objects.get(campaign=campaign)
     state = service.load(encounter).state
     mob = encounter.combatants.get(name="Kobold pack")

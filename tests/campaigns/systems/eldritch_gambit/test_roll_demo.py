@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 def test_seed_demo_adds_a_gambited_check_and_a_rerolled_damage_roll_once(client):
     call_command("seed_demo", stdout=StringIO())
     call_command("seed_demo", stdout=StringIO())
-    campaign = Campaign.objects.get()
+    campaign = Campaign.objects.get(system="eldritch-gambit")
     session = campaign.sessions.order_by("-number").first()
     asphodel = EldritchGambitCharacter.objects.get(name="Asphodel the Grumbling Bloom")
     rolls = Roll.objects.filter(character=asphodel)

@@ -1,0 +1,319 @@
+"""The Guide's screen of a METTLE Core campaign (next-games.md §1.8, §1.10): the Check
+procedure's tables, the Actions' Check pairs, the party at a glance, the NPC pools and the
+Faction triangle. The Guide and co-Guides (the campaign's Imp roles) only: a player of the
+campaign gets 403, anyone else 404 (as for a campaign of another system). Every POST goes
+through guide.py. With htmx (the screen's forms) the answer is the section that changed
+(the NPC pools or the Faction triangle, a template partial of the screen) with a notice of
+what was done or refused, and a refused form's message beside its field, what was typed
+kept; without JavaScript a success redirects back to the screen and a refused form
+re-renders it (400). The party card polls every 5 s, answered 304 while no character of
+the party changed (campaigns.polling)."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from campaigns.forms import add_service_error
+from campaigns.models import IMP_ROLES, Membership
+from campaigns.polling import conditional_poll, unchanged_since
+from campaigns.services import CampaignError
+from config.parsing import parse_id
+from rules.engine.mettle.data import ACTIONS, ATTRIBUTE_NAMES, DIFFICULTY, EDGE, TWIST_SEEDS
+from rules.engine.mettle.guide import FACTION_NAMES, FACTION_TWIST
+
+from . import guide
+from .guide_forms import FactionCheckForm, FactionNameForm, NpcForm, ResourcesForm
+from .guide_models import MettleNpc
+
+SCREEN = "campaigns/mettle/guide_screen.html"
+METTLE = "mettle-core"
+
+
+def _key() -> str:
+    return uuid.uuid4().hex
+
+
+def guide_membership(user, pk: int) -> Membership:
+    """The Guide's (or a co-Guide's) membership of METTLE campaign `pk`: 404 for a
+    non-member or another system's campaign, 403 for a player."""
+    membership = Membership.objects.of_or_404(user, pk)
+    if membership.campaign.system != METTLE:
+        raise Http404("No such page for this campaign's game system.")
+    if membership.role not in IMP_ROLES:
+        raise PermissionDenied("Only the Guide may open the Guide's screen.")
+    return membership
+
+
+def _screen_url(campaign, anchor: str = "") -> str:
+    return reverse("campaigns:mettle_guide", args=[campaign.pk]) + (f"#{anchor}" if anchor
+                                                                     else "")
+
+
+def _party(campaign) -> list[dict]:
+    """Each character's Mettle, Soak and Credit, from the engine's sheet."""
+    system = campaign.game_system
+    rows = []
+    for character in system.character_model.objects.filter(campaign=campaign).order_by(
+            "name", "pk"):
+        sheet = system.sheet(character, None)
+        rows.append({"character": character, "mettle": sheet.value("mettle_current"),
+                     "mettle_max": sheet.value("mettle_max"), "soak": sheet.value("soak"),
+                     "credit": sheet.value("credit"), "credit_rank": sheet.value("credit_rank")})
+    return rows
+
+
+def _difficulty_ladder() -> list[dict]:
+    rungs = []
+    for i, (low, name) in enumerate(DIFFICULTY):
+        high = DIFFICULTY[i + 1][0] - 1 if i + 1 < len(DIFFICULTY) else None
+        rungs.append({"low": low, "high": high, "name": name})
+    return rungs
+
+
+def _render(request, membership, *, status: int = 200, section: str | None = None,
+            notice: dict | None = None, **forms) -> HttpResponse:
+    """The screen, or only `section` ("npcs", "factions", "party") for htmx."""
+    campaign = membership.campaign
+    forms.setdefault("npc_form", NpcForm(initial={"request_key": _key()}))
+    forms.setdefault("name_form", FactionNameForm(prefix="name"))
+    forms.setdefault("resources_form",
+                     ResourcesForm(prefix="res", initial={"request_key": _key()}))
+    forms.setdefault("check_form",
+                     FactionCheckForm(prefix="check", initial={"request_key": _key()}))
+    factions = guide.triangle_view(campaign)
+    template = f"{SCREEN}#{section}" if section and request.htmx else SCREEN
+    return render(request, template, {
+        "campaign": campaign, "membership": membership,
+        "difficulty": _difficulty_ladder(), "edge": list(enumerate(EDGE)),
+        "actions": [{"action": a, "active": ATTRIBUTE_NAMES[a.active]} for a in ACTIONS],
+        "twist_seeds": TWIST_SEEDS, "faction_twist": FACTION_TWIST,
+        "party": _party(campaign),
+        "npcs": [guide.npc_line(npc) for npc in campaign.mettle_npcs.all()],
+        "factions": factions, "faction_names": FACTION_NAMES, "notice": notice,
+        **forms,
+    }, status=status)
+
+
+def _done(request, membership, section: str, text: str) -> HttpResponse:
+    """A write went through: the section again (htmx) or back to the screen."""
+    if request.htmx:
+        return _render(request, membership, section=section,
+                       notice={"where": section, "text": text})
+    messages.success(request, text)
+    return redirect(_screen_url(membership.campaign, section))
+
+
+def _invalid(request, membership, section: str, **forms) -> HttpResponse:
+    """A refused form: its section with the errors beside the fields (htmx swaps only a
+    200) or the whole screen, 400."""
+    if request.htmx:
+        return _render(request, membership, section=section, **forms)
+    return _render(request, membership, status=400, **forms)
+
+
+def _party_version(campaign) -> tuple:
+    """What the party card shows changes only when a character of the party is saved
+    (its pools, Mettle, armour and Credit are its columns), joins or leaves."""
+    return tuple(campaign.characters.order_by("pk").values_list("pk", "updated_at"))
+
+
+@login_required
+@require_GET
+@conditional_poll
+def guide_screen(request: HttpRequest, pk: int) -> HttpResponse:
+    membership = guide_membership(request.user, pk)
+    if request.htmx and request.htmx.target == "party":
+        unchanged_since(request, *_party_version(membership.campaign))
+        return _render(request, membership, section="party")
+    return _render(request, membership)
+
+
+def _npc_values(form) -> dict:
+    data = form.cleaned_data
+    return {"name": data["name"], "pool": data["pool"],
+            "higher_attribute": data["higher_attribute"], "higher_pool": data["higher_pool"],
+            "armour": data["armour"], "notes": data["notes"]}
+
+
+@login_required
+@require_POST
+def npc_add(request: HttpRequest, pk: int) -> HttpResponse:
+    membership = guide_membership(request.user, pk)
+    form = NpcForm(request.POST)
+    if form.is_valid():
+        try:
+            npc = guide.npc_create(campaign=membership.campaign, by=request.user,
+                                   request_key=form.cleaned_data["request_key"] or None,
+                                   **_npc_values(form))
+        except CampaignError as error:
+            add_service_error(form, error)
+        else:
+            return _done(request, membership, "npcs", f"Saved {guide.npc_line(npc).pool.label}.")
+    return _invalid(request, membership, "npcs", npc_form=form)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def npc_edit(request: HttpRequest, pk: int, npc_pk: int) -> HttpResponse:
+    membership = guide_membership(request.user, pk)
+    npc = get_object_or_404(MettleNpc, pk=npc_pk, campaign=membership.campaign)
+    if request.method == "POST":
+        form = NpcForm(request.POST)
+        if form.is_valid():
+            try:
+                npc = guide.npc_update(npc=npc, by=request.user, **_npc_values(form))
+            except CampaignError as error:
+                add_service_error(form, error)
+            else:
+                messages.success(request, f"Saved {guide.npc_line(npc).pool.label}.")
+                return redirect(_screen_url(membership.campaign, "npcs"))
+    else:
+        form = NpcForm(initial={field: getattr(npc, field) for field in (
+            "name", "pool", "higher_attribute", "higher_pool", "armour", "notes")})
+    return render(request, "campaigns/mettle/npc_edit.html", {
+        "campaign": membership.campaign, "npc": npc, "form": form,
+    }, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def npc_delete(request: HttpRequest, pk: int, npc_pk: int) -> HttpResponse:
+    membership = guide_membership(request.user, pk)
+    npc = get_object_or_404(MettleNpc, pk=npc_pk, campaign=membership.campaign)
+    guide.npc_delete(npc=npc, by=request.user)
+    return _done(request, membership, "npcs", f"Deleted {npc.name}.")
+
+
+def _refused(request, membership, error: CampaignError, section: str) -> HttpResponse:
+    """A refused button (no field to put the message beside): the section with the
+    reason (htmx), or back to the screen with it."""
+    if request.htmx:
+        return _render(request, membership, section=section,
+                       notice={"where": section, "text": error.message, "error": True})
+    messages.error(request, error.message)
+    return redirect(_screen_url(membership.campaign, section))
+
+
+@login_required
+@require_POST
+def factions_roll(request: HttpRequest, pk: int) -> HttpResponse:
+    membership = guide_membership(request.user, pk)
+    guide.triangle_roll(campaign=membership.campaign, by=request.user)
+    return _done(request, membership, "factions", "The Faction triangle is rolled.")
+
+
+@login_required
+@require_POST
+def faction_name(request: HttpRequest, pk: int) -> HttpResponse:
+    membership = guide_membership(request.user, pk)
+    form = FactionNameForm(request.POST, prefix="name")
+    if form.is_valid():
+        try:
+            faction = guide.faction_rename(campaign=membership.campaign, by=request.user,
+                                           role=form.cleaned_data["role"],
+                                           name=form.cleaned_data["name"])
+        except CampaignError as error:
+            add_service_error(form, error)
+        else:
+            return _done(request, membership, "factions",
+                         f"The {faction.get_role_display()} is now {faction.name}.")
+    return _invalid(request, membership, "factions", name_form=form)
+
+
+@login_required
+@require_POST
+def resources_change(request: HttpRequest, pk: int) -> HttpResponse:
+    membership = guide_membership(request.user, pk)
+    form = ResourcesForm(request.POST, prefix="res")
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            entry = guide.resources_adjust(
+                campaign=membership.campaign, by=request.user, role=data["role"],
+                change=data["change"], note=data["note"],
+                request_key=data["request_key"] or None)
+        except CampaignError as error:
+            add_service_error(form, error)
+        else:
+            return _done(request, membership, "factions",
+                         f"{entry.faction.get_role_display()}'s Resources {entry.change:+d}.")
+    return _invalid(request, membership, "factions", resources_form=form)
+
+
+@login_required
+@require_POST
+def resources_undo(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
+    membership = guide_membership(request.user, pk)
+    try:
+        guide.resources_undo(campaign=membership.campaign, by=request.user, entry_pk=entry_pk)
+    except CampaignError as error:
+        if error.code == "no_such_entry":
+            raise Http404(error.message) from error
+        return _refused(request, membership, error, "factions")
+    return _done(request, membership, "factions", "Undone.")
+
+
+@login_required
+@require_POST
+def faction_check(request: HttpRequest, pk: int) -> HttpResponse:
+    membership = guide_membership(request.user, pk)
+    form = FactionCheckForm(request.POST, prefix="check")
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            check = guide.faction_check_make(campaign=membership.campaign, by=request.user,
+                                             actor=data["actor"], target=data["target"],
+                                             request_key=data["request_key"] or None)
+        except CampaignError as error:
+            add_service_error(form, error)
+        else:
+            return _done(request, membership, "factions", _check_text(check))
+    return _invalid(request, membership, "factions", check_form=form)
+
+
+def _check_text(check) -> str:
+    roll = guide.check_roll(check)
+    result = f"{roll.quality} success" if roll.success else "failure"
+    return (f"{check.get_actor_display()} vs {check.get_target_display()}: Score "
+            f"{roll.score}, Edge {roll.edge}, {result}.")
+
+
+@login_required
+@require_POST
+def faction_twist(request: HttpRequest, pk: int, check_pk: int) -> HttpResponse:
+    membership = guide_membership(request.user, pk)
+    try:
+        check = guide.faction_check_twist(campaign=membership.campaign, by=request.user,
+                                          check_pk=check_pk)
+    except CampaignError as error:
+        if error.code == "no_such_check":
+            raise Http404(error.message) from error
+        return _refused(request, membership, error, "factions")
+    return _done(request, membership, "factions", f"Twist: {_check_text(check)}")
+
+
+@login_required
+@require_POST
+def faction_turn(request: HttpRequest, pk: int) -> HttpResponse:
+    membership = guide_membership(request.user, pk)
+    turn = parse_id(request.POST.get("turn", ""))
+    if turn is None:
+        return _refused(request, membership, CampaignError(
+            "Reload the page: it did not say which Faction turn it showed.", "no_turn"),
+            "factions")
+    try:
+        triangle = guide.faction_turn_next(campaign=membership.campaign, by=request.user,
+                                           turn=turn)
+    except CampaignError as error:
+        return _refused(request, membership, error, "factions")
+    return _done(request, membership, "factions", f"Faction turn {triangle.turn}.")
+
+
