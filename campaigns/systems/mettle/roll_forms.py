@@ -190,7 +190,7 @@ class SplitForm(BootstrapForm):
                    for key in ATTRIBUTE_KEYS]
         for i in range(1, SPLIT_PARTS_MAX + 1):
             self.fields[f"action_{i}"] = forms.ChoiceField(
-                required=False, label=f"Action {i}",
+                required=False, label=f"Action {i}: which",
                 choices=[("", "Another Action")] + [(a.name, a.name) for a in ACTIONS])
             self.fields[f"attribute_{i}"] = forms.ChoiceField(
                 label=f"Action {i}: Attribute", choices=choices, initial="nature",

@@ -73,9 +73,10 @@ def _staggered_penalty(sheet) -> int:
 def _check_form(character, sheet, data=None) -> CheckForm:
     surge_max = roll_services.surge_allowed(character)
     if data is None:
-        return CheckForm(initial={"pool": "nature", "difficulty": "3",
-                                  "penalty": _staggered_penalty(sheet),
-                                  "request_key": _key()},
+        return CheckForm(initial={"action": "", "pool": "nature", "bonus": 0,
+                                  "penalty": _staggered_penalty(sheet), "surge": 0,
+                                  "team_best": "", "raises": 0, "difficulty": "3",
+                                  "target_pool": "", "request_key": _key()},
                          sheet=sheet, backstories=character.backstories, surge_max=surge_max)
     return CheckForm(data, sheet=sheet, backstories=character.backstories, surge_max=surge_max)
 
@@ -143,7 +144,8 @@ def _context(request, character, sheet, **extra) -> dict:
         twist = getattr(check, "twist", None)
         context["twist"] = twist
         context["may_twist"] = twist is None and roll_services.engine_roll(check).may_twist
-        context.setdefault("twist_form", TwistForm(initial={"request_key": _key()}))
+        context.setdefault("twist_form", TwistForm(prefix="twist",
+                                                   initial={"request_key": _key()}))
     return context
 
 
@@ -216,7 +218,7 @@ def twist(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
     sheet = sheet_for(character)
     check = get_object_or_404(MettleRoll, pk=roll_pk, character=character,
                               kind=MettleRoll.Kind.CHECK)
-    form = TwistForm(request.POST)
+    form = TwistForm(request.POST, prefix="twist")
     error = None
     if form.is_valid():
         try:
@@ -225,8 +227,13 @@ def twist(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
         except RollRefused as refused:
             error = refused.message
     check = MettleRoll.objects.select_related("twist").get(pk=check.pk)
+    extra = {}
+    if "pool" in request.POST:  # the Check form came along (htmx): shown as typed
+        data = request.POST.copy()
+        data["request_key"] = _key()
+        extra["check_form"] = _check_form(character, sheet, data)
     context = _context(request, character, sheet, check=check, twist_error=error,
-                       twist_form=form)
+                       twist_form=form, **extra)
     status = 200 if request.htmx or (error is None and form.is_valid()) else 409
     return _render(request, context, "check-panel", status=status)
 

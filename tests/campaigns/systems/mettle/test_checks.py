@@ -166,6 +166,8 @@ def test_play_page_permissions(client, table):
         client.force_login(table[who])
         response = client.get(url)
         assert response.status_code == 200 and b"Make a Check" in response.content
+        # The odds of the Check as first shown: NATURE 3D against 3.
+        assert f"({check_odds(3, 3).p_success})" in response.content.decode()
 
 
 def test_another_systems_character_has_no_play_page(client, table):
@@ -209,12 +211,17 @@ def test_the_guide_rolls_and_the_player_twists_from_the_page(client, table):
                                                    success=False, difficulty=3)
     client.force_login(table["player"])
     url = reverse("characters:mettle_twist", args=[viktor.pk, check.pk])
-    response = client.post(url, {"price": "Imperil", "note": "friendly fire",
-                                 "request_key": "tw"}, HTTP_HX_REQUEST="true")
-    assert response.status_code == 200 and b"Imperil: friendly fire" in response.content
+    response = client.post(url, {"twist-price": "Imperil", "twist-note": "friendly fire",
+                                 "twist-request_key": "tw", **CHECK, "target_pool": "5"},
+                           HTTP_HX_REQUEST="true")
+    body = response.content.decode()
+    assert response.status_code == 200 and "Imperil: friendly fire" in body
+    assert 'name="target_pool" value="5"' in body  # the Check form as typed
+    assert 'id="recent-checks" hx-swap-oob="true"' in body
     twist = MettleRoll.objects.get(kind="twist")
     assert twist.twist_price == "Imperil: friendly fire" and twist.faces[0] == 1
-    again = client.post(url, {"price": "Delay", "request_key": "tw2"}, HTTP_HX_REQUEST="true")
+    again = client.post(url, {"twist-price": "Delay", "twist-request_key": "tw2"},
+                        HTTP_HX_REQUEST="true")
     assert b"one Twist per Check" in again.content
     assert MettleRoll.objects.filter(kind="twist").count() == 1
 
