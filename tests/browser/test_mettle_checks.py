@@ -110,3 +110,40 @@ def test_a_check_with_a_twist_reaches_the_guides_log_live(page, browser, live_se
     assert guide_page.evaluate("window.__notReloaded") is True
     screenshot(guide_page, "mettle-session-log")
     guide_context.close()
+
+
+def test_a_split_action_shows_its_parts_and_rolls_each_once(page, live_server, password,
+                                                            table):
+    """Scenes > Split Actions: Viktor's CONCEPT 5D in two Actions is 3 and 2; a third
+    Action on POISE 2 is capped at 2 (AMB-M7): 5 in three is 2, 2, 1 as evenly as possible;
+    the Sword's +2D comes after the split, on its part only."""
+    login(page, live_server, table["player"], password)
+    page.goto(f"/characters/{table['viktor'].pk}/mettle/play/")
+    page.get_by_label("Action 1: Attribute").select_option("concept")
+    htmx_settled(page)
+    page.get_by_label("Action 1: which").select_option("Attack")
+    htmx_settled(page)
+    page.get_by_label("Action 1: +/-D").fill("2")
+    page.get_by_label("Action 1: Difficulty").fill("2")
+    page.get_by_role("button", name="Show the split").click()
+    htmx_settled(page)
+    plan = page.locator("#split-plan")
+    expect(plan).to_contain_text("5D split into 2: 3 and 2", timeout=SLOW)
+    expect(plan.locator('[data-part="1"] [data-dice]')).to_contain_text("5D")
+    expect(plan.locator('[data-part="1"] [data-odds="success"]')).to_contain_text(
+        f"({check_odds(5, 2).p_success})")
+    page.get_by_label("Actions", exact=True).select_option("3")
+    htmx_settled(page)
+    page.get_by_label("Action 3: Attribute").select_option("poise")
+    htmx_settled(page)
+    expect(plan).to_contain_text("5D split into 3: 2 and 2 and 1", timeout=SLOW)
+    page.get_by_role("button", name="Roll part 1").dblclick()
+    htmx_settled(page)
+    expect(plan.locator('[data-part="1"] [data-rolled]')).to_be_visible(timeout=SLOW)
+    page.get_by_role("button", name="Roll part 3").click()
+    htmx_settled(page)
+    expect(plan.locator('[data-part="3"] [data-rolled]')).to_be_visible(timeout=SLOW)
+    rolls = MettleRoll.objects.order_by("pk")
+    assert [(r.split["part"], r.pool, r.dice) for r in rolls] == [(1, 2, 4), (3, 1, 1)]
+    expect(page.locator("#recent-checks [data-split-part]")).to_have_count(2)
+    screenshot(page, "mettle-split-action")

@@ -183,9 +183,15 @@ class SplitForm(BootstrapForm):
         error_messages={"invalid_choice": f"Split into 2 to {SPLIT_PARTS_MAX} Actions."})
     key = RequestKeyField()
 
-    def __init__(self, *args, sheet, **kwargs):
+    def __init__(self, *args, sheet, url: str = "", **kwargs):
         super().__init__(*args, **kwargs)
         self.sheet = sheet
+        if url:
+            # More or fewer Actions re-render the rows; other changes only the plan.
+            self.fields["parts"].widget.attrs.update({
+                "hx-post": url, "hx-trigger": "change consume", "hx-target": "#split-panel",
+                "hx-select": "#split-panel", "hx-swap": "outerHTML",
+                "hx-include": "#split-form"})
         choices = [(key, f"{ATTRIBUTE_NAMES[key]} {sheet.modified[key]}D")
                    for key in ATTRIBUTE_KEYS]
         for i in range(1, SPLIT_PARTS_MAX + 1):
@@ -200,6 +206,15 @@ class SplitForm(BootstrapForm):
             self.fields[f"difficulty_{i}"] = _number(f"Action {i}: Difficulty", 0,
                                                      DIFFICULTY_MAX, "3")
             self.fields[f"difficulty_{i}"].initial = 3
+        if self.is_bound:
+            # A row newly shown (more Actions declared) starts from the defaults, not
+            # from "required" errors.
+            self.data = self.data.copy()
+            for i in range(1, SPLIT_PARTS_MAX + 1):
+                if f"attribute_{i}" not in self.data:
+                    for name, value in (("action", ""), ("attribute", "nature"),
+                                        ("dice", "0"), ("difficulty", "3")):
+                        self.data.setdefault(f"{name}_{i}", value)
 
     def count(self) -> int:
         return self.cleaned_data["parts"]

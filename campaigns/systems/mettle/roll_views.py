@@ -18,6 +18,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Max, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.models import Session
@@ -93,10 +94,11 @@ def _odds_for(form: CheckForm) -> dict | None:
             "teamwork": form.teamwork(), "surge": form.cleaned_data["surge"]}
 
 
-def _split_form(sheet, data=None) -> SplitForm:
+def _split_form(character, sheet, data=None) -> SplitForm:
+    url = reverse("characters:mettle_split", args=[character.pk])
     if data is None:
-        return SplitForm(initial={"parts": 2, "key": _key()}, sheet=sheet)
-    return SplitForm(data, sheet=sheet)
+        return SplitForm(initial={"parts": 2, "key": _key()}, sheet=sheet, url=url)
+    return SplitForm(data, sheet=sheet, url=url)
 
 
 def _split_plan(form: SplitForm, character) -> list[dict] | None:
@@ -108,11 +110,16 @@ def _split_plan(form: SplitForm, character) -> list[dict] | None:
     if key:
         key = key[:60]
         for roll in MettleRoll.objects.filter(character=character, kind=MettleRoll.Kind.CHECK,
-                                              request_key__startswith=f"{key}."):
+                                              request_key__startswith=f"{key}.")\
+                .select_related("twist"):
             done[roll.split.get("part")] = roll
     for row in rows:
         row["odds_rows"] = odds_rows(row["dice"], row["difficulty"])
-        row["rolled"] = done.get(row["part"])
+        rolled = row["rolled"] = done.get(row["part"])
+        row["twist"] = getattr(rolled, "twist", None) if rolled is not None else None
+        row["may_twist"] = (rolled is not None and row["twist"] is None
+                            and roll_services.engine_roll(rolled).may_twist)
+        row["twist_key"] = f"{key}.t{row['part']}"  # the same on a double click
     return rows
 
 
@@ -131,7 +138,7 @@ def _context(request, character, sheet, **extra) -> dict:
     }
     context.update(extra)
     context.setdefault("check_form", _check_form(character, sheet))
-    context.setdefault("split_form", _split_form(sheet))
+    context.setdefault("split_form", _split_form(character, sheet))
     context.setdefault("odds", _odds_for(context["check_form"]))
     form = context["check_form"]
     context["action"] = ACTION_BY_NAME.get(str(form.data.get("action", "")) if form.is_bound
@@ -244,7 +251,7 @@ def split_view(request: HttpRequest, pk: int) -> HttpResponse:
     """The split as declared: each part's share, cap, dice and odds (nothing rolled)."""
     character = _character(request, pk)
     sheet = sheet_for(character)
-    form = _split_form(sheet, request.POST)
+    form = _split_form(character, sheet, request.POST)
     context = _context(request, character, sheet, split_form=form)
     return _render(request, context, "split-panel",
                    status=200 if request.htmx or form.is_valid() else 422)
@@ -257,7 +264,7 @@ def split_roll(request: HttpRequest, pk: int) -> HttpResponse:
     the part's number, so a second click shows the roll it made."""
     character = _character(request, pk)
     sheet = sheet_for(character)
-    form = _split_form(sheet, request.POST)
+    form = _split_form(character, sheet, request.POST)
     error = None
     if form.is_valid() and form.cleaned_data.get("key"):
         rows = {row["part"]: row for row in form.plan()}

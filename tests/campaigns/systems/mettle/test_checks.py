@@ -349,3 +349,27 @@ def test_an_eldritch_gambit_campaign_has_no_mettle_log(client):
     client.force_login(campaign.owner)
     url = reverse("campaigns:mettle_session_log", args=[campaign.pk, 1])
     assert client.get(url).status_code == 404
+
+
+def test_a_split_part_failed_with_edge_may_be_twisted_once(client, table):
+    client.force_login(table["player"])
+    viktor = table["viktor"]
+    client.post(reverse("characters:mettle_split_roll", args=[viktor.pk]),
+                {**SPLIT, "part": "2"}, HTTP_HX_REQUEST="true")
+    part = MettleRoll.objects.get()
+    MettleRoll.objects.filter(pk=part.pk).update(faces=[1, 6], score=1, edge=1,
+                                                  success=False)
+    body = client.post(reverse("characters:mettle_split", args=[viktor.pk]), SPLIT,
+                       HTTP_HX_REQUEST="true").content.decode()
+    assert "Twist part 2 (Delay)" in body and f"{SPLIT['key']}.t2" in body
+    url = reverse("characters:mettle_twist", args=[viktor.pk, part.pk])
+    for _ in range(2):  # a double click: the same key, one Twist
+        response = client.post(url, {**SPLIT, "twist-price": "Delay",
+                                     "twist-request_key": f"{SPLIT['key']}.t2"},
+                               HTTP_HX_REQUEST="true")
+        assert response.status_code == 200 and b"twist-error" not in response.content
+    twist = MettleRoll.objects.get(kind="twist")
+    assert twist.twist_of == part and twist.split["part"] == 2
+    body = client.post(reverse("characters:mettle_split", args=[viktor.pk]), SPLIT,
+                       HTTP_HX_REQUEST="true").content.decode()
+    assert "Twisted (Delay)" in body and "Twist part 2" not in body
