@@ -123,6 +123,20 @@ def _split_plan(form: SplitForm, character) -> list[dict] | None:
     return rows
 
 
+def outcome_text(roll: MettleRoll) -> str:
+    """What the Action's outcome means (Scenes > Actions): its success, and what each Edge
+    adds, or its failure. "" for a plain Check."""
+    action = ACTION_BY_NAME.get(roll.action)
+    if action is None:
+        return ""
+    if not roll.success:
+        return f"Failure: {action.failure}."
+    text = f"Success: {action.success}."
+    if roll.edge:
+        text += f" Edge {roll.edge}: {action.edge}."
+    return text
+
+
 def _recent(character) -> list[MettleRoll]:
     return list(MettleRoll.objects.filter(character=character)
                 .select_related("rolled_by", "session", "twist")[:RECENT])
@@ -151,6 +165,7 @@ def _context(request, character, sheet, **extra) -> dict:
         twist = getattr(check, "twist", None)
         context["twist"] = twist
         context["may_twist"] = twist is None and roll_services.engine_roll(check).may_twist
+        context["outcome_text"] = outcome_text(twist or check)
         context.setdefault("twist_form", TwistForm(prefix="twist",
                                                    initial={"request_key": _key()}))
     return context

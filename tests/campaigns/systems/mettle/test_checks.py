@@ -197,7 +197,7 @@ def test_the_odds_follow_the_inputs(client, table):
     assert "the target's pool" in body
 
 
-def test_the_guide_rolls_and_the_player_twists_from_the_page(client, table):
+def test_the_guide_rolls_and_the_player_twists_from_the_page(client, table, monkeypatch):
     viktor = table["viktor"]
     client.force_login(table["guide"])
     response = client.post(reverse("characters:mettle_check", args=[viktor.pk]),
@@ -206,10 +206,15 @@ def test_the_guide_rolls_and_the_player_twists_from_the_page(client, table):
     check = MettleRoll.objects.get()
     assert check.action == "Attack" and check.rolled_by == table["guide"]
     assert check.label == "Attack: NATURE vs the target's POISE"
+    body = response.content.decode()
+    expected = ("Failure: the target dodges or parries." if not check.success
+                else "Success: hit and inflict the weapon&#x27;s DM.")
+    assert expected in body
     # Force a failure with Edge to Twist it.
     MettleRoll.objects.filter(pk=check.pk).update(faces=[1, 5, 6], score=1, edge=2,
                                                    success=False, difficulty=3)
     client.force_login(table["player"])
+    monkeypatch.setattr(roll_services, "_SYSTEM_RANDOM", Faces(3, 4))  # Score 1 + 3 = 4
     url = reverse("characters:mettle_twist", args=[viktor.pk, check.pk])
     response = client.post(url, {"twist-price": "Imperil", "twist-note": "friendly fire",
                                  "twist-request_key": "tw", **CHECK, "target_pool": "5"},
@@ -218,6 +223,7 @@ def test_the_guide_rolls_and_the_player_twists_from_the_page(client, table):
     assert response.status_code == 200 and "Imperil: friendly fire" in body
     assert 'name="target_pool" value="5"' in body  # the Check form as typed
     assert 'id="recent-checks" hx-swap-oob="true"' in body
+    assert "Success: hit and inflict the weapon&#x27;s DM. Edge 1: adds to DM." in body
     twist = MettleRoll.objects.get(kind="twist")
     assert twist.twist_price == "Imperil: friendly fire" and twist.faces[0] == 1
     again = client.post(url, {"twist-price": "Delay", "twist-request_key": "tw2"},
