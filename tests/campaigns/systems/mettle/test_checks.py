@@ -168,6 +168,7 @@ def test_play_page_permissions(client, table):
         assert response.status_code == 200 and b"Make a Check" in response.content
         # The odds of the Check as first shown: NATURE 3D against 3.
         assert f"({check_odds(3, 3).p_success})" in response.content.decode()
+        assert b"Creative Commons Attribution 4.0" in response.content  # CC BY 4.0 texts
 
 
 def test_another_systems_character_has_no_play_page(client, table):
