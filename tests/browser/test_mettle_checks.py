@@ -21,7 +21,15 @@ from campaigns.systems.mettle.roll_views import show
 from campaigns.systems.mettle.rolls import MettleRoll
 from characters.systems.mettle.apps import KEY
 from rules.engine.mettle.checks import check_odds
-from tests.browser.conftest import DESKTOP, axe_check, describe, htmx_settled, login, screenshot
+from tests.browser.conftest import (
+    DESKTOP,
+    PHONE,
+    axe_check,
+    describe,
+    htmx_settled,
+    login,
+    screenshot,
+)
 from tests.characters.systems.mettle.helpers import make_viktor
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
@@ -147,3 +155,6 @@ def test_a_split_action_shows_its_parts_and_rolls_each_once(page, live_server, p
     assert [(r.split["part"], r.pool, r.dice) for r in rolls] == [(1, 2, 4), (3, 1, 1)]
     expect(page.locator("#recent-checks [data-split-part]")).to_have_count(2)
     screenshot(page, "mettle-split-action")
+    page.set_viewport_size(PHONE)
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    screenshot(page, "mettle-split-action-phone")
