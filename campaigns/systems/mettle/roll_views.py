@@ -313,10 +313,12 @@ def session_log(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     session = get_object_or_404(
         Session.objects.annotate(rolls_count=Count("mettle_rolls"),
                                  last_roll=Max("mettle_rolls__pk"),
+                                 characters_changed=Max("mettle_rolls__character__updated_at"),
                                  latest_pk=Subquery(latest_pk)),
         campaign_id=pk, number=number)
+    # A renamed character shows under its new name: its change stamp is in the version.
     unchanged_since(request, session.pk, session.rolls_count, session.last_roll,
-                    session.latest_pk)
+                    session.characters_changed, session.latest_pk)
     entries = list(session.mettle_rolls.select_related("character", "rolled_by", "twist")
                    [:LOG_SIZE])
     context = {"campaign": membership.campaign, "session": session, "entries": entries,

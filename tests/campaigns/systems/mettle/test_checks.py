@@ -339,7 +339,13 @@ def test_the_session_log_is_for_members_and_polls_conditionally(client, table):
     etag = response["ETag"]
     assert client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag).status_code == 304
     roll_services.make_check(character=table["viktor"], by=table["player"], request=plain())
-    assert client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag).status_code == 200
+    response = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 200
+    etag = response["ETag"]
+    table["viktor"].name = "Viktor Drozd"
+    table["viktor"].save()
+    response = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 200 and b"Viktor Drozd" in response.content
 
 
 def test_the_session_page_links_to_the_log_and_the_sheet_to_play(client, table):
