@@ -1,6 +1,8 @@
 """METTLE Core's campaign models, registered with the campaigns app (app label
-"campaigns"): campaigns/models.py imports this module through campaigns.systems.import_each."""
+"campaigns"): campaigns/models.py imports this module through campaigns.systems.import_each.
+Each part of the METTLE table keeps its models in its own module and imports them here."""
 
+# The Guide's screen: NPC pools and the Faction triangle (guide_models.py).
 from .guide_models import (  # noqa: F401
     MettleFaction,
     MettleFactionCheck,
@@ -9,3 +11,6 @@ from .guide_models import (  # noqa: F401
     MettleResourcesEntry,
     MettleTriangle,
 )
+
+# The Play page's Checks and Twists, the session log (rolls.py).
+from .rolls import MettleRoll  # noqa: F401

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
 from math import comb
+from random import Random
 
 from .data import DIFFICULTY, EDGE
 
@@ -232,6 +233,29 @@ class CheckRoll:
         return edge_quality(self.edge) if self.success else None
 
 
+def roll_check(dice: int, difficulty: int, raises: int, rng: Random) -> CheckRoll:
+    """Roll a Check: `raises` dice set to six before the roll (EN §Raises: "Do not Check
+    these, they go straight to Edge"), the others rolled with `rng` (a d6 each)."""
+    if not 0 <= raises <= dice:
+        raise ValueError(f"{raises} Raises cannot be set aside from a pool of {dice}")
+    if dice > POOL_MAX:
+        raise ValueError(f"a pool of more than {POOL_MAX} dice is not a Check this app rolls")
+    rolled = tuple(rng.randint(1, 6) for _ in range(dice - raises))
+    return CheckRoll(faces=rolled + (RAISE_FACE,) * raises, difficulty=difficulty)
+
+
+def roll_twist(check: CheckRoll, rng: Random) -> CheckRoll:
+    """Call the Twist of a failed Check with Edge: every Edge die (raised ones too) is
+    rolled again, the Score dice kept (EN §Twists). Refused (ValueError) when no Twist
+    may be called."""
+    if check.twist_faces is not None:
+        raise ValueError("one Twist per Check")
+    if not check.may_twist:
+        raise ValueError("a Twist may be called only after a failure with Edge")
+    again = tuple(rng.randint(1, 6) for _ in range(check.first_edge))
+    return CheckRoll(faces=check.faces, difficulty=check.difficulty, twist_faces=again)
+
+
 # -- die modifiers, Teamwork, Split Actions --------------------------------------------------
 
 
@@ -256,6 +280,14 @@ def check_pool(
 
 
 TEAMWORK_BONUS = 1  # EN §Teamwork: "+1D to anyone whose relevant pool is lower than the highest"
+
+
+def teamwork_bonus(pool: int, best_in_group: int | None) -> int:
+    """The Teamwork die of one member: +1D when their pool is lower than the highest of
+    the group (`best_in_group`, None when nobody helps)."""
+    if best_in_group is None:
+        return 0
+    return teamwork_pools((pool, best_in_group))[0] - pool
 
 
 def teamwork_pools(pools: Sequence[int]) -> tuple[int, ...]:
