@@ -19,6 +19,7 @@ class MettleConfig(AppConfig):
     def ready(self):
         from . import pages, services
         from .builds import sheet_for
+        from .campaign_settings import CampaignSettingsForm
         from .exchange import EXCHANGE
         from .forms import NEW_CHARACTER_INITIAL, MettleForm, initial_from_character
         from .models import MettleCharacter
@@ -49,6 +50,8 @@ class MettleConfig(AppConfig):
             # The Highlights at the start of each session after the first; its XP buys
             # nothing by itself (Attribute raises are bought any time).
             ritual="campaigns.systems.mettle.ritual.RITUAL",
+            # The make-up XP of a returning player (AMB-M10).
+            campaign_settings_form=CampaignSettingsForm,
             # Viktor, the SRD's example character, for the demo player (manage.py seed_demo).
             demo="characters.systems.mettle.demo.seed_demo",
         ))
