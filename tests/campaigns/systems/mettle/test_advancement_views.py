@@ -339,3 +339,28 @@ def test_an_eldritch_gambit_campaign_has_no_make_up_xp(client):
     session = services.session_start(campaign=campaign, by=campaign.owner)
     client.force_login(campaign.owner)
     assert client.post(make_up_url(session), {"character": hero.pk}).status_code == 404
+
+
+# -- the campaign setting ------------------------------------------------------------------
+
+
+def test_a_mettle_campaign_form_has_the_make_up_setting(client):
+    from campaigns.models import Campaign
+
+    user = UserFactory()
+    client.force_login(user)
+    page = client.get(reverse("campaigns:create"), {"system": KEY})
+    assert "Make-up XP per missed session" in page.content.decode()
+    response = client.post(reverse("campaigns:create"), {
+        "name": "Baltimore", "system": KEY, "make_up_xp": "lots",
+        "default_highlight_rounds": "2"})
+    assert response.status_code == 200
+    assert {e.code for e in response.context["form"].errors.as_data()["make_up_xp"]} == {
+        "invalid"}
+    assert 'value="lots"' in response.content.decode()
+    response = client.post(reverse("campaigns:create"), {
+        "name": "Baltimore", "system": KEY, "make_up_xp": "2",
+        "default_highlight_rounds": "2"})
+    assert Campaign.objects.get().settings == {"make_up_xp": 2}
+    listing = client.get(reverse("campaigns:list")).content.decode()
+    assert "2 make-up XP per missed session" in listing
