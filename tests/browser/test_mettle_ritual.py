@@ -162,3 +162,40 @@ def test_a_guide_runs_a_two_round_ritual_for_three_players_with_a_raise_bought(
     assert {name: xp(character) for name, character in characters.items()} == XP_AFTER
     sheet = sheet_for(MettleCharacter.objects.get(pk=viktor.pk))
     assert sheet.attributes.concept == 6 and sheet.stats["xp_earned"].value == 10
+
+
+def test_the_guide_grants_a_voucher_and_loses_a_contact_the_player_spends_it(
+        browser, live_server, password, table):
+    guide, campaign, characters = table
+    viktor = characters["Viktor"]
+    context, page = as_user(browser, live_server, guide, password)
+    page.goto(f"/characters/{viktor.pk}/mettle/xp/")
+    page.get_by_label("Grant a Voucher (note, optional)").fill("Sat out the card game")
+    page.get_by_role("button", name="Grant a Voucher").click()  # htmx
+    htmx_settled(page)
+    expect(page.locator('#vouchers [data-stat="vouchers"]')).to_have_text("1")
+    expect(page.locator("#voucher-log")).to_contain_text("Sat out the card game")
+    oleg = page.locator('[data-contact="Oleg"]')
+    oleg.get_by_role("button", name="Lost Oleg").click()  # no note: refused beside it
+    htmx_settled(page)
+    expect(page.locator("#contact-errors")).to_contain_text("Say how the Contact was lost.")
+    page.locator('[data-contact="Oleg"]').get_by_label("Why (Oleg)").fill("Cheated him")
+    page.locator('[data-contact="Oleg"]').get_by_role("button", name="Lost Oleg").click()
+    htmx_settled(page)
+    expect(page.locator('[data-contact="Oleg"] [data-contact-lost]')).to_be_visible()
+    both_widths(page, "mettle-spend-xp-guide")
+    context.close()
+
+    context, page = as_user(browser, live_server, viktor.owner, password)
+    page.goto(viktor.get_absolute_url())
+    expect(page.locator('[data-stat="vouchers"]')).to_have_text("1")
+    expect(page.locator("[data-contacts] [data-contact-lost]")).to_have_count(1)
+    page.goto(f"/characters/{viktor.pk}/mettle/xp/")
+    page.get_by_label("Spend a Voucher: what it reveals they did").fill(
+        "Had marked the deck the night before")
+    page.get_by_role("button", name="Spend a Voucher").click()
+    htmx_settled(page)
+    expect(page.locator('#vouchers [data-stat="vouchers"]')).to_have_text("0")
+    expect(page.locator("#voucher-log")).to_contain_text("Had marked the deck")
+    expect(page.get_by_role("button", name="Grant a Voucher")).to_have_count(0)
+    context.close()
