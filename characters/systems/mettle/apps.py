@@ -18,7 +18,7 @@ class MettleConfig(AppConfig):
 
     def ready(self):
         from . import pages, services
-        from .builds import sheet_for
+        from .builds import sheet_for, xp_earned
         from .campaign_settings import CampaignSettingsForm
         from .exchange import EXCHANGE
         from .forms import NEW_CHARACTER_INITIAL, MettleForm, initial_from_character
@@ -35,6 +35,8 @@ class MettleConfig(AppConfig):
             summary=pages.summary,
             game_master="Guide",
             create=services.character_create,
+            # A copy keeps the raises, so it opens with the XP earned (ledgers.py).
+            copy_xp=xp_earned,
             update=services.character_update,
             printed_sheets=printed_sheets,
             templates=systems.SheetTemplates(

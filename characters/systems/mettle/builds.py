@@ -93,10 +93,12 @@ def xp_earned(character) -> int:
     Guide's awards, written by the campaign side) before what the raises bought in play
     took from it (their entries, ledgers.AttributeRaise); the engine takes every raise of
     `raises` off it again, each at its cost then."""
+    from .ledgers import AttributeRaise
+
     if character.pk is None:
         return 0
-    spent = character.attribute_raises.filter(undone_at__isnull=True).aggregate(
-        spent=Sum("cost"))["spent"] or 0
+    spent = AttributeRaise.objects.filter(character_id=character.pk, undone_at__isnull=True
+                                          ).aggregate(spent=Sum("cost"))["spent"] or 0
     return character.xp + spent
 
 

@@ -390,3 +390,15 @@ def test_contacts_refusals(viktor, guide, player):
             note="x", by=player)
     refused("contact_not_lost", advancement.contact_regain, character=viktor,
             contact="Oleg", by=guide)
+
+
+def test_a_copy_keeps_the_raises_and_the_xp_left(viktor, guide, player):
+    from characters.services import character_duplicate
+
+    give_xp(viktor, 7, guide)
+    advancement.raise_buy(character=viktor, attribute="motive", by=player)
+    copy = character_duplicate(character=viktor, by=player)
+    copied = sheet(copy)
+    assert fresh(copy).raises == ["motive"] and copied.attributes.motive == 5
+    assert copied.stats["xp_earned"].value == 7 and copied.stats["xp_left"].value == 2
+    assert not copied.issues or "xp_overspent" not in {i.code for i in copied.issues}
