@@ -344,14 +344,16 @@ def contact_lose(*, character, contact: str, note: str, by) -> ContactEvent:
 def contact_regain(*, character, contact: str, note: str = "", by) -> ContactEvent:
     """The Guide brings a lost Contact back ("make amends", or "fall back into good graces
     between campaigns": the Guide of the campaign the character is in now decides,
-    AMB-M-ADV-4). Regaining one that is not lost changes nothing."""
+    AMB-M-ADV-4). Regaining it again changes nothing; one never lost is refused."""
     character = _lock(character)
     require_guide(character, by, "bring Contacts back")
     contact = _contact(character, contact)
     note = check_text(note, field="note", length=NOTE_LENGTH)
     state = contact_states(character).get(contact)
-    if state is None or state.kind != ContactEvent.Kind.LOST:
+    if state is None:
         raise CampaignError(f"{contact} is not lost.", "contact_not_lost", field="contact")
+    if state.kind == ContactEvent.Kind.REGAINED:
+        return state  # a double click
     return ContactEvent.objects.create(character=character, contact=contact,
                                        kind=ContactEvent.Kind.REGAINED, note=note,
                                        campaign_id=character.campaign_id, created_by=by)
