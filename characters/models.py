@@ -208,6 +208,10 @@ class XpEntry(LedgerEntry):
         # Level and XP then (docs/RULES.md, "Level and XP after a campaign").
         JOINED = "joined", "Joined a campaign"
         LEFT = "left", "Left a campaign"
+        # A game system's spends and catch-ups (METTLE Core: XP spent on an Attribute
+        # raise; the make-up XP of a player back after missed sessions).
+        ATTRIBUTE_RAISE = "attribute_raise", "Attribute raise"
+        MAKE_UP = "make_up", "Make-up XP"
 
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="xp_entries")
     kind = models.CharField(max_length=20, choices=Kind.choices)

@@ -111,8 +111,10 @@ def character_duplicate(*, character: Character, by) -> Character:
         clone.container = mapping.get(original.container_id)
         clone.save(update_fields=["container"])
     note = f"Duplicated from #{source.pk}"
+    copy_xp = source.game_system.copy_xp
     XpEntry.objects.create(character=copy, kind=XpEntry.Kind.CREATION,
-                           level_change=source.level_total, xp_change=source.xp_total,
+                           level_change=source.level_total,
+                           xp_change=copy_xp(source) if copy_xp else source.xp_total,
                            created_by=by, note=note)
     if source.coins_total:
         CoinEntry.objects.create(character=copy, kind=CoinEntry.Kind.STARTING,

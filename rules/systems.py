@@ -113,6 +113,11 @@ class GameSystem:
     # from the builder form's cleaned_data; each in one transaction.
     create: Callable[..., Any] | None = None
     update: Callable[..., Any] | None = None
+    # copy_xp(character) -> int: the XP a copy of the character opens its XP ledger with
+    # (characters.services.character_duplicate); None: the ledger's sum. METTLE Core's
+    # raises bought in play are both on the build and spent in the ledger, so its copy,
+    # which keeps the raises, opens with the XP earned.
+    copy_xp: Callable[[Any], int] | None = None
     # printed_sheets(characters) -> (sheets, portraits): what `templates.print` places for
     # each character (inventory prefetched), and the portraits the PDF may load
     # (URL path -> storage name).

@@ -46,6 +46,7 @@ from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from characters.systems.mettle.apps import KEY as METTLE
 from characters.systems.mettle.demo import VIKTOR
 from characters.systems.mettle.demo import seed_demo as seed_mettle_demo
+from characters.systems.mettle.ledgers import AttributeRaise, ContactEvent, MakeUp, VoucherEntry
 from characters.systems.mettle.models import MettleCharacter
 from config.parsing import MAX_ID
 from rules.engine.eldritch_gambit.checks import CheckSpec
@@ -155,6 +156,9 @@ class World:
         self.quest = QuestFactory(character=self.hero)
         self.base_ids = {
             "roll_pk": self.check.pk,
+            # A METTLE raise bought in play (none in the demo: each is a 404, fuzzed all
+            # the same).
+            "raise_pk": 1,
             "number": session.number,
             "quest_pk": self.quest.pk,
             "invitation_pk": self.invitation.pk,
@@ -212,6 +216,8 @@ def ledgers() -> dict:
         "npcs": MettleNpc.objects.aggregate(n=Count("pk"), dice=Sum("pool")),
         "resources": MettleResourcesEntry.objects.aggregate(n=Count("pk"), sum=Sum("change")),
         "faction_checks": MettleFactionCheck.objects.aggregate(n=Count("pk")),
+        "mettle": [model.objects.count() for model in (AttributeRaise, VoucherEntry,
+                                                       ContactEvent, MakeUp)],
     }
 
 

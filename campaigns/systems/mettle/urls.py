@@ -2,11 +2,12 @@
 registered system's campaign package (campaigns.systems.campaign_urlpatterns); URL names
 are global across systems, so METTLE's are prefixed `mettle_`; its views answer 404
 for a campaign of another system. campaign_links and session_links are the links the
-generic campaign and session pages show to them."""
+generic campaign and session pages show to them. Each part of the table adds its
+routes in its own block."""
 
 from django.urls import path, reverse
 
-from . import guide_views, roll_views
+from . import advancement_views, guide_views, roll_views
 
 # Under /campaigns/, in the "campaigns" namespace (campaigns/urls.py).
 campaign_urlpatterns: list = [
@@ -48,6 +49,29 @@ character_urlpatterns += [
          name="mettle_twist"),
     path("<id:pk>/mettle/play/split/", roll_views.split_view, name="mettle_split"),
     path("<id:pk>/mettle/play/split/roll/", roll_views.split_roll, name="mettle_split_roll"),
+]
+# --- Advancement (advancement_views.py): the Guide's make-up XP in the session's ritual, a
+# character's Spend XP page, Downtime Vouchers, Contacts lost and regained.
+campaign_urlpatterns += [
+    path("<id:pk>/sessions/<id:number>/mettle/make-up/", advancement_views.make_up_award,
+         name="mettle_make_up"),
+]
+character_urlpatterns += [
+    path("<id:pk>/mettle/xp/", advancement_views.advancement_page,
+         name="mettle_advancement"),
+    path("<id:pk>/mettle/xp/raise/", advancement_views.raise_buy, name="mettle_raise"),
+    path("<id:pk>/mettle/xp/raise/<id:raise_pk>/undo/", advancement_views.raise_undo,
+         name="mettle_raise_undo"),
+    path("<id:pk>/mettle/vouchers/grant/", advancement_views.voucher_grant,
+         name="mettle_voucher_grant"),
+    path("<id:pk>/mettle/vouchers/spend/", advancement_views.voucher_spend,
+         name="mettle_voucher_spend"),
+    path("<id:pk>/mettle/vouchers/<id:entry_pk>/undo/", advancement_views.voucher_undo,
+         name="mettle_voucher_undo"),
+    path("<id:pk>/mettle/contacts/lost/", advancement_views.contact_lose,
+         name="mettle_contact_lost"),
+    path("<id:pk>/mettle/contacts/regained/", advancement_views.contact_regain,
+         name="mettle_contact_regained"),
 ]
 
 

@@ -18,7 +18,8 @@ class MettleConfig(AppConfig):
 
     def ready(self):
         from . import pages, services
-        from .builds import sheet_for
+        from .builds import sheet_for, xp_earned
+        from .campaign_settings import CampaignSettingsForm
         from .exchange import EXCHANGE
         from .forms import NEW_CHARACTER_INITIAL, MettleForm, initial_from_character
         from .models import MettleCharacter
@@ -34,6 +35,8 @@ class MettleConfig(AppConfig):
             summary=pages.summary,
             game_master="Guide",
             create=services.character_create,
+            # A copy keeps the raises, so it opens with the XP earned (ledgers.py).
+            copy_xp=xp_earned,
             update=services.character_update,
             printed_sheets=printed_sheets,
             templates=systems.SheetTemplates(
@@ -49,6 +52,8 @@ class MettleConfig(AppConfig):
             # The Highlights at the start of each session after the first; its XP buys
             # nothing by itself (Attribute raises are bought any time).
             ritual="campaigns.systems.mettle.ritual.RITUAL",
+            # The make-up XP of a returning player (AMB-M10).
+            campaign_settings_form=CampaignSettingsForm,
             # Viktor for player1 and the demo METTLE campaign (manage.py seed_demo).
             demo="campaigns.systems.mettle.demo.seed",
         ))

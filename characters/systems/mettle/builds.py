@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.db.models import Sum
+
 from rules.engine.mettle import Attributes, CharacterBuild, CharacterSheet, Item, compute_sheet
 from rules.engine.mettle.data import (
     ARMOR,
@@ -87,9 +89,17 @@ def values_of(character) -> dict[str, Any]:
 
 
 def xp_earned(character) -> int:
-    """The XP the character earned: its XP ledger's sum (Highlights and the Guide's
-    awards, written by the campaign side); the raises bought are in `raises`."""
-    return character.xp if character.pk is not None else 0
+    """The XP the character earned: its XP ledger's sum (Highlights, make-up XP and the
+    Guide's awards, written by the campaign side) before what the raises bought in play
+    took from it (their entries, ledgers.AttributeRaise); the engine takes every raise of
+    `raises` off it again, each at its cost then."""
+    from .ledgers import AttributeRaise
+
+    if character.pk is None:
+        return 0
+    spent = AttributeRaise.objects.filter(character_id=character.pk, undone_at__isnull=True
+                                          ).aggregate(spent=Sum("cost"))["spent"] or 0
+    return character.xp + spent
 
 
 def sheet_for(character, items=None) -> CharacterSheet:

@@ -18,7 +18,7 @@ from rules.engine.mettle.attributes import POOL_MAX, POOL_MIN, Method
 from rules.engine.mettle.data import ATTRIBUTE_KEYS, WEAPON_BY_NAME
 
 from . import services
-from .builds import build_from, sheet_for
+from .builds import build_from, sheet_for, xp_earned
 from .forms import GEAR_NAME_LENGTH, LINE_LENGTH, LOAD_MAX, MAX_LINES, QUANTITY_MAX, WEAPON_ROWS
 from .models import (
     ARMOR_NAMES,
@@ -75,7 +75,7 @@ def export_body(character) -> dict:
         "weapons": weapons,
         "gear": [{"name": g["name"], "load": g.get("load"), "quantity": g.get("quantity", 1)}
                  for g in character.gear],
-        "xp": character.xp,
+        "xp": xp_earned(character),  # earned: the raises above are paid from it
         "derived": sheet.derived(),
     }
 

@@ -128,3 +128,6 @@ class MettleCharacter(Character):
     @property
     def descriptors(self) -> dict[str, str]:
         return {key: getattr(self, f"{key}_descriptor") for key in ATTRIBUTE_KEYS}
+
+
+from .ledgers import AttributeRaise, ContactEvent, MakeUp, VoucherEntry  # noqa: E402, F401

@@ -124,7 +124,7 @@ def test_the_xp_shows_on_the_characters_pages(client, guide, player, party, sess
     after = stats(page)
     assert int(after["xp_earned"]) == int(before["xp_earned"]) + 1 == xp(viktor)
     assert int(after["xp_left"]) == int(before["xp_left"]) + 1
-    assert "Highlights, the Guide&#x27;s adjustments" in page.content.decode()
+    assert "Highlights, make-up XP, raises, the Guide&#x27;s adjustments" in page.content.decode()
     ledger = client.get(reverse("campaigns:character", args=[session.campaign_id,
                                                              viktor.pk]))
     assert ledger.status_code == 200
