@@ -241,6 +241,7 @@ def test_defend_an_ally_only_in_the_same_zone():
 
 
 def test_mettle_refills_at_the_end_only_above_zero():
+    """AMB-M-INI-1: the end of Initiative is the new Scene of EN §Mettle."""
     s = trigger(soaked_scene(), "viktor")
     s = damage(s, "viktor", 8)  # 3 through: 6
     s = damage(s, "kirin", 20, stagger=True)  # 17 through: -9, Staggered -10
@@ -276,3 +277,28 @@ def test_a_split_action_cannot_become_a_wait_and_the_scene_ends():
         wait(s, "viktor", "Defend")
     s = end(s)
     assert not s.state.running and "Initiative ends" in s.state.log[-1].text
+
+
+def test_a_mob_loses_a_member_on_a_felling_blow_and_cannot_stagger():
+    """AMB-M-INI-2: the shared Mob for a crowd of identical NPC pools."""
+    s = new_scene([fighter("viktor", "Viktor", mettle_max=9),
+                   fighter("rats", "Rats", side=FOES, mettle_max=2, mob=True, members=3)],
+                  soaks={"rats": 1})
+    s = trigger(s, "viktor")
+    s = damage(s, "rats", 4)  # 3 through a pool of 2: a Felling blow
+    rats = s.state.fighter("rats")
+    assert rats.members == 2 and rats.hp == 2 and not rats.fallen
+    with pytest.raises(InitiativeError):
+        damage(s, "rats", 4, stagger=True)
+    s = damage(s, "rats", 4, area=True)
+    assert s.state.fighter("rats").fallen
+
+
+def test_defend_with_an_unknown_zone_is_the_guides_call():
+    """AMB-M-INI-3: only two known, different Zones refuse a Defend for an ally."""
+    s = new_scene([fighter("viktor", "Viktor", mettle_max=9),
+                   fighter("kirin", "Kirin", mettle_max=8),
+                   fighter("thug", "Thug", side=FOES, mettle_max=4)],
+                  zones={"kirin": "Hall"})
+    s = act(trigger(s, "thug"), "thug", ["kirin"], "Attack")
+    assert defend(s, "viktor", "kirin").state.attacked == ("viktor",)
