@@ -321,3 +321,43 @@ def test_live_view_polls_conditionally_and_hides_foes_numbers(client, guide, par
                  payload={"key": key(fight, "Viktor")}, by=guide)
     changed = client.get(url(fight), HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200 and "Viktor holds Initiative" in changed.content.decode()
+
+
+def test_a_double_click_records_one_step(client, guide, fight):
+    client.force_login(guide)
+    viktor = key(fight, "Viktor")
+    version = MettleEncounter.objects.get().version
+    for _ in range(2):
+        client.post(url(fight, "mettle_initiative_step"),
+                    {"version": version, "kind": "trigger", "claimants": [viktor]})
+    assert MettleInitiativeStep.objects.count() == 1
+    client.post(url(fight, "mettle_initiative_step"),
+                {"version": version + 1, "kind": "act", "key": viktor, "targets": [""]})
+    for _ in range(2):
+        client.post(url(fight, "mettle_initiative_undo"), {"version": version + 2})
+    assert MettleInitiativeStep.objects.count() == 1  # one undo, the second was stale
+
+
+def test_bad_ids_in_the_path_answer_404(client, campaign, guide, fight):
+    client.force_login(guide)
+    other = service.create(campaign=CampaignFactory(system=KEY, owner=guide), by=guide,
+                           name="Elsewhere")
+    assert client.get(reverse("campaigns:mettle_initiative",
+                              args=[campaign.pk, other.pk])).status_code == 404
+    assert client.get(reverse("campaigns:mettle_initiative",
+                              args=[campaign.pk, 10**9])).status_code == 404
+    for name in ("mettle_initiative_damage", "mettle_initiative_statuses",
+                 "mettle_initiative_mettle", "mettle_initiative_zone"):
+        assert client.post(url(fight, name, 10**9), {"version": 0}).status_code == 404
+    response = client.post(url(fight, "mettle_initiative_remove", 10**9),
+                           {"version": MettleEncounter.objects.get(pk=fight.pk).version})
+    assert response.status_code == 400 and "not in this fight" in response.content.decode()
+
+
+def test_the_players_own_character_is_told_when_it_is_their_turn(client, guide, party, fight):
+    service.step(encounter_id=fight.pk, version=None, kind="trigger",
+                 payload={"key": key(fight, "Anya")}, by=guide)
+    client.force_login(party[1].owner)  # Anya's player
+    assert "Your turn: Anya acts." in client.get(url(fight)).content.decode()
+    client.force_login(party[0].owner)
+    assert "Your turn" not in client.get(url(fight)).content.decode()
