@@ -414,7 +414,11 @@ def defend(scene: Scene, defender: str, ally: str | None = None) -> Scene:
     elif not me.has_action:
         raise InitiativeError(f"{me.name} has no Action left to Defend with "
                               f"({me.action_state}).")
-    new = replace(me, waiting="", deciding=False, spent=True)
+    # AMB-M-INI-4: a splitter Defends with their next Split part (its dice), keeping the
+    # Action while parts are left; anyone else spends this Round's Action (or the Wait).
+    left = () if me.waiting else scene.parts_left(defender)
+    new = replace(me, waiting="", deciding=False, spent=len(left) <= 1)
+    splits = tuple((k, parts[1:] if k == defender else parts) for k, parts in scene.splits)
     fighters = tuple(new if f.key == defender else f for f in state.fighters)
 
     def swap(keys: tuple[str, ...]) -> tuple[str, ...]:
@@ -422,11 +426,14 @@ def defend(scene: Scene, defender: str, ally: str | None = None) -> Scene:
 
     text = (f"{me.name} Defends {state.name(ally)}, taking their place as the target."
             if ally else f"{me.name} Defends (their Action this Round).")
+    if left:
+        text = text.removesuffix(".").removesuffix(" (their Action this Round)") + (
+            f", with the next part of the Split Action ({left[0]}D).")
     state = replace(state, fighters=fighters, attacked=swap(state.attacked),
                     last_targets=swap(state.last_targets),
                     log=state.log + (Event(state.round, "defend", text, defender,
                                            (ally,) if ally else ()),))
-    return scene.with_state(volleyball.settle(state))
+    return scene.with_state(volleyball.settle(state), splits)
 
 
 def reach_steal(scene: Scene, wielder: str, *, attacker_has_reach: bool = False) -> Scene:

@@ -262,7 +262,8 @@ def test_a_ledger_replays_into_the_same_scene():
         ("statuses", {"key": "kirin", "statuses": ["rattled"]}),
     ]
     s = replay(scene(), steps)
-    assert s.parts_left("viktor") == (2,)
+    assert s.parts_left("viktor") == ()  # his Defend took the last part (AMB-M-INI-4)
+    assert s.state.fighter("viktor").spent
     assert s.state.attacked == ("viktor",)
     assert s.state.fighter("kirin").statuses == frozenset({"rattled"})
     with pytest.raises(InitiativeError):
@@ -302,3 +303,15 @@ def test_defend_with_an_unknown_zone_is_the_guides_call():
                   zones={"kirin": "Hall"})
     s = act(trigger(s, "thug"), "thug", ["kirin"], "Attack")
     assert defend(s, "viktor", "kirin").state.attacked == ("viktor",)
+
+
+def test_a_splitter_defends_with_the_next_part():
+    """AMB-M-INI-4: Viktor split 6D into three; attacked, he Defends with the next part
+    (2D) and keeps his Action for the last one."""
+    s = split(started(), "viktor", 6, 3, targets=["thug"], action="Attack")
+    s = act(pass_to(s, "thug"), "thug", ["viktor"], "Attack")
+    s = defend(s, "viktor")
+    assert s.parts_left("viktor") == (2,) and s.state.fighter("viktor").has_action
+    assert "next part of the Split Action (2D)" in s.state.log[-1].text
+    s = act_part(pass_to(s, "viktor"), "viktor", ["thug"], "Attack")
+    assert not s.parts_left("viktor") and s.state.fighter("viktor").spent
