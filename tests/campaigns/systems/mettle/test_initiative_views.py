@@ -361,3 +361,26 @@ def test_the_players_own_character_is_told_when_it_is_their_turn(client, guide, 
     assert "Your turn: Anya acts." in client.get(url(fight)).content.decode()
     client.force_login(party[0].owner)
     assert "Your turn" not in client.get(url(fight)).content.decode()
+
+
+def test_the_tracker_and_the_poll_are_flat_in_the_party(client, campaign, guide, fight):
+    """As many queries with four PCs as with two: the sheets come from the rows loaded."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def count(user, **headers):
+        client.force_login(user)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url(fight), **headers).status_code == 200
+        return len(queries.captured_queries)
+
+    player = fight.combatants.get(name="Viktor").character.owner
+    before = (count(guide), count(player, HTTP_HX_REQUEST="true"))
+    more = []
+    for name in ("Boris", "Clara"):
+        owner = MembershipFactory(campaign=campaign).user
+        character = make_viktor(owner, name=name)
+        services.character_join(campaign=campaign, character=character, by=owner)
+        more.append(MettleCharacter.objects.get(pk=character.pk))
+    service.add_characters(encounter_id=fight.pk, version=None, characters=more)
+    assert (count(guide), count(player, HTTP_HX_REQUEST="true")) == before
