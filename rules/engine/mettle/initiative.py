@@ -480,12 +480,17 @@ def end(scene: Scene) -> Scene:
     the end of the fight is that new start); the Staggered and Fallen keep theirs."""
     before = scene.state
     state = volleyball.end(before)
-    kept = [f for f in before.fighters if f.hp <= 0 or f.fallen]
-    fighters = tuple(replace(f, hp=before.fighter(f.key).hp) if before.fighter(f.key) in kept
-                     else replace(f, hp=f.hp_max) for f in state.fighters)
+    kept = {f.key: f for f in before.fighters if f.hp <= 0 or f.fallen}
+    fighters = tuple(replace(f, hp=kept[f.key].hp if f.key in kept else f.hp_max)
+                     for f in state.fighters)
+
+    def why(f: Fighter) -> str:
+        return "Fallen" if f.fallen else (
+            "Staggered" if "staggered" in f.statuses else "at zero or below")
+
     text = "Initiative ends: Mettle refills to maximum"
-    text += (" except for " + ", ".join(f"{f.name} ({f.action_state.split(':')[0]}, "
-                                           f"Mettle {f.hp})" for f in kept) + "."
+    text += (" except for " + ", ".join(f"{f.name} ({why(f)}, Mettle {f.hp})"
+                                        for f in kept.values()) + "."
              if kept else " for everyone.")
     state = replace(state, fighters=fighters,
                     log=state.log[:-1] + (replace(state.log[-1], text=text),))

@@ -248,7 +248,7 @@ def test_mettle_refills_at_the_end_only_above_zero():
     s = end(s)
     assert s.state.fighter("viktor").hp == 9
     assert s.state.fighter("kirin").hp == -10
-    assert "except for Kirin" in s.state.log[-1].text
+    assert "except for Kirin (Staggered, Mettle -10)" in s.state.log[-1].text
 
 
 def test_a_ledger_replays_into_the_same_scene():
