@@ -302,7 +302,7 @@ def set_zone(*, encounter_id: int, version: int | None, combatant_id: int, zone:
         encounter = _locked(encounter_id, version)
         if encounter.status != MettleEncounter.Status.SETUP:
             raise CampaignError("During Initiative a combatant changes Zone by moving.",
-                                "not_setup", field="zone")
+                                "not_setup")
         if not encounter.combatants.filter(pk=combatant_id).update(zone=zone):
             raise CampaignError("That combatant is not in this fight.", "combatant")
         _bump(encounter)

@@ -409,7 +409,7 @@ def combatant_zone(request: HttpRequest, pk: int, encounter_pk: int,
             tracker_service.set_zone(encounter_id=encounter.pk, version=_version(request),
                                      combatant_id=combatant.pk, zone=form.cleaned_data["zone"])
         except CampaignError as error:
-            if error.code == "stale":
+            if error.code in ("stale", "not_setup", "combatant"):  # no zone form to show
                 return _refused(request, membership, encounter, error)
             add_service_error(form, error)
         else:

@@ -384,3 +384,42 @@ def test_the_tracker_and_the_poll_are_flat_in_the_party(client, campaign, guide,
         more.append(MettleCharacter.objects.get(pk=character.pk))
     service.add_characters(encounter_id=fight.pk, version=None, characters=more)
     assert (count(guide), count(player, HTTP_HX_REQUEST="true")) == before
+
+
+@pytest.mark.parametrize("route, data, message", [
+    ("mettle_initiative_statuses", {"statuses": ["grappled"]}, "Select a valid choice"),
+    ("mettle_initiative_statuses", {"statuses": ["<script>"]}, "Select a valid choice"),
+    ("mettle_initiative_mettle", {"mettle": "nine"}, "Enter a whole number"),
+    ("mettle_initiative_mettle", {"mettle": "12"}, "between -999 and the maximum 9"),
+    ("mettle_initiative_mettle", {"mettle": "-1" + "0" * 30}, "greater than or equal to -999"),
+    ("mettle_initiative_zone", {"zone": "x" * 500}, "at most 40 characters"),
+])
+def test_combatant_forms_hostile_input(client, guide, fight, route, data, message):
+    client.force_login(guide)
+    viktor = fight.combatants.get(name="Viktor").pk
+    prefix = {"mettle_initiative_statuses": "s", "mettle_initiative_mettle": "m",
+              "mettle_initiative_zone": "z"}[route]
+    posted = {f"{prefix}{viktor}-{k}": v for k, v in data.items()}
+    version = MettleEncounter.objects.get(pk=fight.pk).version
+    response = client.post(url(fight, route, viktor), {"version": version, **posted})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert message in page
+    assert f'id="edit-{viktor}" data-edit="Viktor" open' in page  # the form stays open
+    assert MettleEncounter.objects.get(pk=fight.pk).version == version
+    if "mettle" in data:
+        assert f'value="{data["mettle"]}"' in page  # what was typed is kept
+
+
+def test_the_zone_is_set_before_the_fight_only(client, guide, fight):
+    client.force_login(guide)
+    viktor = fight.combatants.get(name="Viktor").pk
+    response = client.post(url(fight, "mettle_initiative_zone", viktor),
+                           {"version": fight.version, f"z{viktor}-zone": "  Quay  "})
+    assert response.status_code == 302
+    assert tracker(fight).row(str(viktor)).zone == "Quay"
+    post_step(client, fight, kind="trigger", claimants=[str(viktor)])
+    response = client.post(url(fight, "mettle_initiative_zone", viktor),
+                           {"version": MettleEncounter.objects.get(pk=fight.pk).version,
+                            f"z{viktor}-zone": "Yard"})
+    assert response.status_code == 400 and "by moving" in response.content.decode()
