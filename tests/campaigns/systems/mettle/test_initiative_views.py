@@ -423,3 +423,43 @@ def test_the_zone_is_set_before_the_fight_only(client, guide, fight):
                            {"version": MettleEncounter.objects.get(pk=fight.pk).version,
                             f"z{viktor}-zone": "Yard"})
     assert response.status_code == 400 and "by moving" in response.content.decode()
+
+
+HOSTILE_VALUES = ["", "0", "-1", "9" * 40, "1e9", "NaN", "ｱ", "\x00", "<b>", "1,5", " 3 "]
+
+
+def test_every_endpoint_every_role_hostile_values_never_500(client, campaign, guide, party,
+                                                           fight):
+    """A sweep of METTLE's tracker endpoints: every role, every field name the pages use,
+    hostile values; never a server error, and nobody but the Guide changes anything."""
+    thugs = fight.combatants.get(name="Dock thugs").pk
+    listing = reverse("campaigns:mettle_initiative_list", args=[campaign.pk])
+    paths = [listing] + [url(fight, n) for n in (
+        "mettle_initiative", "mettle_initiative_party", "mettle_initiative_npc",
+        "mettle_initiative_step", "mettle_initiative_undo")] + [url(fight, n, thugs) for n in (
+            "mettle_initiative_remove", "mettle_initiative_damage", "mettle_initiative_mettle",
+            "mettle_initiative_statuses", "mettle_initiative_zone")]
+    names = ["name", "side", "pool", "higher_attribute", "higher_value", "armor_soak", "zone",
+             "is_mob", "members", "kind", "key", "to", "targets", "claimants", "choice",
+             "dice", "parts", "action", "defense", "hindered", "attacker_has_reach",
+             f"d{thugs}-amount", f"d{thugs}-soak_bonus", f"m{thugs}-mettle",
+             f"s{thugs}-statuses", f"z{thugs}-zone", "session"]
+    kinds = ["trigger", "act", "act_part", "split", "wait", "interrupt", "pass", "move",
+             "defend", "reach", "surprise", "keep_waiting", "rejoin", "imp_decides",
+             "next_round", "end", "join", "stumble", "free_move", "damage"]
+    users = [None, UserFactory(), party[0].owner, guide]
+    before = MettleInitiativeStep.objects.count()
+    for user in users:
+        if user is None:
+            client.logout()
+        else:
+            client.force_login(user)
+        for number, value in enumerate(HOSTILE_VALUES):
+            data = dict.fromkeys(names, value)
+            data["kind"] = kinds[number % len(kinds)] if user is guide else value
+            data["version"] = value
+            for path in paths:
+                assert client.get(path, data).status_code < 500, (user, path, value)
+                assert client.post(path, data).status_code < 500, (user, path, value)
+    # Stale versions: nothing recorded by anyone.
+    assert MettleInitiativeStep.objects.count() == before
