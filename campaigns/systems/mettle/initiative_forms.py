@@ -115,4 +115,6 @@ class ZoneForm(BootstrapForm):
 
 
 def clean_text(value: str) -> str:
-    return " ".join((value or "").split())[:MAX_ACTION_LABEL * 2]
+    """A typed label (an Action, a Zone), spaces collapsed; no NUL byte, which no
+    database column stores (PostgreSQL refuses it); the engine checks the length."""
+    return " ".join((value or "").replace("\x00", "").split())[:MAX_ACTION_LABEL * 2]

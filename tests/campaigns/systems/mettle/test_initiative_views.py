@@ -463,3 +463,30 @@ def test_every_endpoint_every_role_hostile_values_never_500(client, campaign, gu
                 assert client.post(path, data).status_code < 500, (user, path, value)
     # Stale versions: nothing recorded by anyone.
     assert MettleInitiativeStep.objects.count() == before
+
+
+def test_the_guides_steps_with_current_versions_and_hostile_values_never_500(
+        client, guide, fight):
+    client.force_login(guide)
+    post_step(client, fight, kind="trigger", claimants=[key(fight, "Viktor")])
+    kinds = ["act", "act_part", "split", "wait", "interrupt", "pass", "move", "defend",
+             "reach", "surprise", "keep_waiting", "rejoin", "stumble", "free_move"]
+    for kind in kinds:
+        for value in HOSTILE_VALUES:
+            response = post_step(client, fight, kind=kind, key=value, to=value,
+                                 targets=[value], dice=value, parts=value, zone=value,
+                                 action=value, defense=f"{value}-{value}", side=value)
+            assert response.status_code in (302, 400, 404), (kind, value)
+    assert tracker(fight).failed == []  # whatever was recorded still replays
+
+
+def test_a_nul_byte_in_a_typed_label_is_dropped(client, guide, fight):
+    client.force_login(guide)
+    viktor = key(fight, "Viktor")
+    post_step(client, fight, kind="trigger", claimants=[viktor])
+    response = post_step(client, fight, kind="move", key=viktor, zone="Qu\x00ay")
+    assert response.status_code == 302 and tracker(fight).scene.zone(viktor) == "Quay"
+    response = post_step(client, fight, kind="act", key=viktor, targets=[""],
+                         action="Att\x00ack")
+    assert response.status_code == 302
+    assert MettleInitiativeStep.objects.last().payload["action"] == "Attack"
