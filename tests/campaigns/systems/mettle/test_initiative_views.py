@@ -490,3 +490,21 @@ def test_a_nul_byte_in_a_typed_label_is_dropped(client, guide, fight):
                          action="Att\x00ack")
     assert response.status_code == 302
     assert MettleInitiativeStep.objects.last().payload["action"] == "Attack"
+
+
+def test_every_refused_step_says_why_once(client, guide, fight):
+    """The message goes beside the field the form shows, else at the top: never lost."""
+    client.force_login(guide)
+    viktor = key(fight, "Viktor")
+    post_step(client, fight, kind="trigger", claimants=[viktor])
+    for data in ({"kind": "act", "action": "a" * 100, "targets": [""]},
+                 {"kind": "split", "dice": "x", "parts": "2"},
+                 {"kind": "move", "zone": ""},
+                 {"kind": "wait", "action": ""},
+                 {"kind": "pass", "to": viktor},
+                 {"kind": "defend", "defense": f"{viktor}-{viktor}"}):
+        response = post_step(client, fight, key=viktor, **data)
+        assert response.status_code == 400
+        page = response.content.decode()
+        message = response.context["step_error"]["message"]
+        assert page.count(message) == 1, (data, message)
