@@ -147,8 +147,9 @@ class GameSystem:
     # `campaign_urlpatterns` (under /campaigns/) and `character_urlpatterns` (under
     # /characters/), which the generic URLconfs add (two systems' patterns may share
     # neither a route nor a name: refuse_url_clashes), and the links the generic pages show
-    # to them, `campaign_links(campaign)` (the campaign's page: Eldritch Gambit's
-    # "Initiative") and `session_links(session)` (the session's page: its "Roll log"), each
+    # to them, `campaign_links(campaign, *, runs)` (the campaign's page: Eldritch Gambit's
+    # "Initiative"; `runs` says whether the viewer runs the campaign) and
+    # `session_links(session)` (the session's page: its "Roll log"), each
     # a list of (label, url); its models.py and admin.py, if any,
     # are imported by the campaigns app's own (campaigns.systems.import_each). Its views
     # answer 404 for a campaign or character of another system.

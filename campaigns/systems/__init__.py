@@ -55,10 +55,14 @@ def campaign_urlpatterns(name: str) -> list:
     return systems.refuse_url_clashes(name, each)
 
 
-def campaign_links(campaign) -> list[tuple[str, str]]:
+def campaign_links(campaign, *, runs: bool = False) -> list[tuple[str, str]]:
     """The (label, url) links the campaign's page shows to its system's campaign pages
-    (Eldritch Gambit: its Initiative tracker): the package's `campaign_links(campaign)`."""
-    return _links("campaign_links", campaign.game_system, campaign)
+    (Eldritch Gambit: its Initiative tracker): the package's
+    `campaign_links(campaign, runs=...)`, told whether the viewer runs the campaign (its
+    game master or a co-game master) so that pages only they may open are not offered to
+    the players."""
+    links = getattr(_urls(campaign.game_system), "campaign_links", None)
+    return list(links(campaign, runs=runs)) if links is not None else []
 
 
 def session_links(campaign, session) -> list[tuple[str, str]]:

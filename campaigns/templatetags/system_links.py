@@ -3,7 +3,7 @@ asked of the system's campaign package (campaigns.systems): a generic template n
 system's URL.
 
     {% load system_links %}
-    {% campaign_links campaign as links %}{% for label, url in links %}...{% endfor %}
+    {% campaign_links campaign runs as links %}{% for label, url in links %}...{% endfor %}
     {% session_links campaign session as links %}
     {% ritual_labels campaign.system as labels %}{{ labels.history }}
 """
@@ -16,8 +16,9 @@ register = template.Library()
 
 
 @register.simple_tag
-def campaign_links(campaign) -> list[tuple[str, str]]:
-    return systems.campaign_links(campaign)
+def campaign_links(campaign, runs=False) -> list[tuple[str, str]]:
+    """`runs`: whether the viewer runs the campaign (the page's `runs`)."""
+    return systems.campaign_links(campaign, runs=bool(runs))
 
 
 @register.simple_tag

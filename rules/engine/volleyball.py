@@ -75,12 +75,20 @@ class Fighter:
     deciding: bool = False  # a waiter who must choose: keep waiting or rejoin
     lose_next: int = 0  # Actions still to lose (Stumble)
     free_move_lost: bool = False
+    # The system lets a Staggered combatant stay up at 0 HP or below (METTLE Core, EN
+    # §Taking Damage: "choosing the Staggered Status ... lets the brave fool stay up").
+    # False for Eldritch Gambit, whose Staggered negates a hit and never stands below 1.
+    stands_staggered: bool = False
 
     @property
     def fallen(self) -> bool:
+        if any(s in self.statuses for s in FALLEN_STATUSES):
+            return True
         if self.mob:
-            return self.members <= 0 or any(s in self.statuses for s in FALLEN_STATUSES)
-        return self.hp <= 0 or any(s in self.statuses for s in FALLEN_STATUSES)
+            return self.members <= 0
+        if self.stands_staggered and "staggered" in self.statuses:
+            return False
+        return self.hp <= 0
 
     @property
     def blocked_by(self) -> str:
@@ -256,8 +264,9 @@ class InitiativeState:
 # --- building -----------------------------------------------------------------------------
 def fighter(key: str, name: str, *, side: str = PARTY, hp_max: int, hp: int | None = None,
             wp: int = 0, mob: bool = False, members: int = 1,
-            statuses: Iterable[str] = ()) -> Fighter:
-    """A validated Fighter (a Mob's HP pool is one member's HP: Scenery > Mobs)."""
+            statuses: Iterable[str] = (), stands_staggered: bool = False) -> Fighter:
+    """A validated Fighter (a Mob's HP pool is one member's HP: Scenery > Mobs);
+    `stands_staggered`: see Fighter (METTLE's Staggered at 0 or below)."""
     if side not in SIDES:
         raise InitiativeError(f"Side must be one of {', '.join(SIDES)}.", "side")
     if hp_max < 1:
@@ -271,7 +280,8 @@ def fighter(key: str, name: str, *, side: str = PARTY, hp_max: int, hp: int | No
     if not mob:
         members = 1
     return Fighter(key=key, name=name, side=side, hp=hp, hp_max=hp_max, wp=wp, mob=mob,
-                   members=members, statuses=_statuses(statuses))
+                   members=members, statuses=_statuses(statuses),
+                   stands_staggered=stands_staggered and not mob)
 
 
 def new_scene(fighters: Iterable[Fighter]) -> InitiativeState:

@@ -60,7 +60,7 @@ character_urlpatterns = [
 ]
 
 
-def campaign_links(campaign) -> list[tuple[str, str]]:
+def campaign_links(campaign, *, runs: bool = False) -> list[tuple[str, str]]:
     """The campaign page's links to the Initiative tracker and the blank printed sheet."""
     return [("Initiative", reverse("campaigns:initiative_list", args=[campaign.pk])),
             ("Blank sheet (PDF)", reverse("characters:blank_sheet_pdf"))]

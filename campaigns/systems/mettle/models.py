@@ -2,6 +2,9 @@
 "campaigns"): campaigns/models.py imports this module through campaigns.systems.import_each.
 Each part of the METTLE table keeps its models in its own module and imports them here."""
 
+# The Initiative tracker (encounters.py).
+from .encounters import MettleCombatant, MettleEncounter, MettleInitiativeStep  # noqa: F401
+
 # The Guide's screen: NPC pools and the Faction triangle (guide_models.py).
 from .guide_models import (  # noqa: F401
     MettleFaction,

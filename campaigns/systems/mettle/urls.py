@@ -1,17 +1,22 @@
 """METTLE Core's campaign pages. The generic URLconfs read these lists from every
 registered system's campaign package (campaigns.systems.campaign_urlpatterns); URL names
-are global across systems, so METTLE's are prefixed `mettle_`; its views answer 404
-for a campaign of another system. campaign_links and session_links are the links the
-generic campaign and session pages show to them. Each part of the table adds its
-routes in its own block."""
+are global across systems, so METTLE's are prefixed `mettle_`; its views answer 404 for a
+campaign of another system. campaign_links and session_links are the links the generic
+campaign and session pages show to them. Each part of the table adds its routes in its
+own block."""
 
 from django.urls import path, reverse
 
 from . import advancement_views, guide_views, roll_views
+from . import initiative_views as ini
 
 # Under /campaigns/, in the "campaigns" namespace (campaigns/urls.py).
-campaign_urlpatterns: list = [
-    # The Guide's screen (guide_views.py): tables, party, NPC pools, the Faction triangle.
+campaign_urlpatterns: list = []
+# Under /characters/, in the "characters" namespace (campaigns/character_urls.py).
+character_urlpatterns: list = []
+
+# --- The Guide's screen (guide_views.py): tables, party, NPC pools, the Faction triangle.
+campaign_urlpatterns += [
     path("<id:pk>/guide/", guide_views.guide_screen, name="mettle_guide"),
     path("<id:pk>/guide/npcs/", guide_views.npc_add, name="mettle_npc_add"),
     path("<id:pk>/guide/npcs/<id:npc_pk>/", guide_views.npc_edit, name="mettle_npc_edit"),
@@ -31,8 +36,23 @@ campaign_urlpatterns: list = [
     path("<id:pk>/guide/factions/turn/", guide_views.faction_turn, name="mettle_faction_turn"),
 ]
 
-# Under /characters/, in the "characters" namespace (campaigns/character_urls.py).
-character_urlpatterns: list = []
+# --- Volleyball Initiative, METTLE's version (initiative_views.py): the Guide's tracker and
+# the players' live view.
+_ENC = "<id:pk>/mettle-initiative/<id:encounter_pk>/"
+_ONE = _ENC + "combatants/<id:combatant_pk>/"
+campaign_urlpatterns += [
+    path("<id:pk>/mettle-initiative/", ini.encounter_list, name="mettle_initiative_list"),
+    path(_ENC, ini.encounter_detail, name="mettle_initiative"),
+    path(_ENC + "party/", ini.party_add, name="mettle_initiative_party"),
+    path(_ENC + "npcs/", ini.npc_add, name="mettle_initiative_npc"),
+    path(_ENC + "step/", ini.step, name="mettle_initiative_step"),
+    path(_ENC + "undo/", ini.undo, name="mettle_initiative_undo"),
+    path(_ONE + "remove/", ini.combatant_remove, name="mettle_initiative_remove"),
+    path(_ONE + "damage/", ini.combatant_damage, name="mettle_initiative_damage"),
+    path(_ONE + "mettle/", ini.combatant_mettle, name="mettle_initiative_mettle"),
+    path(_ONE + "statuses/", ini.combatant_statuses, name="mettle_initiative_statuses"),
+    path(_ONE + "zone/", ini.combatant_zone, name="mettle_initiative_zone"),
+]
 
 # --- Checks at the table (roll_views.py): the Play page, its odds, Twists, Split Actions,
 # and the session's roll log, polled live by the table.
@@ -50,6 +70,7 @@ character_urlpatterns += [
     path("<id:pk>/mettle/play/split/", roll_views.split_view, name="mettle_split"),
     path("<id:pk>/mettle/play/split/roll/", roll_views.split_roll, name="mettle_split_roll"),
 ]
+
 # --- Advancement (advancement_views.py): the Guide's make-up XP in the session's ritual, a
 # character's Spend XP page, Downtime Vouchers, Contacts lost and regained.
 campaign_urlpatterns += [
@@ -75,9 +96,13 @@ character_urlpatterns += [
 ]
 
 
-def campaign_links(campaign) -> list[tuple[str, str]]:
-    """The campaign page's links (the Guide's screen answers only its Guide)."""
-    return [("Guide's screen", reverse("campaigns:mettle_guide", args=[campaign.pk]))]
+def campaign_links(campaign, *, runs: bool = False) -> list[tuple[str, str]]:
+    """The campaign page's links: the Initiative tracker (the Guide's, and the players'
+    live view) for everyone, the Guide's screen only for those who run the campaign."""
+    links = [("Initiative", reverse("campaigns:mettle_initiative_list", args=[campaign.pk]))]
+    if runs:
+        links.append(("Guide's screen", reverse("campaigns:mettle_guide", args=[campaign.pk])))
+    return links
 
 
 def session_links(session) -> list[tuple[str, str]]:

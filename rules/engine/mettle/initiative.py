@@ -1,5 +1,6 @@
 """Volleyball Initiative as METTLE Core plays it: the shared state machine
-(rules/engine/volleyball.py, unchanged) with METTLE's additions on top.
+(rules/engine/volleyball.py; its Fighter stands Staggered at 0 or below when the system
+says so, `stands_staggered`) with METTLE's additions on top.
 
 The Scenes chapter (seed 001) > Staging > Initiative, Movement, Split Actions; Actions >
 Defend, Sneak (Surprise); Resources > Specials (Reach). next-games.md §4 lists them:
@@ -11,9 +12,15 @@ Defend, Sneak (Surprise); Resources > Specials (Reach). next-games.md §4 lists 
 - Surprise: the surprised side goes one Round without an Action (`surprise`, AMB-M11b);
 - Reach: a Reach weapon steals Initiative from an attacker, unless out of Actions or the
   attacker also uses Reach (`reach_steal`).
-The Free Move is the shared machine's (lost while Staggered).
+- Movement: the Free Move into an adjacent Zone before the Action; hindered or Staggered,
+  the Move costs the Action (`move`); Zones are tracked per combatant, and Defend for an
+  ally checks the same Zone when both are known;
+- Damage: DM + Edge through Soak (`damage`, damage.py): a Felling blow at 0 or below is
+  Fallen, or Staggered at one more point if chosen (the combatant stays up), or
+  Incapacitated for a Stun Attack.
 
-A `Scene` is the shared InitiativeState plus the Split parts still to take this Round;
+A `Scene` is the shared InitiativeState plus the Split parts still to take this Round,
+each combatant's Soak and Zone;
 every step returns a new Scene or raises InitiativeError. `apply_step` replays a stored
 ledger of steps by name.
 """
@@ -37,6 +44,7 @@ from ..volleyball import (
     TieError,
 )
 from .checks import split_pool
+from .damage import Felled, damage_through_soak, take_damage
 
 __all__ = [
     "FOES",
@@ -52,7 +60,9 @@ __all__ = [
     "end",
     "fighter",
     "interrupt",
+    "join",
     "legal_passes",
+    "move",
     "new_scene",
     "pass_to",
     "reach_steal",
@@ -71,23 +81,35 @@ SETTABLE_STATUSES = (
     "incapacitated", "rattled", "staggered", "surprised",
 )
 DEFEND = "defend"
+MAX_ZONE_LABEL = 40
+MAX_DAMAGE = 999
 
 
 @dataclass(frozen=True)
 class Scene:
     state: InitiativeState
     splits: tuple[tuple[str, tuple[int, ...]], ...] = ()  # (actor, dice of parts left)
+    soaks: tuple[tuple[str, int], ...] = ()  # (key, Soak: FRAME + armour)
+    zones: tuple[tuple[str, str], ...] = ()  # (key, the Zone they are in; "" unknown)
 
     def parts_left(self, key: str) -> tuple[int, ...]:
         return dict(self.splits).get(key, ())
 
-    def with_state(self, state: InitiativeState, splits=None) -> Scene:
+    def soak(self, key: str) -> int:
+        return dict(self.soaks).get(key, 0)
+
+    def zone(self, key: str) -> str:
+        return dict(self.zones).get(key, "")
+
+    def with_state(self, state: InitiativeState, splits=None, zones=None) -> Scene:
         """The new state; a new Round lapses every Split."""
         if splits is None:
             splits = self.splits
         if state.round != self.state.round:
             splits = ()
-        return Scene(state, tuple((k, parts) for k, parts in splits if parts))
+        return replace(self, state=state,
+                       splits=tuple((k, parts) for k, parts in splits if parts),
+                       zones=self.zones if zones is None else zones)
 
 
 def _checked(statuses: Iterable[str]) -> tuple[str, ...]:
@@ -102,13 +124,35 @@ def fighter(key: str, name: str, *, side: str = PARTY, mettle_max: int,
             mettle: int | None = None, mob: bool = False, members: int = 1,
             statuses: Iterable[str] = ()) -> Fighter:
     """A combatant with its Mettle as the shared machine's HP (an NPC pool's Mettle is the
-    pool: GD §NPC Creation)."""
+    pool: GD §NPC Creation); Staggered, it stays up at 0 or below (EN §Taking Damage)."""
     return volleyball.fighter(key, name, side=side, hp_max=mettle_max, hp=mettle, mob=mob,
-                              members=members, statuses=_checked(statuses))
+                              members=members, statuses=_checked(statuses),
+                              stands_staggered=True)
 
 
-def new_scene(fighters: Iterable[Fighter]) -> Scene:
-    return Scene(volleyball.new_scene(fighters))
+def _zone(zone: str) -> str:
+    zone = " ".join((zone or "").split())
+    if len(zone) > MAX_ZONE_LABEL:
+        raise InitiativeError(f"Keep the Zone's name to {MAX_ZONE_LABEL} characters.", "zone")
+    return zone
+
+
+def new_scene(fighters: Iterable[Fighter], *, soaks: Mapping[str, int] | None = None,
+              zones: Mapping[str, str] | None = None) -> Scene:
+    """The fighters with their Soak (FRAME + armour; an NPC pool's FRAME) and Zone."""
+    state = volleyball.new_scene(fighters)
+    soaks = soaks or {}
+    zones = zones or {}
+    return Scene(state, soaks=tuple((f.key, max(int(soaks.get(f.key, 0)), 0))
+                                    for f in state.fighters),
+                 zones=tuple((f.key, _zone(zones.get(f.key, ""))) for f in state.fighters))
+
+
+def join(scene: Scene, newcomer: Fighter, *, soak: int = 0, zone: str = "") -> Scene:
+    """Reinforcements join with their Action for this Round (the shared `join`)."""
+    new = scene.with_state(volleyball.join(scene.state, newcomer))
+    return replace(new, soaks=new.soaks + ((newcomer.key, max(soak, 0)),),
+                   zones=new.zones + ((newcomer.key, _zone(zone)),))
 
 
 def who_triggers(state: InitiativeState, claimants: Iterable[str],
@@ -220,16 +264,125 @@ def legal_passes(scene: Scene) -> tuple[str, ...]:
     return keys
 
 
-def damage(scene: Scene, key: str, amount: int, *, area: bool = False,
+def _event(state: InitiativeState, kind: str, text: str, actor: str = "",
+           targets: tuple[str, ...] = ()) -> InitiativeState:
+    return replace(state, log=state.log + (Event(state.round, kind, text, actor, targets),))
+
+
+def _put(state: InitiativeState, new: Fighter) -> InitiativeState:
+    return replace(state, fighters=tuple(new if f.key == new.key else f
+                                         for f in state.fighters))
+
+
+def damage(scene: Scene, key: str, amount: int, *, soak_bonus: int = 0, soft: bool = False,
+           stun_attack: bool = False, stun_weapon: bool = False, area: bool = False,
            stagger: bool = False) -> Scene:
-    """Mettle lost, through the shared machine (Mettle as its HP: 0 or below is Fallen).
-    METTLE's Staggered (stay up at negative Mettle, EN §Taking Damage) is not the shared
-    machine's (a hit negated once), so it is refused here: the Guide records a Staggered
-    combatant's Mettle on the sheet until the shared Fighter can stand below 0."""
-    if stagger:
-        raise InitiativeError("Staggered is chosen on the character's sheet in METTLE.",
+    """A hit of `amount` (DM + Edge, or an Area Attack's 1d6 + DM) through the target's
+    Soak plus `soak_bonus` (a Defend's +2 and Edge, +1 on a failure), halved for Soft,
+    unarmed or Stun hits (EN §Taking Damage, Attack; damage.damage_through_soak). "A hit
+    that drops their Mettle to zero or lower is a Felling blow": Fallen, or Staggered at
+    one more point of damage if `stagger` is chosen (they stay up, again on a later
+    Felling blow), or Incapacitated for a Stun Attack (damage.take_damage). A Mob's
+    Felling blow removes a member (an area one the whole Mob: AMB-M-INI-2)."""
+    state = scene.state
+    if state.phase == volleyball.ENDED:
+        raise InitiativeError("Initiative has ended.")
+    if not 1 <= amount <= MAX_DAMAGE:
+        raise InitiativeError(f"Damage is between 1 and {MAX_DAMAGE}.", "amount")
+    if not 0 <= soak_bonus <= MAX_DAMAGE:
+        raise InitiativeError(f"A Soak bonus is between 0 and {MAX_DAMAGE}.", "soak_bonus")
+    me = state.fighter(key)
+    if "dead" in me.statuses or (me.mob and me.fallen):
+        raise InitiativeError(f"{me.name} has already fallen.", "amount")
+    soak = scene.soak(key) + soak_bonus
+    through = damage_through_soak(amount, soak, soft=soft, stun_attack=stun_attack,
+                                  stun_weapon=stun_weapon)
+    head = f"{me.name} takes {amount} damage, Soak {soak}: {through} through"
+    if stagger and (me.mob or me.fallen):
+        raise InitiativeError(f"{me.name} cannot choose Staggered"
+                              + (" (a Mob)." if me.mob else " (already Fallen)."), "stagger")
+    if me.fallen:  # hurt further: a deeper negative Mettle (Aid's Difficulty)
+        new = replace(me, hp=me.hp - through)
+        return scene.with_state(volleyball.settle(_event(
+            _put(state, new), "damage", f"{head} (Mettle {new.hp}/{me.hp_max}).", key)))
+    result = take_damage(me.hp, through, stagger=stagger, stun_attack=stun_attack)
+    if stagger and result.felled is not Felled.STAGGERED:
+        raise InitiativeError("Staggered is chosen only on a Felling blow (a hit that drops "
+                              "Mettle to 0 or lower), and not against a Stun Attack.",
                               "stagger")
-    return scene.with_state(volleyball.damage(scene.state, key, amount, area=area))
+    if me.mob and result.felling_blow:
+        left = 0 if area else me.members - 1
+        text = (f"{head}: an area Felling blow, the whole Mob falls." if left == 0 and area
+                else f"{head}: a Felling blow, the Mob loses a member ({left} left).")
+        new = replace(me, members=left)
+    elif result.felled is Felled.STAGGERED:
+        new = replace(me, hp=result.mettle, statuses=me.statuses | {"staggered"})
+        text = (f"{head}: a Felling blow; Staggered instead of Fallen, one more point "
+                f"(Mettle {result.mettle}/{me.hp_max}).")
+    elif result.felled is Felled.FALLEN:
+        new = replace(me, hp=result.mettle,
+                      statuses=(me.statuses - {"staggered"}) | {"fallen"})
+        text = f"{head}: a Felling blow, Fallen (Mettle {result.mettle}/{me.hp_max})."
+    elif result.felled is Felled.INCAPACITATED:
+        new = replace(me, statuses=me.statuses | {"incapacitated"})
+        text = f"{head}: a Stun Attack's Felling blow, Incapacitated instead of damage."
+    else:
+        new = replace(me, hp=result.mettle)
+        text = f"{head} (Mettle {result.mettle}/{me.hp_max})."
+    return scene.with_state(volleyball.settle(_event(_put(state, new), "damage", text, key)))
+
+
+def set_mettle(scene: Scene, key: str, mettle: int) -> Scene:
+    """The Guide corrects current Mettle (a Rally, Aid, a Surge spent: damage.py)."""
+    state = scene.state
+    if state.phase == volleyball.ENDED:
+        raise InitiativeError("Initiative has ended.")
+    me = state.fighter(key)
+    if not -MAX_DAMAGE <= mettle <= me.hp_max:
+        raise InitiativeError(f"Mettle is between {-MAX_DAMAGE} and the maximum "
+                              f"{me.hp_max}.", "mettle")
+    new = replace(me, hp=mettle)
+    return scene.with_state(volleyball.settle(_event(
+        _put(state, new), "set_hp", f"{me.name}'s Mettle set to {mettle}/{me.hp_max}.", key)))
+
+
+# -- Movement ----------------------------------------------------------------------------------
+
+
+def move(scene: Scene, actor: str, zone: str, *, hindered: bool = False) -> Scene:
+    """SC §Movement: "each combatant gets a Free Move into an adjacent Zone before their
+    Action. This only uses up a Checked Action if hindered somehow, such as by an
+    obstacle or the Staggered status." The holder moves before acting: free if they still
+    have their Free Move and nothing hinders them, else it is their Move Action (a Split
+    part if they split)."""
+    state = scene.state
+    volleyball_running(state)
+    if state.phase != ACT or actor != state.holder:
+        raise InitiativeError("Only the holder of Initiative moves, before their Action.")
+    me = state.fighter(actor)
+    zone = _zone(zone)
+    if not zone:
+        raise InitiativeError("Name the Zone they move into.", "zone")
+    if zone == scene.zone(actor):
+        raise InitiativeError(f"{me.name} is already in {zone}.", "zone")
+    zones = tuple((k, zone if k == actor else z) for k, z in scene.zones)
+    if not hindered and me.has_free_move:
+        new = replace(me, free_move_lost=True)
+        state = _event(_put(state, new), "move", f"{me.name} takes their Free Move into "
+                       f"{zone}.", actor)
+        return scene.with_state(state, zones=zones)
+    why = "Staggered" if "staggered" in me.statuses else (
+        "hindered" if hindered else "the Free Move is used")
+    moved = (act_part(scene, actor, (), "Move") if scene.parts_left(actor)
+             else act(scene, actor, (), "Move"))
+    state = _event(moved.state, "move", f"{me.name} moves into {zone} ({why}): it costs "
+                   "the Action.", actor)
+    return moved.with_state(state, zones=zones)
+
+
+def volleyball_running(state: InitiativeState) -> None:
+    if not state.running:
+        raise InitiativeError("Initiative is not running.")
 
 
 # -- Defend and Reach ------------------------------------------------------------------------
@@ -250,13 +403,22 @@ def defend(scene: Scene, defender: str, ally: str | None = None) -> Scene:
         raise InitiativeError(f"Defend must come right after an Attack on {who}.", "defender")
     if ally == defender:
         ally = None
+    if ally and scene.zone(ally) and scene.zone(defender) \
+            and scene.zone(ally) != scene.zone(defender):
+        raise InitiativeError(f"{me.name} is in {scene.zone(defender)}, "
+                              f"{state.name(ally)} in {scene.zone(ally)}: Defend an ally "
+                              "in the same Zone only.", "defender")
     if me.waiting:
         if me.waiting.casefold() != DEFEND or not me.can_interrupt:
             raise InitiativeError(f"{me.name} waits with “{me.waiting}” and cannot Defend.")
     elif not me.has_action:
         raise InitiativeError(f"{me.name} has no Action left to Defend with "
                               f"({me.action_state}).")
-    new = replace(me, waiting="", deciding=False, spent=True)
+    # AMB-M-INI-4: a splitter Defends with their next Split part (its dice), keeping the
+    # Action while parts are left; anyone else spends this Round's Action (or the Wait).
+    left = () if me.waiting else scene.parts_left(defender)
+    new = replace(me, waiting="", deciding=False, spent=len(left) <= 1)
+    splits = tuple((k, parts[1:] if k == defender else parts) for k, parts in scene.splits)
     fighters = tuple(new if f.key == defender else f for f in state.fighters)
 
     def swap(keys: tuple[str, ...]) -> tuple[str, ...]:
@@ -264,11 +426,14 @@ def defend(scene: Scene, defender: str, ally: str | None = None) -> Scene:
 
     text = (f"{me.name} Defends {state.name(ally)}, taking their place as the target."
             if ally else f"{me.name} Defends (their Action this Round).")
+    if left:
+        text = text.removesuffix(".").removesuffix(" (their Action this Round)") + (
+            f", with the next part of the Split Action ({left[0]}D).")
     state = replace(state, fighters=fighters, attacked=swap(state.attacked),
                     last_targets=swap(state.last_targets),
                     log=state.log + (Event(state.round, "defend", text, defender,
                                            (ally,) if ally else ()),))
-    return scene.with_state(volleyball.settle(state))
+    return scene.with_state(volleyball.settle(state), splits)
 
 
 def reach_steal(scene: Scene, wielder: str, *, attacker_has_reach: bool = False) -> Scene:
@@ -310,7 +475,26 @@ def interrupt(scene: Scene, waiter: str, action: str, targets: Iterable[str] = (
 
 
 def end(scene: Scene) -> Scene:
-    return scene.with_state(volleyball.end(scene.state))
+    """Initiative ends (the shared end: Waits lapse). Mettle refills only if above zero
+    (EN §Mettle: "If above zero, Mettle refills upon starting a new Scene"; AMB-M-INI-1:
+    the end of the fight is that new start); the Staggered and Fallen keep theirs."""
+    before = scene.state
+    state = volleyball.end(before)
+    kept = {f.key: f for f in before.fighters if f.hp <= 0 or f.fallen}
+    fighters = tuple(replace(f, hp=kept[f.key].hp if f.key in kept else f.hp_max)
+                     for f in state.fighters)
+
+    def why(f: Fighter) -> str:
+        return "Fallen" if f.fallen else (
+            "Staggered" if "staggered" in f.statuses else "at zero or below")
+
+    text = "Initiative ends: Mettle refills to maximum"
+    text += (" except for " + ", ".join(f"{f.name} ({why(f)}, Mettle {f.hp})"
+                                        for f in kept.values()) + "."
+             if kept else " for everyone.")
+    state = replace(state, fighters=fighters,
+                    log=state.log[:-1] + (replace(state.log[-1], text=text),))
+    return scene.with_state(state)
 
 
 # -- the ledger ------------------------------------------------------------------------------
@@ -323,10 +507,17 @@ def _lift(step):
 
 STEPS = {
     **{kind: _lift(step) for kind, step in volleyball.STEPS.items()
-       if kind not in ("act", "pass", "dodge", "statuses", "damage", "wait")},
+       if kind not in ("act", "pass", "dodge", "statuses", "damage", "wait", "heal",
+                       "set_hp", "end")},
+    "end": lambda s, p: end(s),
     "wait": lambda s, p: wait(s, p["actor"], p["action"]),
-    "damage": lambda s, p: damage(s, p["key"], p["amount"], area=p.get("area", False),
-                                  stagger=p.get("stagger", False)),
+    "damage": lambda s, p: damage(s, p["key"], p["amount"],
+                                  soak_bonus=p.get("soak_bonus", 0), soft=p.get("soft", False),
+                                  stun_attack=p.get("stun_attack", False),
+                                  stun_weapon=p.get("stun_weapon", False),
+                                  area=p.get("area", False), stagger=p.get("stagger", False)),
+    "set_mettle": lambda s, p: set_mettle(s, p["key"], p["mettle"]),
+    "move": lambda s, p: move(s, p["actor"], p["zone"], hindered=p.get("hindered", False)),
     "statuses": lambda s, p: s.with_state(volleyball.set_statuses(
         s.state, p["key"], _checked(p.get("statuses", ())))),
     "act": lambda s, p: act(s, p["actor"], p.get("targets", ()), p.get("action", "")),

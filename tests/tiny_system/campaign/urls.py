@@ -20,5 +20,5 @@ def brawl(request, pk: int) -> HttpResponse:
 campaign_urlpatterns = [path("<id:pk>/brawl/", brawl, name="tiny_brawl")]
 
 
-def campaign_links(campaign) -> list[tuple[str, str]]:
+def campaign_links(campaign, *, runs: bool = False) -> list[tuple[str, str]]:
     return [("Brawl", reverse("campaigns:tiny_brawl", args=[campaign.pk]))]

@@ -103,10 +103,18 @@ def test_another_systems_campaign_has_no_guide_screen(client):
                        {"name": "X", "pool": "3"}).status_code == 404
 
 
-def test_the_campaign_page_links_the_screen(client, campaign, gm):
+def test_the_campaign_page_links_the_screen(client, campaign, gm, player):
+    """The Guide sees the link; a player, whom the screen refuses, is not offered it (both
+    see the Initiative tracker's: its players' live view is theirs)."""
+    initiative = reverse("campaigns:mettle_initiative_list", args=[campaign.pk])
     client.force_login(gm)
     page = client.get(campaign.get_absolute_url()).content.decode()
     assert url(campaign, "guide") in page and "Guide&#x27;s screen" in page
+    assert initiative in page
+    client.force_login(player)
+    page = client.get(campaign.get_absolute_url()).content.decode()
+    assert url(campaign, "guide") not in page and "Guide&#x27;s screen" not in page
+    assert initiative in page
 
 
 def test_screen_shows_tables_party_and_computed_numbers(client, campaign, gm, player):

@@ -11,11 +11,13 @@ from rules.engine.mettle.initiative import (
     act,
     act_part,
     apply_step,
+    damage,
     defend,
     end,
     fighter,
     interrupt,
     legal_passes,
+    move,
     new_scene,
     pass_to,
     reach_steal,
@@ -157,11 +159,96 @@ def test_reach_steals_initiative():
         reach_steal(spent, "viktor")
 
 
-def test_damage_is_mettle_and_staggered_is_left_to_the_sheet():
+def test_damage_is_mettle_and_staggered_only_on_a_felling_blow():
     s = apply_step(started(), "damage", {"key": "thug", "amount": 4})
     assert s.state.fighter("thug").fallen
-    with pytest.raises(InitiativeError):
+    with pytest.raises(InitiativeError) as refused:
         apply_step(started(), "damage", {"key": "viktor", "amount": 3, "stagger": True})
+    assert refused.value.field == "stagger"
+
+
+def soaked_scene():
+    return new_scene([
+        fighter("viktor", "Viktor", mettle_max=9),
+        fighter("kirin", "Kirin", mettle_max=8),
+        fighter("thug", "Thug", side=FOES, mettle_max=4),
+    ], soaks={"viktor": 5, "kirin": 3, "thug": 4}, zones={"viktor": "Hall", "kirin": "Hall",
+                                                          "thug": "Stairs"})
+
+
+def test_damage_goes_through_soak_and_staggered_stands_below_zero():
+    """EN §Taking Damage: damage less Soak; Viktor (Mettle 9, Soak 5) hit for 12: 7
+    through, Mettle 2; hit for 8 more: 3 through, a Felling blow at -1; Staggered costs one
+    more point (-2) and he stays up, with his Action, but loses his Free Move."""
+    s = trigger(soaked_scene(), "viktor")
+    s = damage(s, "viktor", 12)
+    assert s.state.fighter("viktor").hp == 2
+    s = damage(s, "viktor", 8, stagger=True)
+    viktor = s.state.fighter("viktor")
+    assert viktor.hp == -2 and "staggered" in viktor.statuses
+    assert not viktor.fallen and viktor.has_action and not viktor.has_free_move
+    # Again on a later Felling blow; or Fallen.
+    s2 = damage(s, "viktor", 6, stagger=True)
+    assert s2.state.fighter("viktor").hp == -4 and not s2.state.fighter("viktor").fallen
+    s3 = damage(s, "viktor", 6)
+    assert s3.state.fighter("viktor").fallen and s3.state.fighter("viktor").hp == -3
+    # A Defend's Soak bonus, Soft halving (rounded up) after Soak.
+    s4 = damage(trigger(soaked_scene(), "viktor"), "kirin", 9, soak_bonus=2, soft=True)
+    assert s4.state.fighter("kirin").hp == 8 - 2  # (9 - 5) halved
+    # A Stun Attack's Felling blow: Incapacitated, Mettle untouched.
+    s5 = damage(trigger(soaked_scene(), "viktor"), "thug", 20, stun_attack=True,
+                stun_weapon=True)
+    thug = s5.state.fighter("thug")
+    assert thug.hp == 4 and "incapacitated" in thug.statuses and not thug.has_action
+
+
+def test_staggered_does_not_change_eldritch_gambits_fighter():
+    from rules.engine import volleyball
+    eg = volleyball.fighter("a", "A", hp_max=5, hp=0, statuses=["staggered"])
+    assert eg.fallen
+    mettle = fighter("a", "A", mettle_max=5, mettle=0, statuses=["staggered"])
+    assert not mettle.fallen
+
+
+def test_the_free_move_and_when_it_costs_the_action():
+    s = trigger(soaked_scene(), "viktor")
+    s = move(s, "viktor", "Stairs")
+    assert s.zone("viktor") == "Stairs" and s.state.fighter("viktor").has_action
+    assert not s.state.fighter("viktor").has_free_move
+    with pytest.raises(InitiativeError):
+        move(s, "viktor", "Stairs")
+    # A second Move is the Action itself.
+    s = move(s, "viktor", "Yard")
+    assert s.state.fighter("viktor").spent and s.state.phase == "pass"
+    # Hindered: the Move costs the Action at once.
+    h = move(trigger(soaked_scene(), "viktor"), "viktor", "Stairs", hindered=True)
+    assert h.state.fighter("viktor").spent
+
+
+def test_defend_an_ally_only_in_the_same_zone():
+    s = trigger(soaked_scene(), "thug")
+    s = act(s, "thug", ["kirin"], "Attack")
+    s2 = defend(s, "viktor", "kirin")  # both in the Hall
+    assert s2.state.attacked == ("viktor",)
+    s = trigger(soaked_scene(), "viktor")
+    s = move(s, "viktor", "Stairs")
+    s = act(s, "viktor", ["thug"], "Attack")
+    s = pass_to(s, "thug")
+    s = act(s, "thug", ["kirin"], "Attack")
+    with pytest.raises(InitiativeError) as refused:
+        defend(s, "viktor", "kirin")
+    assert "same Zone" in refused.value.message
+
+
+def test_mettle_refills_at_the_end_only_above_zero():
+    """AMB-M-INI-1: the end of Initiative is the new Scene of EN §Mettle."""
+    s = trigger(soaked_scene(), "viktor")
+    s = damage(s, "viktor", 8)  # 3 through: 6
+    s = damage(s, "kirin", 20, stagger=True)  # 17 through: -9, Staggered -10
+    s = end(s)
+    assert s.state.fighter("viktor").hp == 9
+    assert s.state.fighter("kirin").hp == -10
+    assert "except for Kirin (Staggered, Mettle -10)" in s.state.log[-1].text
 
 
 def test_a_ledger_replays_into_the_same_scene():
@@ -175,7 +262,8 @@ def test_a_ledger_replays_into_the_same_scene():
         ("statuses", {"key": "kirin", "statuses": ["rattled"]}),
     ]
     s = replay(scene(), steps)
-    assert s.parts_left("viktor") == (2,)
+    assert s.parts_left("viktor") == ()  # his Defend took the last part (AMB-M-INI-4)
+    assert s.state.fighter("viktor").spent
     assert s.state.attacked == ("viktor",)
     assert s.state.fighter("kirin").statuses == frozenset({"rattled"})
     with pytest.raises(InitiativeError):
@@ -190,3 +278,40 @@ def test_a_split_action_cannot_become_a_wait_and_the_scene_ends():
         wait(s, "viktor", "Defend")
     s = end(s)
     assert not s.state.running and "Initiative ends" in s.state.log[-1].text
+
+
+def test_a_mob_loses_a_member_on_a_felling_blow_and_cannot_stagger():
+    """AMB-M-INI-2: the shared Mob for a crowd of identical NPC pools."""
+    s = new_scene([fighter("viktor", "Viktor", mettle_max=9),
+                   fighter("rats", "Rats", side=FOES, mettle_max=2, mob=True, members=3)],
+                  soaks={"rats": 1})
+    s = trigger(s, "viktor")
+    s = damage(s, "rats", 4)  # 3 through a pool of 2: a Felling blow
+    rats = s.state.fighter("rats")
+    assert rats.members == 2 and rats.hp == 2 and not rats.fallen
+    with pytest.raises(InitiativeError):
+        damage(s, "rats", 4, stagger=True)
+    s = damage(s, "rats", 4, area=True)
+    assert s.state.fighter("rats").fallen
+
+
+def test_defend_with_an_unknown_zone_is_the_guides_call():
+    """AMB-M-INI-3: only two known, different Zones refuse a Defend for an ally."""
+    s = new_scene([fighter("viktor", "Viktor", mettle_max=9),
+                   fighter("kirin", "Kirin", mettle_max=8),
+                   fighter("thug", "Thug", side=FOES, mettle_max=4)],
+                  zones={"kirin": "Hall"})
+    s = act(trigger(s, "thug"), "thug", ["kirin"], "Attack")
+    assert defend(s, "viktor", "kirin").state.attacked == ("viktor",)
+
+
+def test_a_splitter_defends_with_the_next_part():
+    """AMB-M-INI-4: Viktor split 6D into three; attacked, he Defends with the next part
+    (2D) and keeps his Action for the last one."""
+    s = split(started(), "viktor", 6, 3, targets=["thug"], action="Attack")
+    s = act(pass_to(s, "thug"), "thug", ["viktor"], "Attack")
+    s = defend(s, "viktor")
+    assert s.parts_left("viktor") == (2,) and s.state.fighter("viktor").has_action
+    assert "next part of the Split Action (2D)" in s.state.log[-1].text
+    s = act_part(pass_to(s, "viktor"), "viktor", ["thug"], "Attack")
+    assert not s.parts_left("viktor") and s.state.fighter("viktor").spent

@@ -1,0 +1,120 @@
+"""Forms of METTLE's Initiative tracker (initiative_views.py)."""
+
+from __future__ import annotations
+
+from django import forms
+
+from campaigns.forms import BootstrapForm
+from rules.engine.mettle.data import ATTRIBUTE_KEYS, ATTRIBUTE_NAMES
+from rules.engine.mettle.initiative import MAX_DAMAGE, MAX_ZONE_LABEL, SETTABLE_STATUSES
+from rules.engine.volleyball import MAX_ACTION_LABEL
+
+from .encounters import SIDES
+from .initiative import MAX_ARMOR_SOAK, MAX_MEMBERS, MAX_POOL, NAME_LENGTH
+
+
+class EncounterForm(BootstrapForm):
+    name = forms.CharField(max_length=NAME_LENGTH, label="Name of the fight",
+                           help_text="For example “Ambush on the quay”.")
+    session = forms.ModelChoiceField(queryset=None, required=False, label="Session",
+                                     empty_label="(none)",
+                                     error_messages={"invalid_choice":
+                                                     "Choose a session of this campaign."})
+
+    def __init__(self, *args, campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        sessions = campaign.sessions.order_by("-number")
+        self.fields["session"].queryset = sessions
+        self.fields["session"].label_from_instance = lambda s: f"Session {s.number}"
+        latest = sessions.first()
+        if latest is not None and not self.is_bound:
+            self.initial.setdefault("session", latest.pk)
+
+
+class NpcForm(BootstrapForm):
+    """GD §NPC Creation: "a single NPC pool will do for Attributes and Mettle ... If one of
+    their Attributes is far higher, such as FRAME for a large creature, list it in
+    parentheses."""
+
+    name = forms.CharField(max_length=NAME_LENGTH, help_text="For example “Dock thug”.")
+    side = forms.ChoiceField(choices=SIDES, initial="foes")
+    pool = forms.IntegerField(min_value=1, max_value=MAX_POOL, label="NPC pool (dice)",
+                              help_text="Every Attribute and Mettle.")
+    higher_attribute = forms.ChoiceField(
+        choices=[("", "(none)")] + [(k, ATTRIBUTE_NAMES[k]) for k in ATTRIBUTE_KEYS],
+        required=False, label="Higher Attribute")
+    higher_value = forms.IntegerField(min_value=1, max_value=MAX_POOL, required=False,
+                                      label="Its pool")
+    armor_soak = forms.IntegerField(min_value=0, max_value=MAX_ARMOR_SOAK, initial=0,
+                                    required=False, label="Armour Soak",
+                                    help_text="Soak is FRAME plus this.")
+    zone = forms.CharField(max_length=MAX_ZONE_LABEL, required=False, label="Zone")
+    is_mob = forms.BooleanField(required=False, label="A Mob (one pool, several members)")
+    members = forms.IntegerField(min_value=1, max_value=MAX_MEMBERS, required=False,
+                                 initial=1, label="Members")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("is_mob"):
+            members = data.get("members")
+            if not members or members < 2:
+                self.add_error("members", "A Mob has at least 2 members.")
+        else:
+            data["members"] = 1
+        key, value = data.get("higher_attribute"), data.get("higher_value")
+        pool = data.get("pool")
+        if key and value is None and "higher_value" not in self.errors:
+            self.add_error("higher_value", "Give the higher Attribute's pool.")
+        elif key and pool and value is not None and value <= pool:
+            self.add_error("higher_value", f"Higher than the pool ({pool}D), or leave the "
+                           "Attribute at (none).")
+        data["higher"] = [(key, value)] if key and value else []
+        data["armor_soak"] = data.get("armor_soak") or 0
+        return data
+
+
+class DamageForm(BootstrapForm):
+    """A hit: DM + Edge (or an Area Attack's 1d6 + DM) against Soak (EN §Taking Damage)."""
+
+    amount = forms.IntegerField(min_value=1, max_value=MAX_DAMAGE, label="Damage",
+                                help_text="DM + Edge, before Soak.")
+    soak_bonus = forms.IntegerField(min_value=0, max_value=MAX_DAMAGE, required=False,
+                                    label="Defend's Soak bonus",
+                                    help_text="+2 and the Edge on a success, +1 on a failure.")
+    soft = forms.BooleanField(required=False, label="Soft or unarmed (half after Soak)")
+    stun_attack = forms.BooleanField(required=False, label="Stun Attack")
+    stun_weapon = forms.BooleanField(required=False, label="with a Stun weapon")
+    area = forms.BooleanField(required=False, label="Area attack (a Felling blow fells the "
+                              "whole Mob)")
+    stagger = forms.BooleanField(required=False, label="On a Felling blow: Staggered instead "
+                                 "of Fallen (one more point)")
+
+    def __init__(self, *args, mob: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        del self.fields["stagger" if mob else "area"]
+
+
+class MettleForm(BootstrapForm):
+    mettle = forms.IntegerField(min_value=-MAX_DAMAGE, max_value=MAX_DAMAGE,
+                                label="Set Mettle to",
+                                help_text="A Rally, Aid or Surge worked out at the table.")
+
+
+class StatusForm(BootstrapForm):
+    statuses = forms.MultipleChoiceField(
+        choices=[(key, key.capitalize()) for key in SETTABLE_STATUSES],
+        required=False, widget=forms.CheckboxSelectMultiple, label="Statuses")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["statuses"].widget.attrs["class"] = "form-check-input"
+
+
+class ZoneForm(BootstrapForm):
+    zone = forms.CharField(max_length=MAX_ZONE_LABEL, required=False, label="Zone")
+
+
+def clean_text(value: str) -> str:
+    """A typed label (an Action, a Zone), spaces collapsed; no NUL byte, which no
+    database column stores (PostgreSQL refuses it); the engine checks the length."""
+    return " ".join((value or "").replace("\x00", "").split())[:MAX_ACTION_LABEL * 2]

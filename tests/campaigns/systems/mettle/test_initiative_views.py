@@ -1,0 +1,510 @@
+"""METTLE Core's Initiative tracker (issue #13): the Guide's pages with permissions for
+every view (anonymous, a stranger, a player of the campaign, the Guide and a co-Guide),
+hostile input answered beside the field, the rules at every step through the pages (PCs
+win the argument, Split Actions, Defend, Wait, Reach, Surprise, Free Move, damage through
+Soak with Staggered or Fallen), Undo, the end writing Mettle back, the live view's
+conditional poll."""
+
+import pytest
+from django.urls import reverse
+
+from campaigns import services
+from campaigns.models import Role
+from campaigns.systems.mettle import initiative as service
+from campaigns.systems.mettle.encounters import (
+    MettleCombatant,
+    MettleEncounter,
+    MettleInitiativeStep,
+)
+from characters.systems.mettle.apps import KEY
+from characters.systems.mettle.models import MettleCharacter
+from tests.characters.systems.mettle.helpers import make_viktor
+from tests.factories import CampaignFactory, MembershipFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def campaign(db):
+    return CampaignFactory(system=KEY)
+
+
+@pytest.fixture
+def guide(campaign):
+    return campaign.owner
+
+
+@pytest.fixture
+def party(campaign):
+    """Viktor (Mettle 9, Soak 3: FRAME 3, no armour) and Anya, each a player's."""
+    made = []
+    for name in ("Viktor", "Anya"):
+        player = MembershipFactory(campaign=campaign).user
+        character = make_viktor(player, name=name)
+        services.character_join(campaign=campaign, character=character, by=player)
+        made.append(MettleCharacter.objects.get(pk=character.pk))
+    return made
+
+
+@pytest.fixture
+def fight(campaign, guide, party):
+    encounter = service.create(campaign=campaign, by=guide, name="Quay ambush")
+    service.add_characters(encounter_id=encounter.pk, version=None, characters=party)
+    service.add_npc(encounter_id=encounter.pk, version=None, name="Dock thugs", pool=4,
+                    higher=[("frame", 6)], armor_soak=1, zone="Quay")
+    encounter.refresh_from_db()
+    return encounter
+
+
+def key(encounter, name):
+    return str(encounter.combatants.get(name=name).pk)
+
+
+def url(encounter, name="mettle_initiative", *extra):
+    return reverse(f"campaigns:{name}", args=[encounter.campaign_id, encounter.pk, *extra])
+
+
+def post_step(client, encounter, **data):
+    encounter.refresh_from_db()
+    data.setdefault("version", encounter.version)
+    return client.post(url(encounter, "mettle_initiative_step"), data)
+
+
+def tracker(encounter):
+    return service.load(MettleEncounter.objects.get(pk=encounter.pk))
+
+
+def test_permissions_every_view(client, campaign, guide, party, fight):
+    player = party[0].owner
+    thugs = fight.combatants.get(name="Dock thugs").pk
+    listing = reverse("campaigns:mettle_initiative_list", args=[campaign.pk])
+    gets = [listing, url(fight)]
+    posts = [listing] + [url(fight, n) for n in (
+        "mettle_initiative_party", "mettle_initiative_npc", "mettle_initiative_step",
+        "mettle_initiative_undo")] + [url(fight, n, thugs) for n in (
+            "mettle_initiative_remove", "mettle_initiative_damage", "mettle_initiative_mettle",
+            "mettle_initiative_statuses", "mettle_initiative_zone")]
+    for path in gets:
+        response = client.get(path)
+        assert response.status_code == 302 and "/login" in response.url
+    for path in posts:
+        response = client.post(path)
+        assert response.status_code == 302 and "/login" in response.url
+    client.force_login(UserFactory())  # not a member: as if nothing were there
+    for path in gets:
+        assert client.get(path).status_code == 404
+    for path in posts:
+        assert client.post(path, {"name": "x"}).status_code == 404
+    client.force_login(player)  # a player: the live view, no writes
+    for path in gets:
+        assert client.get(path).status_code == 200
+    for path in posts:
+        assert client.post(path, {"name": "x", "kind": "end", "pool": "3"}).status_code == 403
+    assert MettleEncounter.objects.count() == 1 and MettleCombatant.objects.count() == 3
+    assert not MettleInitiativeStep.objects.exists()
+    co_guide = MembershipFactory(campaign=campaign, role=Role.CO_IMP).user
+    for user in (guide, co_guide):
+        client.force_login(user)
+        page = client.get(url(fight)).content.decode()
+        assert "Trigger Initiative" in page
+    # Another system's campaign: 404 for its own Guide.
+    other = CampaignFactory(owner=guide)
+    client.force_login(guide)
+    assert client.get(reverse("campaigns:mettle_initiative_list",
+                              args=[other.pk])).status_code == 404
+    assert client.get(reverse("campaigns:mettle_initiative",
+                              args=[other.pk, fight.pk])).status_code == 404
+
+
+def test_the_campaign_page_links_the_tracker(client, campaign, guide):
+    client.force_login(guide)
+    page = client.get(campaign.get_absolute_url()).content.decode()
+    assert reverse("campaigns:mettle_initiative_list", args=[campaign.pk]) in page
+
+
+def test_the_guide_creates_a_fight_and_adds_an_npc_pool(client, campaign, guide, party):
+    client.force_login(guide)
+    listing = reverse("campaigns:mettle_initiative_list", args=[campaign.pk])
+    response = client.post(listing, {"name": "  "})
+    assert response.status_code == 400 and "This field is required" in response.content.decode()
+    response = client.post(listing, {"name": "Quay ambush"})
+    encounter = MettleEncounter.objects.get()
+    assert response.status_code == 302 and response.url == encounter.get_absolute_url()
+    client.post(url(encounter, "mettle_initiative_party"), {"version": 0})
+    response = client.post(url(encounter, "mettle_initiative_npc"), {
+        "version": 1, "name": "Horse", "side": "foes", "pool": "4",
+        "higher_attribute": "frame", "higher_value": "7", "armor_soak": "0", "zone": "Yard"})
+    assert response.status_code == 302
+    rows = {row.fighter.name: row for row in tracker(encounter).rows}
+    assert rows["Horse"].label == "Horse 4D (FRAME 7)"
+    assert rows["Horse"].fighter.hp_max == 4 and rows["Horse"].soak == 7  # GD: FRAME soaks
+    assert rows["Viktor"].fighter.hp_max == 9 and rows["Viktor"].soak == 3
+
+
+@pytest.mark.parametrize("data, field, message", [
+    ({"pool": "-3"}, "pool", "greater than or equal to 1"),
+    ({"pool": "99999999999999999999999"}, "pool", "less than or equal to 30"),
+    ({"pool": "four"}, "pool", "Enter a whole number"),
+    ({"name": ""}, "name", "This field is required"),
+    ({"higher_attribute": "frame", "higher_value": "2"}, "higher_value", "Higher than the pool"),
+    ({"higher_attribute": "luck", "higher_value": "6"}, "higher_attribute",
+     "Select a valid choice"),
+    ({"is_mob": "on", "members": "1"}, "members", "at least 2 members"),
+    ({"side": "neutral"}, "side", "Select a valid choice"),
+    ({"zone": "z" * 41}, "zone", "at most 40 characters"),
+])
+def test_npc_form_hostile_input(client, guide, fight, data, field, message):
+    client.force_login(guide)
+    posted = {"version": fight.version, "name": "Rat swarm", "side": "foes", "pool": "3",
+              **data}
+    response = client.post(url(fight, "mettle_initiative_npc"), posted)
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert message in page
+    assert f'name="{field}"' in page
+    if posted["name"]:
+        assert 'value="Rat swarm"' in page  # what was typed is kept
+    assert MettleCombatant.objects.count() == 3
+
+
+def test_a_fight_follows_the_rules_through_the_pages(client, guide, party, fight):
+    client.force_login(guide)
+    viktor, anya, thugs = (key(fight, n) for n in ("Viktor", "Anya", "Dock thugs"))
+    # Several claim the first Action: the PCs have the privilege; two PCs choose.
+    response = post_step(client, fight, kind="trigger", claimants=[thugs, viktor, anya])
+    assert response.status_code == 400 and "both claim" in response.content.decode()
+    response = post_step(client, fight, kind="trigger", claimants=[thugs, viktor, anya],
+                         choice=viktor)
+    assert response.status_code == 302
+    assert tracker(fight).state.holder == viktor
+    # Viktor splits 5D into two Attacks: 3D at the thugs now, who go next.
+    response = post_step(client, fight, kind="split", key=viktor, dice="5", parts="2",
+                         targets=[thugs], action="Attack")
+    assert response.status_code == 302
+    t = tracker(fight)
+    assert t.scene.parts_left(viktor) == (2,) and t.state.fighter(viktor).has_action
+    page = client.get(url(fight)).content.decode()
+    assert "Pass to: Dock thugs" in page and "Pass to: Anya" not in page
+    response = post_step(client, fight, kind="pass", to=anya)
+    assert response.status_code == 400 and "must go next" in response.content.decode()
+    post_step(client, fight, kind="pass", to=thugs)
+    # The thugs Attack Anya; Viktor (still holding his Action) Defends her: neither has a
+    # Zone set, so the same Zone is the Guide's call; he steps in and becomes the target.
+    post_step(client, fight, kind="act", key=thugs, targets=[anya], action="Attack")
+    response = post_step(client, fight, kind="defend", defense=f"{viktor}-{anya}")
+    assert response.status_code == 302
+    t = tracker(fight)
+    assert t.state.attacked == (viktor,) and t.state.fighter(viktor).spent
+    assert "Defend: Anya" not in client.get(url(fight)).content.decode()  # done
+    # Damage to Viktor through Soak 3 + Defend 2: 12 -> 7 through, Mettle 2.
+    response = client.post(url(fight, "mettle_initiative_damage", viktor), {
+        "version": MettleEncounter.objects.get().version,
+        f"d{viktor}-amount": "12", f"d{viktor}-soak_bonus": "2"})
+    assert response.status_code == 302
+    assert tracker(fight).state.fighter(viktor).hp == 2
+    # Undo takes the hit back.
+    response = client.post(url(fight, "mettle_initiative_undo"),
+                           {"version": MettleEncounter.objects.get().version})
+    assert response.status_code == 302 and tracker(fight).state.fighter(viktor).hp == 9
+
+
+def test_damage_form_hostile_input_and_staggered(client, guide, party, fight):
+    client.force_login(guide)
+    viktor = key(fight, "Viktor")
+    post_step(client, fight, kind="trigger", claimants=[viktor])
+
+    def hit(**data):
+        version = MettleEncounter.objects.get().version
+        return client.post(url(fight, "mettle_initiative_damage", viktor),
+                           {"version": version, **{f"d{viktor}-{k}": v
+                                                   for k, v in data.items()}})
+
+    for amount, message in (("", "This field is required"), ("x", "Enter a whole number"),
+                            ("0", "greater than or equal to 1"),
+                            ("10000000000000000000000", "less than or equal to 999")):
+        response = hit(amount=amount)
+        assert response.status_code == 400 and message in response.content.decode()
+        assert f'value="{amount}"' in response.content.decode() or not amount
+    response = hit(amount="4", stagger="on")  # 1 through: not a Felling blow
+    assert response.status_code == 400
+    assert "only on a Felling blow" in response.content.decode()
+    assert hit(amount="14", stagger="on").status_code == 302  # 11 through: -2, Staggered -3
+    viktor_now = tracker(fight).state.fighter(viktor)
+    assert viktor_now.hp == -3 and "staggered" in viktor_now.statuses and not viktor_now.fallen
+    assert "Has an Action" in client.get(url(fight)).content.decode()
+    # The end keeps his negative Mettle on the sheet.
+    post_step(client, fight, kind="end")
+    assert MettleCharacter.objects.get(pk=party[0].pk).mettle_current == -3
+    response = client.post(url(fight, "mettle_initiative_undo"),
+                           {"version": MettleEncounter.objects.get().version})
+    assert response.status_code == 400 and "cannot be undone" in response.content.decode()
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"kind": "split", "dice": "abc", "parts": "2"}, "A whole number from 1 to 30"),
+    ({"kind": "split", "dice": "5", "parts": "99999999999999999999"},
+     "A whole number from 2 to 30"),
+    ({"kind": "split", "dice": "2", "parts": "5"}, "at least"),
+    ({"kind": "move", "zone": ""}, "Name the Zone"),
+    ({"kind": "move", "zone": "z" * 300}, "40 characters"),
+    ({"kind": "pass", "to": "'; drop table"}, "Act or wait"),
+    ({"kind": "act", "targets": ["999999"]}, "No combatant"),
+    ({"kind": "defend", "defense": "nonsense"}, "Choose who Defends whom"),
+    ({"kind": "wait", "action": ""}, "Name the Action to wait with"),
+])
+def test_step_hostile_input(client, guide, fight, data, message):
+    client.force_login(guide)
+    viktor = key(fight, "Viktor")
+    post_step(client, fight, kind="trigger", claimants=[viktor])
+    before = MettleInitiativeStep.objects.count()
+    response = post_step(client, fight, key=viktor, **data)
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert message.casefold() in page.casefold()
+    if data.get("dice"):
+        assert f'value="{data["dice"]}"' in page
+    assert MettleInitiativeStep.objects.count() == before
+
+
+def test_unknown_step_stale_page_and_garbage_version(client, guide, fight):
+    client.force_login(guide)
+    viktor = key(fight, "Viktor")
+    assert post_step(client, fight, kind="explode").status_code == 404
+    response = client.post(url(fight, "mettle_initiative_step"),
+                           {"version": "0", "kind": "trigger", "claimants": [viktor]})
+    assert response.status_code == 302  # stale: back to the tracker, nothing recorded
+    assert not MettleInitiativeStep.objects.exists()
+    response = client.post(url(fight, "mettle_initiative_step"),
+                           {"version": "9" * 40, "kind": "trigger", "claimants": [viktor]})
+    assert response.status_code == 302 and not MettleInitiativeStep.objects.exists()
+
+
+def test_surprise_free_move_reach_and_wait(client, guide, party, fight):
+    client.force_login(guide)
+    viktor, anya, thugs = (key(fight, n) for n in ("Viktor", "Anya", "Dock thugs"))
+    assert post_step(client, fight, kind="surprise", side="foes").status_code == 302
+    assert post_step(client, fight, kind="surprise", side="nobody").status_code == 400
+    post_step(client, fight, kind="trigger", claimants=[viktor])
+    t = tracker(fight)
+    assert not t.state.fighter(thugs).has_action
+    assert MettleEncounter.objects.get().surprised == "foes"
+    # Free Move into the Quay keeps the Action; a second Move would cost it.
+    assert post_step(client, fight, kind="move", key=viktor, zone="Quay").status_code == 302
+    t = tracker(fight)
+    assert t.scene.zone(viktor) == "Quay" and t.state.fighter(viktor).has_action
+    assert "Move (costs the Action)" in client.get(url(fight)).content.decode()
+    # Viktor waits to Defend; Anya acts.
+    post_step(client, fight, kind="wait", key=viktor, action="Defend")
+    post_step(client, fight, kind="pass", to=anya)
+    post_step(client, fight, kind="act", key=anya, targets=[], action="Aid")
+    t = tracker(fight)
+    assert t.state.round == 2  # the surprised thugs had no Action in Round 1
+    assert t.state.fighter(thugs).has_action
+    # Reach: the thugs attack nobody yet; with Initiative they'd Attack Anya, who has a
+    # Reach weapon and steals it.
+    post_step(client, fight, kind="keep_waiting", key=viktor)
+    post_step(client, fight, kind="pass", to=thugs)
+    response = post_step(client, fight, kind="reach", key=anya)
+    assert response.status_code == 302 and tracker(fight).state.holder == anya
+
+
+def test_live_view_polls_conditionally_and_hides_foes_numbers(client, guide, party, fight):
+    client.force_login(party[0].owner)
+    page = client.get(url(fight)).content.decode()
+    assert 'hx-trigger="every 2s"' in page and "Trigger Initiative" not in page
+    assert "FRAME 6" not in page  # the NPC pool's numbers stay with the Guide
+    first = client.get(url(fight), HTTP_HX_REQUEST="true")
+    etag = first["ETag"]
+    again = client.get(url(fight), HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304
+    service.step(encounter_id=fight.pk, version=None, kind="trigger",
+                 payload={"key": key(fight, "Viktor")}, by=guide)
+    changed = client.get(url(fight), HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and "Viktor holds Initiative" in changed.content.decode()
+
+
+def test_a_double_click_records_one_step(client, guide, fight):
+    client.force_login(guide)
+    viktor = key(fight, "Viktor")
+    version = MettleEncounter.objects.get().version
+    for _ in range(2):
+        client.post(url(fight, "mettle_initiative_step"),
+                    {"version": version, "kind": "trigger", "claimants": [viktor]})
+    assert MettleInitiativeStep.objects.count() == 1
+    client.post(url(fight, "mettle_initiative_step"),
+                {"version": version + 1, "kind": "act", "key": viktor, "targets": [""]})
+    for _ in range(2):
+        client.post(url(fight, "mettle_initiative_undo"), {"version": version + 2})
+    assert MettleInitiativeStep.objects.count() == 1  # one undo, the second was stale
+
+
+def test_bad_ids_in_the_path_answer_404(client, campaign, guide, fight):
+    client.force_login(guide)
+    other = service.create(campaign=CampaignFactory(system=KEY, owner=guide), by=guide,
+                           name="Elsewhere")
+    assert client.get(reverse("campaigns:mettle_initiative",
+                              args=[campaign.pk, other.pk])).status_code == 404
+    assert client.get(reverse("campaigns:mettle_initiative",
+                              args=[campaign.pk, 10**9])).status_code == 404
+    for name in ("mettle_initiative_damage", "mettle_initiative_statuses",
+                 "mettle_initiative_mettle", "mettle_initiative_zone"):
+        assert client.post(url(fight, name, 10**9), {"version": 0}).status_code == 404
+    response = client.post(url(fight, "mettle_initiative_remove", 10**9),
+                           {"version": MettleEncounter.objects.get(pk=fight.pk).version})
+    assert response.status_code == 400 and "not in this fight" in response.content.decode()
+
+
+def test_the_players_own_character_is_told_when_it_is_their_turn(client, guide, party, fight):
+    service.step(encounter_id=fight.pk, version=None, kind="trigger",
+                 payload={"key": key(fight, "Anya")}, by=guide)
+    client.force_login(party[1].owner)  # Anya's player
+    assert "Your turn: Anya acts." in client.get(url(fight)).content.decode()
+    client.force_login(party[0].owner)
+    assert "Your turn" not in client.get(url(fight)).content.decode()
+
+
+def test_the_tracker_and_the_poll_are_flat_in_the_party(client, campaign, guide, fight):
+    """As many queries with four PCs as with two: the sheets come from the rows loaded."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def count(user, **headers):
+        client.force_login(user)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url(fight), **headers).status_code == 200
+        return len(queries.captured_queries)
+
+    player = fight.combatants.get(name="Viktor").character.owner
+    before = (count(guide), count(player, HTTP_HX_REQUEST="true"))
+    more = []
+    for name in ("Boris", "Clara"):
+        owner = MembershipFactory(campaign=campaign).user
+        character = make_viktor(owner, name=name)
+        services.character_join(campaign=campaign, character=character, by=owner)
+        more.append(MettleCharacter.objects.get(pk=character.pk))
+    service.add_characters(encounter_id=fight.pk, version=None, characters=more)
+    assert (count(guide), count(player, HTTP_HX_REQUEST="true")) == before
+
+
+@pytest.mark.parametrize("route, data, message", [
+    ("mettle_initiative_statuses", {"statuses": ["grappled"]}, "Select a valid choice"),
+    ("mettle_initiative_statuses", {"statuses": ["<script>"]}, "Select a valid choice"),
+    ("mettle_initiative_mettle", {"mettle": "nine"}, "Enter a whole number"),
+    ("mettle_initiative_mettle", {"mettle": "12"}, "between -999 and the maximum 9"),
+    ("mettle_initiative_mettle", {"mettle": "-1" + "0" * 30}, "greater than or equal to -999"),
+    ("mettle_initiative_zone", {"zone": "x" * 500}, "at most 40 characters"),
+])
+def test_combatant_forms_hostile_input(client, guide, fight, route, data, message):
+    client.force_login(guide)
+    viktor = fight.combatants.get(name="Viktor").pk
+    prefix = {"mettle_initiative_statuses": "s", "mettle_initiative_mettle": "m",
+              "mettle_initiative_zone": "z"}[route]
+    posted = {f"{prefix}{viktor}-{k}": v for k, v in data.items()}
+    version = MettleEncounter.objects.get(pk=fight.pk).version
+    response = client.post(url(fight, route, viktor), {"version": version, **posted})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert message in page
+    assert f'id="edit-{viktor}" data-edit="Viktor" open' in page  # the form stays open
+    assert MettleEncounter.objects.get(pk=fight.pk).version == version
+    if "mettle" in data:
+        assert f'value="{data["mettle"]}"' in page  # what was typed is kept
+
+
+def test_the_zone_is_set_before_the_fight_only(client, guide, fight):
+    client.force_login(guide)
+    viktor = fight.combatants.get(name="Viktor").pk
+    response = client.post(url(fight, "mettle_initiative_zone", viktor),
+                           {"version": fight.version, f"z{viktor}-zone": "  Quay  "})
+    assert response.status_code == 302
+    assert tracker(fight).row(str(viktor)).zone == "Quay"
+    post_step(client, fight, kind="trigger", claimants=[str(viktor)])
+    response = client.post(url(fight, "mettle_initiative_zone", viktor),
+                           {"version": MettleEncounter.objects.get(pk=fight.pk).version,
+                            f"z{viktor}-zone": "Yard"})
+    assert response.status_code == 400 and "by moving" in response.content.decode()
+
+
+HOSTILE_VALUES = ["", "0", "-1", "9" * 40, "1e9", "NaN", "ｱ", "\x00", "<b>", "1,5", " 3 "]
+
+
+def test_every_endpoint_every_role_hostile_values_never_500(client, campaign, guide, party,
+                                                           fight):
+    """A sweep of METTLE's tracker endpoints: every role, every field name the pages use,
+    hostile values; never a server error, and nobody but the Guide changes anything."""
+    thugs = fight.combatants.get(name="Dock thugs").pk
+    listing = reverse("campaigns:mettle_initiative_list", args=[campaign.pk])
+    paths = [listing] + [url(fight, n) for n in (
+        "mettle_initiative", "mettle_initiative_party", "mettle_initiative_npc",
+        "mettle_initiative_step", "mettle_initiative_undo")] + [url(fight, n, thugs) for n in (
+            "mettle_initiative_remove", "mettle_initiative_damage", "mettle_initiative_mettle",
+            "mettle_initiative_statuses", "mettle_initiative_zone")]
+    names = ["name", "side", "pool", "higher_attribute", "higher_value", "armor_soak", "zone",
+             "is_mob", "members", "kind", "key", "to", "targets", "claimants", "choice",
+             "dice", "parts", "action", "defense", "hindered", "attacker_has_reach",
+             f"d{thugs}-amount", f"d{thugs}-soak_bonus", f"m{thugs}-mettle",
+             f"s{thugs}-statuses", f"z{thugs}-zone", "session"]
+    kinds = ["trigger", "act", "act_part", "split", "wait", "interrupt", "pass", "move",
+             "defend", "reach", "surprise", "keep_waiting", "rejoin", "imp_decides",
+             "next_round", "end", "join", "stumble", "free_move", "damage"]
+    users = [None, UserFactory(), party[0].owner, guide]
+    before = MettleInitiativeStep.objects.count()
+    for user in users:
+        if user is None:
+            client.logout()
+        else:
+            client.force_login(user)
+        for number, value in enumerate(HOSTILE_VALUES):
+            data = dict.fromkeys(names, value)
+            data["kind"] = kinds[number % len(kinds)] if user is guide else value
+            data["version"] = value
+            for path in paths:
+                assert client.get(path, data).status_code < 500, (user, path, value)
+                assert client.post(path, data).status_code < 500, (user, path, value)
+    # Stale versions: nothing recorded by anyone.
+    assert MettleInitiativeStep.objects.count() == before
+
+
+def test_the_guides_steps_with_current_versions_and_hostile_values_never_500(
+        client, guide, fight):
+    client.force_login(guide)
+    post_step(client, fight, kind="trigger", claimants=[key(fight, "Viktor")])
+    kinds = ["act", "act_part", "split", "wait", "interrupt", "pass", "move", "defend",
+             "reach", "surprise", "keep_waiting", "rejoin", "stumble", "free_move"]
+    for kind in kinds:
+        for value in HOSTILE_VALUES:
+            response = post_step(client, fight, kind=kind, key=value, to=value,
+                                 targets=[value], dice=value, parts=value, zone=value,
+                                 action=value, defense=f"{value}-{value}", side=value)
+            assert response.status_code in (302, 400, 404), (kind, value)
+    assert tracker(fight).failed == []  # whatever was recorded still replays
+
+
+def test_a_nul_byte_in_a_typed_label_is_dropped(client, guide, fight):
+    client.force_login(guide)
+    viktor = key(fight, "Viktor")
+    post_step(client, fight, kind="trigger", claimants=[viktor])
+    response = post_step(client, fight, kind="move", key=viktor, zone="Qu\x00ay")
+    assert response.status_code == 302 and tracker(fight).scene.zone(viktor) == "Quay"
+    response = post_step(client, fight, kind="act", key=viktor, targets=[""],
+                         action="Att\x00ack")
+    assert response.status_code == 302
+    assert MettleInitiativeStep.objects.last().payload["action"] == "Attack"
+
+
+def test_every_refused_step_says_why_once(client, guide, fight):
+    """The message goes beside the field the form shows, else at the top: never lost."""
+    client.force_login(guide)
+    viktor = key(fight, "Viktor")
+    post_step(client, fight, kind="trigger", claimants=[viktor])
+    for data in ({"kind": "act", "action": "a" * 100, "targets": [""]},
+                 {"kind": "split", "dice": "x", "parts": "2"},
+                 {"kind": "move", "zone": ""},
+                 {"kind": "wait", "action": ""},
+                 {"kind": "pass", "to": viktor},
+                 {"kind": "defend", "defense": f"{viktor}-{viktor}"}):
+        response = post_step(client, fight, key=viktor, **data)
+        assert response.status_code == 400
+        page = response.content.decode()
+        message = response.context["step_error"]["message"]
+        assert page.count(message) == 1, (data, message)
