@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.db.models import Sum
+from django.db.models import OuterRef, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 
 from rules.engine.mettle import Attributes, CharacterBuild, CharacterSheet, Item, compute_sheet
 from rules.engine.mettle.data import (
@@ -88,17 +89,30 @@ def values_of(character) -> dict[str, Any]:
     return {column: getattr(character, column) for column in BUILD_COLUMNS}
 
 
+def with_raises_spent(queryset):
+    """Annotate `raises_spent` (what the raises bought in play cost, ledgers.AttributeRaise)
+    so that xp_earned needs no query per character: a page of many sheets stays flat."""
+    from .ledgers import AttributeRaise
+
+    spent = (AttributeRaise.objects.filter(character=OuterRef("pk"), undone_at__isnull=True)
+             .order_by().values("character").annotate(total=Sum("cost")).values("total"))
+    return queryset.annotate(raises_spent=Coalesce(Subquery(spent), Value(0)))
+
+
 def xp_earned(character) -> int:
     """The XP the character earned: its XP ledger's sum (Highlights, make-up XP and the
     Guide's awards, written by the campaign side) before what the raises bought in play
     took from it (their entries, ledgers.AttributeRaise); the engine takes every raise of
-    `raises` off it again, each at its cost then."""
+    `raises` off it again, each at its cost then. A character loaded `with_raises_spent`
+    costs no query here."""
     from .ledgers import AttributeRaise
 
     if character.pk is None:
         return 0
-    spent = AttributeRaise.objects.filter(character_id=character.pk, undone_at__isnull=True
-                                          ).aggregate(spent=Sum("cost"))["spent"] or 0
+    spent = getattr(character, "raises_spent", None)
+    if spent is None:
+        spent = AttributeRaise.objects.filter(character_id=character.pk, undone_at__isnull=True
+                                              ).aggregate(spent=Sum("cost"))["spent"] or 0
     return character.xp + spent
 
 
