@@ -51,4 +51,7 @@ class MettleConfig(AppConfig):
             ritual="campaigns.systems.mettle.ritual.RITUAL",
             # Viktor, the SRD's example character, for the demo player (manage.py seed_demo).
             demo="characters.systems.mettle.demo.seed_demo",
+            # Its rules reference (the SRD's chapters, statuses, Twists and the tables),
+            # which the rules app serves at /rules/mettle-core/ and links citations to.
+            reference="rules.engine.mettle.reference.reference",
         ))
