@@ -96,6 +96,18 @@ def test_the_statuses_the_engine_names_have_entries():
     assert "+3 Difficulty" in REF.entry("statuses", "blinded").plain
 
 
+def test_the_naming_leftovers_are_read_as_amb_m17():
+    """AMB-M17: the Status Effects paragraph naming Shaken and Broken is left out; Use's
+    "FOCUS" is said to be CONCEPT."""
+    effects = REF.entry("engine", "status-effects").plain
+    assert "Shaken" not in effects and "Broken" not in effects
+    assert "aside from Staggered, and Fallen, above" in effects
+    use = REF.entry("scenes", "use")
+    assert use.blocks[0].text.startswith("CONCEPT vs. Difficulty")
+    assert "FOCUS, an older name for CONCEPT" in use.blocks[0].text
+    assert "FOCUS vs. Difficulty" in use.plain  # the text as published
+
+
 def test_twists_are_the_twist_seeds():
     twists = REF.chapter("twists").entries
     assert [t.name for t in twists] == [name for name, _, _ in data.TWIST_SEEDS]

@@ -30,6 +30,9 @@ DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "mettle-core"
 # The SRD's chapters, in the reference's order (file stem = the chapter's key).
 CHAPTER_FILES = ("characters", "engine", "scenes", "resources", "guidance")
 LICENCE_URL = "http://creativecommons.org/licenses/by/4.0/"
+# AMB-M17 (docs/RULES.md): EN §Status Effects repeats its opening paragraph with the
+# statuses of an older revision; the reference leaves that paragraph out.
+LEFTOVER_STATUSES = "Shaken, Broken"
 # The statuses that come from EN §Taking Damage rather than EN §Status Effects.
 FELLING = ("Staggered", "Fallen")
 
@@ -37,13 +40,16 @@ FELLING = ("Staggered", "Fallen")
 def _check_blocks(action: data.Action) -> tuple[Block, ...]:
     """An Action's Check pair and outcomes as the engine holds them (Scenes > Actions)."""
     rolled = data.ATTRIBUTE_NAMES[action.active]
+    # AMB-M17: Use's Check reads "FOCUS vs. Difficulty", a leftover name for CONCEPT.
+    leftover = (" (the Check line below says FOCUS, an older name for CONCEPT)"
+                if action.name == "Use" else "")
     instead = ("" if action.active == data.CONCEPT else
                f" (a fitting CONCEPT may replace {rolled} if higher, on the active side "
                "only)")
     return (
         Block("paragraph", term="Check pair:",
-              text=f"{rolled} vs. {action.passive}{instead}. The default Twist is "
-                   f"{data.DEFAULT_TWIST}."),
+              text=f"{rolled} vs. {action.passive}{instead}{leftover}. The default Twist "
+                   f"is {data.DEFAULT_TWIST}."),
     )
 
 
@@ -57,6 +63,19 @@ def _with_checks(chapter: Chapter) -> Chapter:
                           _check_blocks(action) + entry.blocks, entry.parent)
         entries.append(entry)
     return Chapter(chapter.key, chapter.name, chapter.intro, tuple(entries))
+
+
+def _without_leftovers(engine: Chapter) -> Chapter:
+    """The Engine chapter without the Status Effects paragraph that names the statuses of
+    an older revision (AMB-M17)."""
+    entries = []
+    for entry in engine.entries:
+        if entry.slug == "status-effects":
+            blocks = tuple(b for b in entry.blocks if LEFTOVER_STATUSES not in b.text)
+            entry = Entry(entry.chapter, entry.slug, entry.name, entry.citation, blocks,
+                          entry.parent)
+        entries.append(entry)
+    return Chapter(engine.key, engine.name, engine.intro, tuple(entries))
 
 
 def _statuses(engine: Chapter) -> Chapter:
@@ -175,6 +194,7 @@ def reference() -> Reference:
                                     key=key)
                 for key in CHAPTER_FILES}
     chapters["scenes"] = _with_checks(chapters["scenes"])
+    chapters["engine"] = _without_leftovers(chapters["engine"])
     return Reference(
         title="METTLE Core SRD",
         attribution=data.ATTRIBUTION,
