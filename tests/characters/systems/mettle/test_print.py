@@ -132,3 +132,21 @@ def test_a_box_takes_the_largest_type_that_holds_it():
     assert crowded.more == 20 - len(crowded.lines)
     assert fit_list([f"Gear line {n} with a longish name" for n in range(20)],
                     GEAR).more == 0
+
+
+def test_the_partys_pdf_has_one_full_page_per_character(client, user):
+    from characters.models import Character
+    from tests.factories import CampaignFactory, MembershipFactory
+
+    campaign = CampaignFactory(system="mettle-core")
+    MembershipFactory(campaign=campaign, user=user)
+    for name in ("Viktor", "Vera"):
+        character = make_viktor(user, name=name)
+        Character.objects.filter(pk=character.pk).update(campaign=campaign)
+    client.force_login(campaign.owner)
+    response = client.get(reverse("campaigns:party_pdf", args=[campaign.pk]),
+                          {"paper": "letter"})
+    assert response.status_code == 200
+    assert pdf_tools.pages(response.content) == 2
+    words = word_boxes(response.content)
+    assert max(w[4] for w in words) >= 215.9 - 8 - 15
