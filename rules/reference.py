@@ -6,6 +6,11 @@ then scenes, statuses, checks, levels) and from the SRD rows of the gear and Tra
 `citation_url` turns the citation an explanation carries ("Characters > Defenses") into
 the address of its entry.
 Homebrew is never part of the reference: the search looks at SRD rows only.
+
+The other game systems' references come through the registry (GameSystem.reference: a
+rules.engine.reference.Reference): served at /rules/<system>/<chapter>/<slug>/, searched
+beside Eldritch Gambit's (each result says its game), their citations resolved with
+`citation_url(citation, system=key)`. Nothing here imports a system's engine for that.
 """
 
 from __future__ import annotations
@@ -20,8 +25,12 @@ from django.utils.text import slugify
 
 from rules.engine.eldritch_gambit import chapters, checks, levels, scenes, statuses
 
+from . import systems
 from .loaders import DATA_DIR
 from .models import GearCategory, GearItem, Trait
+
+# The game of the entries this module builds itself (the others name theirs).
+ELDRITCH_GAMBIT_NAME = "Eldritch Gambit"
 
 # The LEVEL BENEFITS table (Characters > Level) runs from Level 1 to 20.
 LEVEL_TABLE = range(levels.MIN_LEVEL, 21)
@@ -50,14 +59,16 @@ SECTIONS = {
 
 @dataclass(frozen=True)
 class Entry:
-    section: str  # a key of SECTIONS
+    section: str  # a key of SECTIONS, or "<system>:<chapter>" for another system's
     name: str
     url: str
     text: str  # everything searchable besides the name, plain text
+    game: str = ELDRITCH_GAMBIT_NAME  # the game system's name, shown beside each result
+    kind: str = ""  # the label of another system's entry (its chapter's name)
 
     @property
     def label(self) -> str:
-        return SECTIONS[self.section][1]
+        return self.kind or SECTIONS[self.section][1]
 
 
 def status_anchor(key: str) -> str:
@@ -99,19 +110,25 @@ def _scenes_citations() -> dict[str, str]:
     return {" ".join(key.split()).casefold(): url for key, url in urls.items()}
 
 
-def citation_url(citation: str) -> str:
+def citation_url(citation: str, system: str | None = None) -> str:
     """The reference entry an SRD citation names ("Characters > Defenses > Willpower",
-    "Bestiary > Size", "Scenes > Actions > Dodge"); "" when it names none."""
+    "Bestiary > Size", "Scenes > Actions > Dodge"); "" when it names none. `system`: the
+    key of the game system whose SRD it cites (Eldritch Gambit's when None); another
+    system's citations ("Engine > Mettle") resolve in its own reference."""
+    if system is not None and system != systems.ELDRITCH_GAMBIT:
+        found = system_reference(system)
+        entry = found.resolve(citation) if found is not None else None
+        return system_entry_url(system, entry) if entry is not None else ""
     section = chapters.resolve(citation)
     if section is not None:
         return section_url(section)
     return _scenes_citations().get(" ".join(citation.split()).casefold(), "")
 
 
-def citation_links(source: str) -> list[tuple[str, str]]:
+def citation_links(source: str, system: str | None = None) -> list[tuple[str, str]]:
     """An explanation's source, "Resources > Weapons; Bestiary > Size", as (citation,
     url) pairs, one per citation; the url is "" for one the reference does not hold."""
-    return [(part, citation_url(part)) for part in
+    return [(part, citation_url(part, system)) for part in
             (piece.strip() for piece in source.split(";")) if part]
 
 
@@ -188,7 +205,44 @@ def _catalog_entries() -> list[Entry]:
 
 
 def all_entries() -> list[Entry]:
-    return [*_engine_entries(), *_catalog_entries()]
+    """Every entry the search looks at: Eldritch Gambit's, then each other system's."""
+    others = [entry for system, _ in systems.with_references()
+              for entry in _system_entries(system.key)]
+    return [*_engine_entries(), *_catalog_entries(), *others]
+
+
+# -- the other systems' references (GameSystem.reference) -----------------------------
+
+
+def system_reference(key: str):
+    """The Reference of the registered system `key` (a typed key: anything), or None."""
+    system = systems.find(key)
+    return systems.reference_of(system) if system is not None else None
+
+
+def system_index_url(key: str) -> str:
+    return reverse("rules:system_index", kwargs={"system": key})
+
+
+def system_chapter_url(key: str, chapter: str) -> str:
+    return reverse("rules:system_chapter", kwargs={"system": key, "chapter": chapter})
+
+
+def system_entry_url(key: str, entry) -> str:
+    """/rules/mettle-core/engine/mettle/: one entry of a system's reference."""
+    return reverse("rules:system_entry",
+                   kwargs={"system": key, "chapter": entry.chapter, "slug": entry.slug})
+
+
+@cache
+def _system_entries(key: str) -> tuple[Entry, ...]:
+    system = systems.get(key)
+    found = systems.reference_of(system)
+    return tuple(
+        Entry(f"{key}:{chapter.key}", entry.name, system_entry_url(key, entry), entry.plain,
+              game=system.name, kind=chapter.name)
+        for chapter in found.chapters for entry in chapter.entries
+    )
 
 
 # -- cross-references ------------------------------------------------------------------

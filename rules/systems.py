@@ -237,6 +237,14 @@ class GameSystem:
     # returning {"users": [(username, password, role), ...], "campaigns": [Campaign, ...]}
     # for the command to list; None: no demo.
     demo: Any = None
+    # The system's rules reference, if the rules app serves one for it: a callable, or its
+    # dotted path, returning a rules.engine.reference.Reference (its chapters of entries,
+    # each with the citation its explanations write, and its source's attribution). The
+    # rules app serves it at /rules/<key>/<chapter>/<slug>/, lists its chapters on the
+    # reference's index, searches it beside the others and links the system's citations
+    # to it (rules.reference.citation_url(citation, system=key)). None: no reference
+    # through the registry (Eldritch Gambit's is still the rules app's own).
+    reference: Any = None
 
     def __str__(self) -> str:
         return self.name
@@ -330,6 +338,22 @@ def refuse_url_clashes(where: str, each: list[tuple[GameSystem, list]]) -> list:
                         f"{what!r} in {where}: give one of them another.")
         patterns += own
     return patterns
+
+
+def reference_of(system: GameSystem):
+    """The system's rules reference (GameSystem.reference, its dotted path imported and
+    called), or None."""
+    found = system.reference
+    if isinstance(found, str):
+        module, _, name = found.rpartition(".")
+        found = getattr(import_module(module), name)
+    return found() if callable(found) else found
+
+
+def with_references() -> list[tuple[GameSystem, Any]]:
+    """(system, Reference) of every registered system that has one, by name."""
+    each = [(system, reference_of(system)) for system in all_systems()]
+    return [(system, found) for system, found in each if found is not None]
 
 
 def choices() -> list[tuple[str, str]]:

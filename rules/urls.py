@@ -5,9 +5,31 @@ The navbar shows a "Rules reference" link because a view named "index" exists he
 
 from django.urls import path
 
-from . import views
+from . import systems, views
 
 app_name = "rules"
+
+
+def system_patterns() -> list:
+    """Each game system's own reference (GameSystem.reference) under its key:
+    /rules/mettle-core/, /rules/mettle-core/engine/, /rules/mettle-core/engine/mettle/.
+    Literal prefixes, so that they come before Eldritch Gambit's chapters' addresses
+    (/rules/<chapter>/<slug>/); reverse with the `system` keyword
+    (rules.reference.system_entry_url)."""
+    patterns = []
+    for system in systems.all_systems():
+        if system.reference is None:
+            continue
+        key = {"system": system.key}
+        patterns += [
+            path(f"{system.key}/", views.system_index, key, name="system_index"),
+            path(f"{system.key}/<slug:chapter>/", views.system_chapter, key,
+                 name="system_chapter"),
+            path(f"{system.key}/<slug:chapter>/<slug:slug>/", views.system_entry, key,
+                 name="system_entry"),
+        ]
+    return patterns
+
 
 urlpatterns = [
     path("", views.rules_index, name="index"),
@@ -26,6 +48,7 @@ urlpatterns = [
     path("homebrew/traits/new/", views.trait_create, name="trait_create"),
     path("homebrew/traits/<id:pk>/edit/", views.trait_edit, name="trait_edit"),
     path("homebrew/traits/<id:pk>/delete/", views.trait_delete, name="trait_delete"),
+    *system_patterns(),
     # The chapters (Basics, Characters, Resources, Bestiary, Magic): /rules/basics/ and
     # one address per heading, /rules/basics/rerolls/. Last: the paths above win.
     path("<slug:chapter>/", views.chapter_detail, name="chapter"),

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_safe
 
-from . import reference
+from . import reference, systems
 from .catalog import sources_of
 from .engine.eldritch_gambit import chapters, checks, levels, scenes, statuses
 from .forms import GearItemForm, TraitForm
@@ -63,7 +63,83 @@ def rules_index(request: HttpRequest) -> HttpResponse:
                     for name, effect in scenes.STANDARD_BOTCHES],
         "difficulties": checks.DIFFICULTIES,
         "levels": [_level_row(level) for level in reference.LEVEL_TABLE],
+        "other_systems": [_system_row(system, found)
+                          for system, found in systems.with_references()],
         "query": "",
+    })
+
+
+# -- the other game systems' references (GameSystem.reference) --------------------------
+
+
+def _system_row(system, found) -> dict:
+    """A system's reference as its index lists it: each chapter with its entries."""
+    return {"system": system, "reference": found,
+            "url": reference.system_index_url(system.key),
+            "chapters": [_system_chapter_row(system.key, chapter)
+                         for chapter in found.chapters]}
+
+
+def _system_chapter_row(key: str, chapter) -> dict:
+    return {"chapter": chapter, "url": reference.system_chapter_url(key, chapter.key),
+            "rows": [_system_entry_row(key, chapter, entry)
+                     for entry in chapter.entries if not entry.parent]}
+
+
+def _system_entry_row(key: str, chapter, entry) -> dict:
+    return {"entry": entry, "url": reference.system_entry_url(key, entry),
+            "children": [{"entry": child, "url": reference.system_entry_url(key, child)}
+                         for child in chapter.children(entry)]}
+
+
+def _system_reference(key: str):
+    system = systems.find(key)
+    found = systems.reference_of(system) if system is not None else None
+    if found is None:
+        raise Http404("No such game in the rules reference.")
+    return system, found
+
+
+@require_safe
+def system_index(request: HttpRequest, system: str) -> HttpResponse:
+    """A game system's reference: its chapters and their entries. Public."""
+    game, found = _system_reference(system)
+    return render(request, "rules/system_index.html", {
+        "row": _system_row(game, found), "system": game, "reference": found})
+
+
+@require_safe
+def system_chapter(request: HttpRequest, system: str, chapter: str) -> HttpResponse:
+    """One chapter of a game system's reference, every entry linked. Public."""
+    game, found = _system_reference(system)
+    part = found.chapter(chapter)
+    if part is None:
+        raise Http404("No such chapter.")
+    return render(request, "rules/system_chapter.html", {
+        "row": _system_chapter_row(game.key, part), "chapter": part, "system": game,
+        "reference": found, "system_url": reference.system_index_url(game.key)})
+
+
+@require_safe
+def system_entry(request: HttpRequest, system: str, chapter: str, slug: str) -> HttpResponse:
+    """One entry of a game system's reference (a heading of its SRD, a status, a Twist,
+    a table), with the source's attribution. Public."""
+    game, found = _system_reference(system)
+    part = found.chapter(chapter)
+    entry = part.entry(slug) if part is not None else None
+    if entry is None:
+        raise Http404("No such entry in this chapter.")
+    before, after = _neighbours(list(part.entries), entry)
+    parent = part.entry(entry.parent) if entry.parent else None
+    url = reference.system_entry_url
+    return render(request, "rules/system_entry.html", {
+        "entry": entry, "chapter": part, "system": game, "reference": found,
+        "system_url": reference.system_index_url(game.key),
+        "chapter_url": reference.system_chapter_url(game.key, part.key),
+        "parent": parent and (parent, url(game.key, parent)),
+        "children": [(child, url(game.key, child)) for child in part.children(entry)],
+        "before": before and (before, url(game.key, before)),
+        "after": after and (after, url(game.key, after)),
     })
 
 

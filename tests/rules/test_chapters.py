@@ -125,21 +125,26 @@ def test_the_tables_words_find_their_entry_first(client, query, chapter, slug):
 CITATION = re.compile(
     r'(?:"|; )((?:Basics|Characters|Resources|Bestiary|Scenes|Magic)(?: > [^";:{}()>]+)+)'
     r'(?=["; :)])')
+# METTLE Core's SRD has its own chapters (and a Characters, Resources and Scenes of its own).
+METTLE_CITATION = re.compile(
+    r'(?:"|; )((?:Characters|Engine|Resources|Guidance|Scenes|Statuses|Twists|Tables)'
+    r'(?: > [^";:{}()>]+)+)(?=["; :)])')
+METTLE = "mettle-core"
 
 
-def cited_in_code() -> set[str]:
-    """Every citation of Eldritch Gambit's SRD written as a string in the app's code (the
-    engine's Stat sources, the weapon rows' sources, messages), not comments. METTLE Core's
-    code cites its own SRD's chapters ("Characters > Step 3"), which the rules reference
-    does not hold yet (issue #13): its packages are left out."""
+def cited_in_code(system: str | None = None) -> set[str]:
+    """Every citation of a game's SRD written as a string in the app's code (the engine's
+    Stat sources, the weapon rows' sources, messages), not comments: Eldritch Gambit's
+    (system None) everywhere but in METTLE Core's packages, METTLE Core's in them."""
+    pattern = METTLE_CITATION if system == METTLE else CITATION
     found = set()
     for folder in ("rules", "characters", "campaigns"):
         for path in (ROOT / folder).rglob("*.py"):
-            if "migrations" in path.parts or "mettle" in path.parts:
+            if "migrations" in path.parts or ("mettle" in path.parts) != (system == METTLE):
                 continue
             for line in path.read_text(encoding="utf-8").splitlines():
                 code = line.split("#", 1)[0] if line.lstrip().startswith("#") else line
-                found.update(m.strip() for m in CITATION.findall(code))
+                found.update(m.strip() for m in pattern.findall(code))
     return found
 
 
@@ -151,6 +156,17 @@ def test_every_citation_in_the_code_resolves_to_an_entry():
             "Resources > Armor", "Characters > Advancement"} <= cited
     unresolved = {c for c in cited if not reference.citation_url(c)}
     assert unresolved == set()
+
+
+def test_every_mettle_citation_in_the_code_resolves_to_an_entry():
+    cited = cited_in_code(METTLE)
+    assert {"Characters > Step 3", "Engine > Mettle", "Engine > Taking Damage",
+            "Resources > Armor", "Characters > Encumbrance", "Guidance > Characters",
+            "Characters > Spending XP"} <= cited
+    unresolved = {c for c in cited if not reference.citation_url(c, METTLE)}
+    assert unresolved == set()
+    for citation in cited:
+        assert reference.citation_url(citation, METTLE).startswith(f"/rules/{METTLE}/")
 
 
 def every_stat(sheet):

@@ -56,4 +56,7 @@ class MettleConfig(AppConfig):
             campaign_settings_form=CampaignSettingsForm,
             # Viktor for player1 and the demo METTLE campaign (manage.py seed_demo).
             demo="campaigns.systems.mettle.demo.seed",
+            # Its rules reference (the SRD's chapters, statuses, Twists and the tables),
+            # which the rules app serves at /rules/mettle-core/ and links citations to.
+            reference="rules.engine.mettle.reference.reference",
         ))

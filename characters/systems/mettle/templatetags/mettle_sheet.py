@@ -7,7 +7,18 @@ from html import escape
 from django import template
 from django.utils.safestring import SafeString
 
+from rules.reference import citation_links
+
+from ..apps import KEY
+
 register = template.Library()
+
+
+def cited(source: str) -> str:
+    """The explanation's citations ("Engine > Taking Damage; Resources > Armor"), each
+    linked to its entry of METTLE Core's rules reference (escaped; plain if none)."""
+    return "; ".join(f'<a href="{escape(url)}">{escape(part)}</a>' if url else escape(part)
+                     for part, url in citation_links(source, system=KEY))
 
 
 @register.simple_tag
@@ -17,7 +28,7 @@ def mettle_stat(stat, label=None, prefix="", big=False):
     label = escape(str(label or stat.label))
     pid = escape(f"{prefix}why-{stat.name}")
     display = escape(stat.display)
-    source = (f'<br><small class="text-muted">SRD: {escape(stat.source)}</small>'
+    source = (f'<br><small class="text-muted">SRD: {cited(stat.source)}</small>'
               if stat.source else "")
     classes = "stat stat-big" if big else "stat"
     if isinstance(stat.value, str) and len(stat.display) > 6:  # a word ("Struggling")
