@@ -1,0 +1,13 @@
+"""Encounter rules (seed 004): the pure engine of the encounter tracker.
+
+The seed-004 "Encounters" chapter has no open licence: its mechanics are implemented and
+described here in our own words, and none of its sentences, examples or tables ship.
+next-games.md §3 reads it as H1-H22 with ambiguities AMB-H1...H11; docs/RULES.md,
+"Encounter rules (seed 004)", records the readings this engine uses.
+
+- combatants.py: a combatant's numbers, the campaign settings, the skill-roll formula;
+- declaring.py: a declared round -> Initiative slots and the skill penalty;
+- tracker.py: the round's phases, the Action queue, waiting, defences out of turn,
+  recovery, as events folded into a state;
+- calculators.py: Pushing Power, charge momentum, range challenge, encumbered pace.
+"""
