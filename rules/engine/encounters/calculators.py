@@ -22,6 +22,9 @@ UNHAMPERED_BELOW = 10  # percent
 RIDE_PACE_LOW, RIDE_PACE_HIGH = 20, 40
 # H12: one point of damage, dealt and taken, per this many yards of charge.
 MOMENTUM_YARDS = 10
+# H11: a standing long jump covers the maximum lift / 50 yards; a running start doubles it.
+JUMP_DIVISOR = 50
+RUNNING_JUMP = 2
 # H19: each Stamina hit spent gives this much Strength and Willpower for one round.
 PUSH_PER_HIT = 1
 MAX_YARDS = 100_000
@@ -97,6 +100,21 @@ def ride_actions(yards, mount_pace) -> Worked:
     return movement_actions(yards, mount_pace)
 
 
+def jump_distance(max_lift, load, *, running: bool, formula: str = PACE_LINEAR) -> Worked:
+    """H11: a standing long jump of the maximum lift / 50 yards, twice that with a run-up,
+    shortened by encumbrance in the same proportion as the pace (AMB-H9's formula)."""
+    max_lift = whole(max_lift, "max_lift", low=0, high=MAX_YARDS)
+    pace = encumbered_pace(load, formula).value
+    standing = Fraction(max_lift, JUMP_DIVISOR)
+    distance = standing * (RUNNING_JUMP if running else 1) * pace / BASE_PACE
+    text = f"{max_lift} / {JUMP_DIVISOR} = {yards_text(standing)} yd"
+    if running:
+        text += f", x {RUNNING_JUMP} with a run-up"
+    if pace != BASE_PACE:
+        text += f", x {yards_text(pace)}/{BASE_PACE} for the load"
+    return Worked(distance, f"{text}: {yards_text(distance)} yd")
+
+
 def range_challenge(distance, increment, defence: int | None = None) -> Worked:
     """H21 with AMB-H8: no challenge up to one increment (its boundary included), then
     one more per further increment or part of it; added to the defence of a target that
@@ -117,7 +135,7 @@ def range_challenge(distance, increment, defence: int | None = None) -> Worked:
 
 def charge_momentum(yards, *, enabled: bool) -> Worked:
     """H12 (optional): one extra damage per full ten yards moved this round, dealt by the
-    charger and taken by it from any melee hit that round (AMB reading ENC-8: full tens)."""
+    charger and taken by it from any melee hit that round (docs/RULES.md, ENC-8: full tens)."""
     if not enabled:
         raise EncounterError("Charge momentum is not used in this campaign.", "yards")
     yards = _yards(yards, "yards")

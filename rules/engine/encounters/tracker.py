@@ -45,7 +45,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
-from .calculators import pushing_power
+from .calculators import charge_momentum, pushing_power
 from .combatants import (
     MODE_OF_SKILL,
     MODES,
@@ -287,6 +287,11 @@ class Encounter:
         """Yards moved this round so far (for charge momentum, H12)."""
         return sum((s.yards for s in self.fighter(key).turn.slots
                     if s.kind == MOVE and s.status == DONE), 0)
+
+    def momentum(self, key: str):
+        """H12 (when the campaign uses it): the charge bonus of `key`'s run so far."""
+        return charge_momentum(self.charge_yards(key),
+                               enabled=self.settings.charge_momentum)
 
     def recovers(self, key: str) -> bool:
         """H20 with AMB-H7 and H16: whether `key` gets a Stamina hit back at the end of
@@ -615,7 +620,9 @@ def defend(state: Encounter, key: str, skill: str) -> Encounter:
         raise EncounterError(f"{f.name} is engrossed in {f.project.label}: no defence.",
                              "skill")
     own = SKILL_OF_MODE.get(turn.mode, skill)
-    free = not f.has_turn or turn.aborted or turn.role == BYSTANDER
+    # No turn of its own to declare: a bystander of round zero that declared nothing, or
+    # a turn already aborted. Such a defence is simply recorded (and counted).
+    free = turn.aborted or (turn.role == BYSTANDER and not turn.declared)
     name = "Defense" if skill == "physical" else "Defiance"
     if skill == own and not free:
         if not turn.declared:
@@ -635,7 +642,7 @@ def defend(state: Encounter, key: str, skill: str) -> Encounter:
         return _log(state, "defend", f"{f.name} defends out of turn: {name} "
                     f"{penalty:+d}.", key)
     aborted = [s.label for s in turn.pending if s.kind != DEFEND]
-    undeclared = f.has_turn and not turn.declared and not turn.started and not free
+    undeclared = f.has_turn and not turn.declared and not free
     slots = _with_status(turn.slots, PENDING, ABORTED)
     slots += (Slot(len(slots), DEFEND, name.lower(), 0, skill=skill, status=DONE,
                    out_of_turn=True),)
@@ -794,8 +801,8 @@ EVENTS = {
     "add": _add,
     "remove": lambda s, p: remove(s, p["key"]),
     "start": lambda s, p: start(s, round_zero=p.get("round_zero", False),
-                                initiators=_keys(p.get("initiators", ())),
-                                surprised=_keys(p.get("surprised", ()))),
+                                initiators=_keys(p.get("initiators", ()), "initiators"),
+                                surprised=_keys(p.get("surprised", ()), "surprised")),
     "initiative": lambda s, p: initiative(s, p["key"], p["mode"], p.get("roll"),
                                           dice=p.get("dice", ""), bonus=p.get("bonus", 0)),
     "declare": lambda s, p: declare(s, p["key"], p["items"]),
@@ -816,11 +823,10 @@ EVENTS = {
 }
 
 
-def _keys(value) -> tuple[str, ...]:
-    if isinstance(value, str) or not isinstance(value, (list, tuple)):
-        raise EncounterError("A list of names is needed.", "initiators")
-    if not all(isinstance(v, str) for v in value):
-        raise EncounterError("A list of names is needed.", "initiators")
+def _keys(value, field_name: str) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, (list, tuple)) \
+            or not all(isinstance(v, str) for v in value):
+        raise EncounterError("A list of names is needed.", field_name)
     return tuple(value)
 
 

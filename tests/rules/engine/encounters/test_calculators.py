@@ -10,6 +10,7 @@ from rules.engine.encounters.calculators import (
     WEAPON_INCREMENTS,
     charge_momentum,
     encumbered_pace,
+    jump_distance,
     movement_actions,
     pushing_power,
     range_challenge,
@@ -83,6 +84,22 @@ class TestPace:
     def test_hostile_loads(self, load):
         with pytest.raises(EncounterError):
             encumbered_pace(load)
+
+
+class TestJump:
+    def test_standing_running_and_laden(self):
+        assert jump_distance(120, 0, running=False).value == Fraction(12, 5)
+        running = jump_distance(120, 0, running=True)
+        assert running.value == Fraction(24, 5)
+        assert running.text == "120 / 50 = 2 2/5 yd, x 2 with a run-up: 4 4/5 yd"
+        laden = jump_distance(200, 40, running=True)  # pace 6 of 10
+        assert laden.value == Fraction(24, 5)
+        assert laden.text.endswith("x 6/10 for the load: 4 4/5 yd")
+
+    @pytest.mark.parametrize(("lift", "load"), [(-5, 0), ("strong", 0), (100, 120)])
+    def test_hostile(self, lift, load):
+        with pytest.raises(EncounterError):
+            jump_distance(lift, load, running=False)
 
 
 class TestMovementActions:

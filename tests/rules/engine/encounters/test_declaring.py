@@ -55,9 +55,9 @@ class TestSequence:
         assert offsets(made) == [("cut", 0), ("cut again", -2)]
 
     def test_minor_actions_cost_no_slot(self):
-        made = declare(HERO, MANEUVER, [{"kind": "minor", "label": "draw dagger"},
+        made = declare(HERO, MANEUVER, [{"kind": "minor", "label": "unsling shield"},
                                         major("throw")], SETTINGS)
-        assert made.minors == ("draw dagger",)
+        assert made.minors == ("unsling shield",)
         assert offsets(made) == [("throw", 0)]
 
     def test_a_round_of_minor_actions_only_still_takes_its_turn(self):

@@ -333,7 +333,7 @@ class TestDefenceOutOfTurn:
 
     def test_an_engrossing_action_allows_no_defence(self):
         state = acting(("declare", {"key": "tam", "items": [
-            strike("lift the portcullis", "", rounds=3, engrossing=True)]}),
+            strike("turn the winch", "", rounds=3, engrossing=True)]}),
             ("take", {"key": "tam"}))
         with pytest.raises(EncounterError, match="engrossed"):
             apply(state, "defend", {"key": "tam", "skill": "physical"})
@@ -359,15 +359,15 @@ class TestHarm:
 
     def test_a_multi_round_action_fails_on_any_damage(self):
         state = acting(("declare", {"key": "tam", "items": [
-            strike("pick the lock", "", rounds=2)]}), ("take", {"key": "tam"}))
+            strike("force the chest open", "", rounds=2)]}), ("take", {"key": "tam"}))
         assert state.fighter("tam").project.last_round == 2
         state = run(state, ("damage", {"key": "tam", "track": "stamina", "amount": 1}))
         assert state.fighter("tam").project is None
-        assert "pick the lock fails" in said(state)
+        assert "force the chest open fails" in said(state)
 
     def test_a_multi_round_action_completes_at_its_last_recovery(self):
         state = acting(("declare", {"key": "tam", "items": [
-            strike("pick the lock", "", rounds=2)]}), ("take", {"key": "tam"}))
+            strike("force the chest open", "", rounds=2)]}), ("take", {"key": "tam"}))
         for key in ("grell", "ivo", "skur"):
             items = [strike("hex", "mental")] if key == "ivo" else [strike()]
             state = run(state, ("declare", {"key": key, "items": items}),
@@ -380,7 +380,7 @@ class TestHarm:
                     ("wait", {"key": "grell"}), ("wait", {"key": "ivo"}),
                     ("wait", {"key": "skur"}), ("end_actions", {}), ("recover", {}))
         assert state.fighter("tam").project is None
-        assert any("Tamsin completes pick the lock" in e.text for e in state.log)
+        assert any("Tamsin completes force the chest open" in e.text for e in state.log)
 
     def test_pushing_power_lasts_one_round(self):
         state = acting(("push", {"key": "tam", "hits": 2}))
@@ -409,6 +409,16 @@ class TestHarm:
         state = run(state, ("declare", {"key": "grell", "items": [strike()]}),
                     ("take", {"key": "tam"}))
         assert state.charge_yards("tam") == 20
+        with pytest.raises(EncounterError, match="not used"):
+            state.momentum("tam")
+
+    def test_charge_momentum_when_the_campaign_uses_it(self):
+        state = acting(("declare", {"key": "tam", "items": [
+            {"kind": "run", "yards": 34}, strike()]}),
+            settings=Settings(charge_momentum=True), tam=30)
+        for _ in range(4):
+            state = run(state, ("take", {"key": "tam"}))
+        assert state.momentum("tam").value == 3
 
 
 class TestRecovery:
@@ -451,12 +461,12 @@ class TestRecovery:
 
 
 class TestRoundZero:
-    def zero(self, surprised=()):
+    def zero(self, surprised=(), before=()):
         return fold([*PEOPLE, ("start", {"round_zero": True, "initiators": ["grell"],
                                          "surprised": list(surprised)}),
                      ("initiative", {"key": "grell", "mode": "maneuver"}),
                      ("declare", {"key": "grell", "items": [strike("ambush")]}),
-                     ("begin_actions", {})])
+                     *before, ("begin_actions", {})])
 
     def test_only_the_initiators_act_without_rolling(self):
         state = self.zero()
@@ -466,6 +476,20 @@ class TestRoundZero:
     def test_the_others_may_defend(self):
         state = run(self.zero(), ("defend", {"key": "tam", "skill": "physical"}))
         assert "Tamsin defends out of turn" in said(state)
+
+    def test_a_declared_defence_is_used_not_doubled(self):
+        state = self.zero(before=[
+            ("initiative", {"key": "ivo", "mode": "concentrate"}),
+            ("declare", {"key": "ivo", "items": [{"kind": "defend"}]})])
+        state = run(state, ("defend", {"key": "ivo", "skill": "mental"}))
+        assert state.penalty("ivo") == 0
+        with pytest.raises(EncounterError, match="no defence left"):
+            apply(state, "defend", {"key": "ivo", "skill": "mental"})
+
+    def test_the_others_declare_nothing_but_defences(self):
+        with pytest.raises(EncounterError, match="only defend"):
+            self.zero(before=[("initiative", {"key": "tam", "mode": "maneuver"}),
+                              ("declare", {"key": "tam", "items": [strike()]})])
 
     def test_a_completely_surprised_side_may_not_even_defend(self):
         state = self.zero(surprised=["party"])
