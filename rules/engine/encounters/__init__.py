@@ -11,3 +11,61 @@ next-games.md §3 reads it as H1-H22 with ambiguities AMB-H1...H11; docs/RULES.m
   recovery, as events folded into a state;
 - calculators.py: Pushing Power, charge momentum, range challenge, encumbered pace.
 """
+
+from .calculators import (
+    SENSE_INCREMENTS,
+    WEAPON_INCREMENTS,
+    Worked,
+    charge_momentum,
+    encumbered_pace,
+    jump_distance,
+    movement_actions,
+    pushing_power,
+    range_challenge,
+    ride_actions,
+)
+from .combatants import (
+    CONCENTRATE,
+    EACH_DEFENCE,
+    MANEUVER,
+    ONE_FOR_ALL,
+    OUR_SKILL_ROLL,
+    Combatant,
+    EncounterError,
+    Settings,
+    combatant,
+)
+from .declaring import Item, Slot, skill_penalty
+from .tracker import EVENTS, Encounter, Entry, apply, fold, new_encounter, roll_initiative
+
+__all__ = [
+    "CONCENTRATE",
+    "EACH_DEFENCE",
+    "EVENTS",
+    "MANEUVER",
+    "ONE_FOR_ALL",
+    "OUR_SKILL_ROLL",
+    "SENSE_INCREMENTS",
+    "WEAPON_INCREMENTS",
+    "Combatant",
+    "Encounter",
+    "EncounterError",
+    "Entry",
+    "Item",
+    "Settings",
+    "Slot",
+    "Worked",
+    "apply",
+    "charge_momentum",
+    "combatant",
+    "encumbered_pace",
+    "fold",
+    "jump_distance",
+    "movement_actions",
+    "new_encounter",
+    "pushing_power",
+    "range_challenge",
+    "ride_actions",
+    "roll_initiative",
+    "skill_penalty",
+]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 
 from .calculators import encumbered_pace, movement_actions, ride_actions
 from .combatants import (
@@ -58,6 +59,7 @@ MAX_HASTE = 6
 MAX_MINORS = 8
 MAX_ROUNDS = 100
 MAX_LABEL = 60
+MAX_ITEMS = 30
 
 PENDING, DONE, LOST, ABORTED, LAPSED = "pending", "done", "lost", "aborted", "lapsed"
 
@@ -86,7 +88,7 @@ class Slot:
     rounds: int = 1
     rating: int | None = None
     engrossing: bool = False
-    yards: int = 0  # yards this movement action covers (for charge momentum)
+    yards: int | Fraction = 0  # yards this movement action covers (charge momentum)
     status: str = PENDING
     out_of_turn: bool = False  # a defence taken when attacked
 
@@ -141,6 +143,9 @@ def declare(combatant: Combatant, mode: str, items: Iterable[Mapping | Item],
             settings: Settings, *, defences_only: bool = False) -> Declared:
     """The slots of a declared round, or EncounterError naming what the rules refuse.
     `defences_only`: a bystander of round zero may only declare defences (H17)."""
+    items = list(items)
+    if len(items) > MAX_ITEMS:
+        raise EncounterError(f"At most {MAX_ITEMS} entries in a declaration.", "items")
     items = [item_from(i) for i in items]
     allowed = SKILL_OF_MODE[mode]
     slots: list[Slot] = []

@@ -69,6 +69,7 @@ from .declaring import (
     MINOR,
     MOVE,
     PENDING,
+    STEP,
     Slot,
     counted_actions,
     skill_penalty,
@@ -104,6 +105,7 @@ class Turn:
     waiting_game: bool = False  # took part in a waiting game this round (H16)
     stepped_in: bool = False
     aborted: bool = False
+    lost: bool = False  # down before its turn was over: the rest is lost (H7)
     damaged: bool = False
     pushed: int = 0  # Stamina hits spent on Pushing Power this round (H19)
     tier: int = 0  # 1: held over or from a waiting game: ahead of every roll (AMB-H10)
@@ -117,6 +119,19 @@ class Turn:
 
     def initiative_of(self, slot: Slot) -> int:
         return self.base + slot.offset
+
+    def explain(self, slot: Slot | None = None) -> str:
+        """The arithmetic of a slot's Initiative (of the round's, without a slot)."""
+        parts = ["no roll (goes first)" if self.roll is None else f"roll {self.roll}"]
+        if self.bonus:
+            parts.append(f"{'+' if self.bonus > 0 else '-'} Guide {abs(self.bonus)}")
+        if self.haste:
+            parts.append(f"+ haste {HASTE_BONUS} x {self.haste}")
+        earlier = -slot.offset // STEP if slot else 0
+        if earlier:
+            parts.append(f"- {STEP} x {earlier} earlier")
+        total = self.base + (slot.offset if slot else 0)
+        return f"{' '.join(parts)} = {total}" if len(parts) > 1 else f"{parts[0]}"
 
     @property
     def pending(self) -> tuple[Slot, ...]:
@@ -242,7 +257,7 @@ class Encounter:
         entries = []
         for f in self.fighters:
             turn = f.turn
-            if not f.has_turn or turn.waiting or turn.aborted:
+            if not f.has_turn or turn.waiting or turn.aborted or turn.lost:
                 continue
             if not turn.declared:
                 if not turn.started:
@@ -338,10 +353,10 @@ def _lose_pending(state: Encounter, f: Fighter, why: str) -> Encounter:
     """H7: knocked out (or exhausted) before its turn: what it had left is lost."""
     turn = f.turn
     lost = [s.label for s in turn.pending if s.kind != DEFEND]
-    state = _turn(state, f, slots=_with_status(turn.slots, PENDING, LOST), waiting=False,
-                  holding=False)
     undeclared = (not turn.declared and not turn.started and not turn.aborted
-                  and turn.role in ("", INITIATOR))
+                  and not turn.lost and turn.role in ("", INITIATOR))
+    state = _turn(state, f, slots=_with_status(turn.slots, PENDING, LOST), waiting=False,
+                  holding=False, lost=True)
     if lost or undeclared:
         what = ", ".join(lost) if lost else "its turn"
         state = _log(state, "lost", f"{f.name} is {why} and loses {what}.", f.key)
@@ -474,6 +489,8 @@ def declare(state: Encounter, key: str, items: Iterable) -> Encounter:
     if turn.role == SURPRISED:
         raise EncounterError(f"{f.name} is completely surprised: no actions this round.",
                              "items")
+    if turn.lost:
+        raise EncounterError(f"{f.name} lost its turn this round.", "items")
     if turn.started or turn.aborted:
         raise EncounterError(f"{f.name} has already acted: the declaration stands.",
                              "items")

@@ -159,6 +159,8 @@ class TestRefusals:
             declare(HERO, MANEUVER, [item], SETTINGS)
 
     def test_bounds(self):
+        with pytest.raises(EncounterError, match="At most 30 entries"):
+            declare(HERO, MANEUVER, [{"kind": "minor"}] * 31, SETTINGS)
         with pytest.raises(EncounterError, match="At most 8"):
             declare(HERO, MANEUVER, [major()] * 9, SETTINGS)
         with pytest.raises(EncounterError, match="hastes"):

@@ -52,7 +52,7 @@ def next_slots(state):
     found = {}
     for f in state.fighters:
         turn = f.turn
-        if (f.down or turn.waiting or turn.holding or turn.aborted
+        if (f.down or turn.waiting or turn.holding or turn.aborted or turn.lost
                 or turn.role not in ("", "initiator")):
             continue
         if not turn.declared:

@@ -144,6 +144,18 @@ class TestQueue:
         with pytest.raises(EncounterError, match="Not Tamsin's turn"):
             apply(state, "take", {"key": "tam"})
 
+    def test_each_initiative_shows_its_arithmetic(self):
+        state = rolled(more=[
+            ("initiative", {"key": "skur", "mode": "maneuver", "roll": 6, "bonus": -1}),
+            ("declare", {"key": "skur", "items": [
+                {"kind": "haste"}, {"kind": "stand"}, strike("bite"), strike("rake")]})])
+        turn = state.fighter("skur").turn
+        assert [turn.explain(s) for s in turn.slots] == [
+            "roll 6 - Guide 1 + haste 2 x 1 = 7",
+            "roll 6 - Guide 1 + haste 2 x 1 - 2 x 1 earlier = 5",
+            "roll 6 - Guide 1 + haste 2 x 1 - 2 x 2 earlier = 3"]
+        assert state.fighter("tam").turn.explain() == "roll 13"
+
     def test_the_skill_penalty_is_shown_when_a_skill_is_used(self):
         state = acting(("declare", {"key": "tam", "items": [
             {"kind": "haste"}, strike("cut", rating=6)]}), ("take", {"key": "tam"}))
@@ -352,6 +364,17 @@ class TestHarm:
         assert all(e.actor != "skur" for e in state.queue())
         with pytest.raises(EncounterError, match="down"):
             apply(state, "defend", {"key": "skur", "skill": "physical"})
+
+    def test_revived_the_same_round_it_does_not_get_its_turn_back(self):
+        state = acting(("knock_out", {"key": "skur"}), ("revive", {"key": "skur"}))
+        assert all(e.actor != "skur" for e in state.queue())
+        with pytest.raises(EncounterError, match="lost its turn"):
+            apply(state, "declare", {"key": "skur", "items": [strike()]})
+        state = run(state, ("knock_out", {"key": "tam"}), ("knock_out", {"key": "ivo"}),
+                    ("knock_out", {"key": "grell"}), ("end_actions", {}), ("recover", {}),
+                    ("initiative", {"key": "skur", "mode": "maneuver", "roll": 2}),
+                    ("begin_actions", {}))
+        assert [e.actor for e in state.queue()] == ["skur"]
 
     def test_undeclared_and_knocked_to_zero_health(self):
         state = acting(("damage", {"key": "skur", "track": "health", "amount": 1}))
