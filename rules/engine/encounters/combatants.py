@@ -149,7 +149,7 @@ class Combatant:
 
     @property
     def ok(self) -> bool:
-        """OK on both Health and Sanity (H20)."""
+        """OK on Health as well as on Sanity (H20)."""
         return self.ok_on("health") and self.ok_on("sanity")
 
 

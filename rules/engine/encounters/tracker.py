@@ -11,7 +11,7 @@ combatants step (next-games.md §4). Each round walks three phases (H1):
 - Action: `queue` lists every declared slot by Initiative (a combatant that has not
   declared yet shows one entry at its Initiative). The Guide takes the head (any of a tie:
   AMB-H5), or the combatant at the head waits (H15); a waiter steps in ahead of anyone
-  whose Initiative roll was lower, between any two of their slots; it may hold its action
+  who rolled lower, between any two of their slots; it may hold its action
   into the next round. A combatant attacked may defend out of turn (H5); a defence of the
   other kind aborts the rest of its turn. Knocked out or exhausted, its slots are lost
   (H7); damage ends a multi-round action (H6).
@@ -740,7 +740,7 @@ def heal(state: Encounter, key: str, track: str, amount) -> Encounter:
 
 
 def knock_out(state: Encounter, key: str) -> Encounter:
-    """H7: knocked out or killed before its turn, it gets no action."""
+    """H7: put out of the fight ahead of its turn, it forfeits what it had left."""
     _in_round(state)
     f = state.fighter(key)
     if f.out:
