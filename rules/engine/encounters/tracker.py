@@ -47,6 +47,7 @@ from dataclasses import dataclass, field, replace
 
 from .calculators import charge_momentum, pushing_power
 from .combatants import (
+    INITIATIVE_SKILL,
     MODE_OF_SKILL,
     MODES,
     SKILL_OF_MODE,
@@ -360,6 +361,10 @@ def _lose_pending(state: Encounter, f: Fighter, why: str) -> Encounter:
     if lost or undeclared:
         what = ", ".join(lost) if lost else "its turn"
         state = _log(state, "lost", f"{f.name} is {why} and loses {what}.", f.key)
+    if f.project:  # out of the fight, it cannot carry on a multi-round action (ENC-7)
+        state = _put(state, replace(state.fighter(f.key), project=None))
+        state = _log(state, "project_failed", f"{f.name}'s {f.project.label} fails: "
+                     f"{why} before it was done.", f.key)
     return state
 
 
@@ -457,8 +462,7 @@ def initiative(state: Encounter, key: str, mode: str, roll=None, *, dice: str = 
     state = _turn(state, f, mode=mode, roll=roll, dice=dice, bonus=bonus,
                   **({"declared": False, "slots": (), "haste": 0, "minors": ()}
                      if cleared else {}))
-    skill = "Quickness" if mode == "maneuver" else "Command"
-    said = f"{f.name} will {mode} ({skill})"
+    said = f"{f.name} will {mode} ({INITIATIVE_SKILL[mode]})"
     if roll is not None:
         said += f": rolls {roll}" + (f" [{dice}]" if dice else "")
     if bonus:
@@ -631,8 +635,9 @@ def defend(state: Encounter, key: str, skill: str) -> Encounter:
     if turn.role == SURPRISED:
         raise EncounterError(f"{f.name} is completely surprised: not even a defence.",
                              "skill")
-    if f.down:
-        raise EncounterError(f"{f.name} is down: no defence.", "skill")
+    if f.down or turn.lost:
+        raise EncounterError(f"{f.name} is down or lost its turn: no defence this "
+                             "round.", "skill")
     if f.project and f.project.engrossing:
         raise EncounterError(f"{f.name} is engrossed in {f.project.label}: no defence.",
                              "skill")

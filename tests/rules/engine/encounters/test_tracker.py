@@ -370,6 +370,8 @@ class TestHarm:
         assert all(e.actor != "skur" for e in state.queue())
         with pytest.raises(EncounterError, match="lost its turn"):
             apply(state, "declare", {"key": "skur", "items": [strike()]})
+        with pytest.raises(EncounterError, match="lost its turn"):
+            apply(state, "defend", {"key": "skur", "skill": "physical"})
         state = run(state, ("knock_out", {"key": "tam"}), ("knock_out", {"key": "ivo"}),
                     ("knock_out", {"key": "grell"}), ("end_actions", {}), ("recover", {}),
                     ("initiative", {"key": "skur", "mode": "maneuver", "roll": 2}),
@@ -387,6 +389,14 @@ class TestHarm:
         state = run(state, ("damage", {"key": "tam", "track": "stamina", "amount": 1}))
         assert state.fighter("tam").project is None
         assert "force the chest open fails" in said(state)
+
+    def test_a_multi_round_action_fails_when_knocked_out(self):
+        state = acting(("declare", {"key": "tam", "items": [
+            strike("force the chest open", "", rounds=2)]}), ("take", {"key": "tam"}),
+            ("knock_out", {"key": "tam"}))
+        assert state.fighter("tam").project is None
+        assert said(state) == ("Tamsin's force the chest open fails: knocked out before "
+                               "it was done.")
 
     def test_a_multi_round_action_completes_at_its_last_recovery(self):
         state = acting(("declare", {"key": "tam", "items": [
