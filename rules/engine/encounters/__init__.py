@@ -9,7 +9,8 @@ next-games.md §3 reads it as H1-H22 with ambiguities AMB-H1...H11; docs/RULES.m
 - declaring.py: a declared round -> Initiative slots and the skill penalty;
 - tracker.py: the round's phases, the Action queue, waiting, defences out of turn,
   recovery, as events folded into a state;
-- calculators.py: Pushing Power, charge momentum, range challenge, encumbered pace.
+- calculators.py: Pushing Power, charge momentum, range challenge, encumbered pace,
+  jumps and chases.
 """
 
 from .calculators import (
@@ -17,6 +18,7 @@ from .calculators import (
     WEAPON_INCREMENTS,
     Worked,
     charge_momentum,
+    chase_gain,
     encumbered_pace,
     jump_distance,
     movement_actions,
@@ -57,6 +59,7 @@ __all__ = [
     "Worked",
     "apply",
     "charge_momentum",
+    "chase_gain",
     "combatant",
     "encumbered_pace",
     "fold",

@@ -1,7 +1,8 @@
 """Encounter rules (seed 004): the small calculators, each showing its arithmetic.
 
 Pushing Power (H19), charge momentum (H12), range challenge (H21, AMB-H8) and encumbered
-pace (H10, AMB-H9), plus the count of movement actions a run or a ride takes (H8). Each
+pace (H10, AMB-H9), plus the count of movement actions a run or a ride takes (H8), jump
+distance (H11) and the yards a chase gains (H13). Each
 returns a `Worked`: the number and a sentence of our own with the sum that gave it.
 Yards may be fractional (a slowed pace), so they are Fractions throughout.
 """
@@ -113,6 +114,18 @@ def jump_distance(max_lift, load, *, running: bool, formula: str = PACE_LINEAR) 
     if pace != BASE_PACE:
         text += f", x {yards_text(pace)}/{BASE_PACE} for the load"
     return Worked(distance, f"{text}: {yards_text(distance)} yd")
+
+
+def chase_gain(leader: str, leader_roll, other: str, other_roll) -> Worked:
+    """H13: in a race or a chase each rolls Quickness every round; the higher roll gains
+    a yard on the other per point of difference (0 on a tie)."""
+    leader_roll, other_roll = whole(leader_roll, "roll"), whole(other_roll, "roll")
+    gain = abs(leader_roll - other_roll)
+    if leader_roll == other_roll:
+        return Worked(0, f"{leader} {leader_roll}, {other} {other_roll}: no yard gained")
+    ahead = leader if leader_roll > other_roll else other
+    return Worked(gain, f"{leader} {leader_roll}, {other} {other_roll}: {ahead} gains "
+                  f"{gain} yd")
 
 
 def range_challenge(distance, increment, defence: int | None = None) -> Worked:

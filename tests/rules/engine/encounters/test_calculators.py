@@ -9,6 +9,7 @@ from rules.engine.encounters.calculators import (
     SENSE_INCREMENTS,
     WEAPON_INCREMENTS,
     charge_momentum,
+    chase_gain,
     encumbered_pace,
     jump_distance,
     movement_actions,
@@ -100,6 +101,17 @@ class TestJump:
     def test_hostile(self, lift, load):
         with pytest.raises(EncounterError):
             jump_distance(lift, load, running=False)
+
+
+class TestChase:
+    def test_a_yard_per_point_of_difference(self):
+        assert chase_gain("Hare", 14, "Hound", 9).text == "Hare 14, Hound 9: Hare gains 5 yd"
+        assert chase_gain("Hare", 6, "Hound", 8).value == 2
+        assert chase_gain("Hare", 7, "Hound", 7).value == 0
+
+    def test_hostile(self):
+        with pytest.raises(EncounterError):
+            chase_gain("Hare", "fast", "Hound", 3)
 
 
 class TestMovementActions:

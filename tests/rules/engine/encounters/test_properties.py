@@ -97,8 +97,8 @@ def test_the_queue_respects_initiative_and_the_waiting_rules(data):
             if state.phase != ACTION:
                 break
             choice = data.draw(st.sampled_from(
-                ["take", "take", "take", "wait", "step_in", "hold", "defend", "knock_out",
-                 "end"]))
+                ["take", "take", "take", "wait", "step_in", "step_in", "hold", "defend",
+                 "knock_out", "end"]))
             keys = [f.key for f in state.fighters]
             if choice == "take":
                 head = state.head()
@@ -144,6 +144,11 @@ def test_the_queue_respects_initiative_and_the_waiting_rules(data):
                 state, ok = act(state, "end_actions", {})
                 assert ok == empty
                 assert state.phase == (RECOVERY if empty else ACTION)
+            elif choice == "wait" and state.head():
+                entry = data.draw(st.sampled_from(state.head()))
+                state, ok = act(state, "wait", {"key": entry.actor})
+                if ok:
+                    event("a wait")
             else:
                 key = data.draw(st.sampled_from(keys))
                 payload = {"key": key}
