@@ -38,7 +38,17 @@ from .combatants import (
     combatant,
 )
 from .declaring import Item, Slot, skill_penalty
-from .tracker import EVENTS, Encounter, Entry, apply, fold, new_encounter, roll_initiative
+from .tracker import (
+    EVENTS,
+    Encounter,
+    Entry,
+    FighterView,
+    SlotView,
+    apply,
+    fold,
+    new_encounter,
+    roll_initiative,
+)
 
 __all__ = [
     "CONCENTRATE",
@@ -53,9 +63,11 @@ __all__ = [
     "Encounter",
     "EncounterError",
     "Entry",
+    "FighterView",
     "Item",
     "Settings",
     "Slot",
+    "SlotView",
     "Worked",
     "apply",
     "charge_momentum",

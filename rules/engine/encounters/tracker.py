@@ -222,6 +222,43 @@ class Entry:
 
 
 @dataclass(frozen=True)
+class SlotView:
+    label: str
+    kind: str
+    initiative: int
+    arithmetic: str  # how its Initiative is reached
+    status: str
+    out_of_turn: bool
+
+
+@dataclass(frozen=True)
+class FighterView:
+    """Everything the tracker shows of one combatant, computed from the state."""
+
+    key: str
+    name: str
+    side: str
+    standing: str  # a few words: where its round is
+    mode: str
+    initiative_skill: str  # Quickness or Command ("" before a mode)
+    skill: int | None  # that skill's number
+    initiative: int | None  # the round's Initiative (None before a roll)
+    arithmetic: str
+    penalty: int
+    haste: int
+    minors: tuple[str, ...]
+    slots: tuple[SlotView, ...]
+    stamina: tuple[int, int]
+    health: tuple[int, int]
+    sanity: tuple[int, int]
+    ok: bool
+    strength: int
+    willpower: int
+    pushed: int
+    project: str
+
+
+@dataclass(frozen=True)
 class Event:
     round: int
     kind: str
@@ -308,6 +345,52 @@ class Encounter:
         """H12 (when the campaign uses it): the charge bonus of `key`'s run so far."""
         return charge_momentum(self.charge_yards(key),
                                enabled=self.settings.charge_momentum)
+
+    def view(self, key: str) -> FighterView:
+        """`key`'s numbers for the screen: nothing here is stored, all is derived."""
+        f = self.fighter(key)
+        turn, c = f.turn, f.combatant
+        rolled = turn.roll is not None or turn.tier or self.round == 0
+        slots = tuple(SlotView(s.label, s.kind, turn.initiative_of(s), turn.explain(s),
+                               s.status, s.out_of_turn) for s in turn.slots)
+        project = ""
+        if f.project:
+            project = (f"{f.project.label}: rounds {f.project.started}-"
+                       f"{f.project.last_round}")
+        return FighterView(
+            key=f.key, name=f.name, side=c.side, standing=self._standing(f),
+            mode=turn.mode, initiative_skill=INITIATIVE_SKILL.get(turn.mode, ""),
+            skill=c.skill_for(turn.mode) if turn.mode else None,
+            initiative=turn.base if turn.mode and rolled else None,
+            arithmetic=turn.explain() if turn.mode and rolled else "",
+            penalty=self.penalty(key), haste=turn.haste, minors=turn.minors, slots=slots,
+            stamina=(c.stamina, c.stamina_max), health=(c.health, c.health_max),
+            sanity=(c.sanity, c.sanity_max), ok=c.ok, strength=f.strength,
+            willpower=f.willpower, pushed=turn.pushed, project=project)
+
+    def _standing(self, f: Fighter) -> str:
+        turn = f.turn
+        if f.out:
+            return "out"
+        if f.down:
+            return "down"
+        if turn.role == SURPRISED:
+            return "completely surprised"
+        if turn.role == BYSTANDER and not turn.started:
+            return "may only defend"
+        if turn.lost:
+            return "lost its turn"
+        if turn.holding:
+            return "holds its action"
+        if turn.waiting:
+            return "waiting"
+        if turn.aborted:
+            return "aborted"
+        if turn.pending and any(s.kind != DEFEND for s in turn.pending):
+            return "to act"
+        if not turn.declared and f.has_turn and self.phase in (INITIATIVE, ACTION):
+            return "to declare"
+        return "done" if turn.acted else "no action"
 
     def recovers(self, key: str) -> bool:
         """H20 with AMB-H7 and H16: whether `key` gets a Stamina hit back at the end of

@@ -626,3 +626,39 @@ class TestEvents:
         ended = apply(state, "end", {})
         with pytest.raises(EncounterError):
             apply(ended, "take", {"key": "ivo"})
+
+
+class TestView:
+    def test_a_combatants_numbers_for_the_screen(self):
+        state = acting(("declare", {"key": "skur", "items": [
+            {"kind": "haste"}, {"kind": "stand"}, strike("bite", rating=3)]}),
+            ("push", {"key": "skur", "hits": 1}), skur=5)
+        view = state.view("skur")
+        assert (view.mode, view.initiative_skill, view.skill) == ("maneuver", "Quickness", 2)
+        assert (view.initiative, view.arithmetic) == (7, "roll 5 + haste 2 x 1 = 7")
+        assert view.penalty == -2
+        assert [(s.label, s.initiative, s.arithmetic) for s in view.slots] == [
+            ("stand up", 7, "roll 5 + haste 2 x 1 = 7"),
+            ("bite", 5, "roll 5 + haste 2 x 1 - 2 x 1 earlier = 5")]
+        assert (view.strength, view.willpower, view.pushed) == (1, 1, 1)
+        assert view.stamina == (1, 4) and view.ok
+        assert view.standing == "to act"
+
+    @pytest.mark.parametrize(("events", "standing"), [
+        ((), "to declare"),
+        ((("wait", {"key": "tam"}),), "waiting"),
+        ((("wait", {"key": "tam"}), ("hold", {"key": "tam"})), "holds its action"),
+        ((("defend", {"key": "tam", "skill": "mental"}),), "aborted"),
+        ((("knock_out", {"key": "tam"}),), "out"),
+        ((("declare", {"key": "tam", "items": [strike()]}), ("take", {"key": "tam"})),
+         "done"),
+        ((("declare", {"key": "tam", "items": []}),), "no action"),
+    ])
+    def test_where_its_round_stands(self, events, standing):
+        assert acting(*events).view("tam").standing == standing
+
+    def test_before_a_roll(self):
+        state = fold([*PEOPLE, ("start", {})])
+        view = state.view("ivo")
+        assert (view.mode, view.initiative, view.skill, view.arithmetic) == ("", None, None,
+                                                                           "")
