@@ -10,8 +10,9 @@ combatants step (next-games.md §4). Each round walks three phases (H1):
   rolling; the others only defend, and a completely surprised side does nothing at all.
 - Action: `queue` lists every declared slot by Initiative (a combatant that has not
   declared yet shows one entry at its Initiative). The Guide takes the head (any of a tie:
-  AMB-H5), or the combatant at the head waits (H15); a waiter steps in ahead of anyone
-  who rolled lower, between any two of their slots; it may hold its action
+  AMB-H5), or the combatant at the head waits (H15); a waiter steps in ahead of any
+  slot lower than its own Initiative, even between two slots of one combatant (ENC-2);
+  it may hold its action
   into the next round. A combatant attacked may defend out of turn (H5); a defence of the
   other kind aborts the rest of its turn. Knocked out or exhausted, its slots are lost
   (H7); damage ends a multi-round action (H6).
@@ -323,18 +324,25 @@ class Encounter:
         return tuple(f for f in self.fighters if f.turn.waiting and not f.down)
 
     def may_step_in(self, key: str) -> bool:
-        """H15: a waiter may act after (or within) the action of anyone whose roll was
-        lower than its own: ahead of a head entry whose combatant ranks lower; with
-        nobody else left in the queue, whenever it likes. A holder has decided."""
+        """H15 with ENC-2: a waiter may act after (or within) the action of anyone who
+        comes lower than itself: ahead of a head entry whose Initiative (held-over first)
+        is lower than the waiter's round Initiative; with nobody else left in the queue,
+        whenever it likes. A holder has decided."""
         if self.phase != ACTION:
             return False
         f = self.fighter(key)
         if not f.turn.waiting or f.turn.holding or f.down:
             return False
         head = self.head()
-        if not head:
-            return True
-        return any(self.fighter(e.actor).rank < f.rank for e in head)
+        return not head or any(_below(e, f) for e in head)
+
+    def step_in_points(self, key: str) -> tuple[Entry, ...]:
+        """Where the waiter `key` may step in (H15, ENC-2): before any queued slot lower
+        than its own Initiative, for the tracker to show beside the queue."""
+        f = self.fighter(key)
+        if not f.turn.waiting or f.turn.holding or f.down:
+            return ()
+        return tuple(e for e in self.queue() if _below(e, f))
 
     def charge_yards(self, key: str):
         """Yards moved this round so far (for charge momentum, H12)."""
@@ -406,6 +414,11 @@ class Encounter:
 
 
 # --- helpers ------------------------------------------------------------------------------
+def _below(entry: Entry, waiter: Fighter) -> bool:
+    """ENC-2: the entry comes strictly after the waiter's own Initiative."""
+    return (entry.tier, entry.initiative) < waiter.rank
+
+
 def _put(state: Encounter, new: Fighter) -> Encounter:
     return replace(state, fighters=tuple(new if f.key == new.key else f
                                          for f in state.fighters))
@@ -667,26 +680,26 @@ def wait(state: Encounter, key: str) -> Encounter:
 
 
 def step_in(state: Encounter, key: str) -> Encounter:
-    """H15: the waiter acts now, ahead of the rest of the turn of anyone whose roll was
-    lower than its own (even between two of their slots). Its slots rejoin the queue at
-    their Initiatives, which puts them ahead of that combatant's."""
+    """H15 with ENC-2: the waiter acts now, ahead of the next slot if that slot comes
+    lower than the waiter's own Initiative (even between two slots of one combatant).
+    Its slots rejoin the queue at their Initiatives, which puts them ahead of it."""
     _phase(state, ACTION)
     f = state.fighter(key)
     if not f.turn.waiting:
         raise EncounterError(f"{f.name} is not waiting.", "key")
     if f.turn.holding:
         raise EncounterError(f"{f.name} holds its action for the next round.", "key")
-    if not state.may_step_in(key):
-        who = ", ".join(dict.fromkeys(state.fighter(e.actor).name for e in state.head()))
-        raise EncounterError(f"{f.name} may only step in after someone whose roll was "
-                             f"lower; {who} rolled as high or higher.", "key")
     head = state.head()
+    if not state.may_step_in(key):
+        who = ", ".join(dict.fromkeys(state.fighter(e.actor).name for e in head))
+        raise EncounterError(f"{f.name} may only step in ahead of what comes lower than "
+                             f"its Initiative {f.turn.base}; {who} comes at "
+                             f"{head[0].initiative}.", "key")
     before = ""
     if head:
-        lower = [e for e in head if state.fighter(e.actor).rank < f.rank]
-        target = state.fighter(lower[0].actor)
-        what = "turn" if lower[0].slot is None else lower[0].label
-        before = f", before {target.name}'s {what}"
+        entry = next(e for e in head if _below(e, f))
+        what = "turn" if entry.slot is None else entry.label
+        before = f", before {state.fighter(entry.actor).name}'s {what}"
     state = _turn(state, f, waiting=False, stepped_in=True)
     return _log(state, "step_in", f"{f.name} stops waiting and acts{before}.", key)
 

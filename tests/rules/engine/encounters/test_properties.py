@@ -9,8 +9,9 @@ from the engine's queue):
   among everyone's next slot, Initiative = roll + bonus + 2 per haste - 2 per major,
   defence or movement action declared before it (H3, H9, H18, AMB-H4, AMB-H6);
 - a combatant's slots are taken in the order it declared them;
-- a waiter steps in only ahead of someone whose roll was lower (H15), and nothing of a
-  waiter, a holder, an aborted turn or a combatant down is ever taken.
+- a waiter steps in only ahead of a slot that comes lower than its own Initiative (H15,
+  ENC-2), and nothing of a waiter, a holder, an aborted turn or a combatant down is
+  ever taken.
 """
 
 from hypothesis import HealthCheck, event, given, settings
@@ -136,7 +137,7 @@ def test_the_queue_respects_initiative_and_the_waiting_rules(data):
                 waiter = data.draw(st.sampled_from(waiters))
                 head = state.head()
                 state, ok = act(state, "step_in", {"key": waiter.key})
-                lower = [e for e in head if state.fighter(e.actor).rank < waiter.rank]
+                lower = [e for e in head if (e.tier, e.initiative) < waiter.rank]
                 assert ok == (not head or bool(lower))
                 event(f"step in {'taken' if ok else 'refused'}")
             elif choice == "end":

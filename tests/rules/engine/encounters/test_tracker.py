@@ -208,14 +208,49 @@ class TestWaiting:
         assert [e.actor for e in state.log if e.kind == "take"] == [
             "grell", "tam", "grell", "grell"]
 
-    def test_never_ahead_of_an_equal_or_higher_roll(self):
+    def test_where_a_waiter_may_step_in(self):
+        state = acting(("declare", {"key": "grell", "items": [strike(), strike()]}),
+                       ("take", {"key": "grell"}), ("wait", {"key": "ivo"}), tam=10,
+                       grell=14, ivo=13, skur=3)
+        # Ivo waited at 13: every slot left comes lower, even Grell's second strike
+        # (Grell rolled 14, but that strike comes at 12): waiting costs nothing (ENC-2).
+        assert [(e.actor, e.initiative) for e in state.queue()] == [
+            ("grell", 12), ("tam", 10), ("skur", 3)]
+        assert [e.actor for e in state.step_in_points("ivo")] == ["grell", "tam", "skur"]
+        assert state.may_step_in("ivo")
+        assert state.step_in_points("tam") == ()  # not waiting
+
+    def test_never_ahead_of_an_equal_initiative(self):
         state = acting(grell=13)
-        state = run(state, ("wait", {"key": "tam"}), ("declare", {"key": "grell", "items": [
-            strike(), strike()]}), ("take", {"key": "grell"}))
-        # Grell's second strike is at 11, but Grell rolled 13, as high as Tamsin.
-        assert not state.may_step_in("tam")
-        with pytest.raises(EncounterError, match="rolled as high or higher"):
+        state = run(state, ("wait", {"key": "tam"}))
+        assert not state.may_step_in("tam")  # Grell's turn is at 13, as high as Tamsin's
+        state = run(state, ("declare", {"key": "grell", "items": [strike(), strike()]}))
+        with pytest.raises(EncounterError, match="comes at 13") as error:
             apply(state, "step_in", {"key": "tam"})
+        assert error.value.field == "key"
+        # Grell's second strike comes at 11: lower than Tamsin's 13.
+        state = run(state, ("take", {"key": "grell"}), ("step_in", {"key": "tam"}))
+        assert said(state) == "Tamsin stops waiting and acts, before Grell's strike."
+
+    def test_held_over_combatants_go_ahead_of_any_roll(self):
+        state = acting(("wait", {"key": "tam"}), ("hold", {"key": "tam"}),
+                       ("wait", {"key": "grell"}))
+        for key in ("ivo", "skur"):
+            items = [strike("hex", "mental")] if key == "ivo" else [strike()]
+            state = run(state, ("declare", {"key": key, "items": items}),
+                        ("take", {"key": key}))
+        state = run(state, ("end_actions", {}), ("recover", {}))
+        # Tamsin and Grell held (a waiting game); Skur rolls 25, still behind them.
+        state = run(state, ("initiative", {"key": "tam", "mode": "maneuver", "roll": 1}),
+                    ("initiative", {"key": "grell", "mode": "maneuver", "roll": 2}),
+                    ("initiative", {"key": "ivo", "mode": "concentrate", "roll": 3}),
+                    ("initiative", {"key": "skur", "mode": "maneuver", "roll": 25}),
+                    ("begin_actions", {}))
+        assert [e.actor for e in state.queue()] == ["grell", "tam", "skur", "ivo"]
+        state = run(state, ("declare", {"key": "grell", "items": [strike()]}),
+                    ("take", {"key": "grell"}), ("declare", {"key": "tam", "items": [
+                        strike()]}), ("take", {"key": "tam"}), ("wait", {"key": "skur"}))
+        assert state.may_step_in("skur")  # before Ivo's 3
 
     def test_wait_only_at_ones_turn_and_before_acting(self):
         state = acting()
