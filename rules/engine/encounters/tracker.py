@@ -24,6 +24,8 @@ State = fold(events): every change is one event `(kind, payload)` applied by `ap
 the tracker stores the list and replays it (`fold`), so undoing is replaying all but the
 last. The events, with their payloads:
 
+    configure    {skill_roll, defence_counting, charge_momentum, pace_formula}
+                                                 (any of them; before the start only)
     add          {key, name, side, quickness, command, strength, willpower, stamina,
                   stamina_max, health, health_max, sanity, sanity_max, load}
     remove       {key}                          (before the first round only)
@@ -87,6 +89,7 @@ INITIATOR, BYSTANDER, SURPRISED = "initiator", "bystander", "surprised"
 # Recovery gives back this many Stamina hits (H20, AMB-H7).
 RECOVERY_HITS = 1
 MAX_DAMAGE = 1000
+MAX_COMBATANTS = 60  # our bound for one encounter
 
 
 @dataclass(frozen=True)
@@ -476,6 +479,8 @@ def new_encounter(settings: Settings | None = None,
 def add(state: Encounter, new: Combatant) -> Encounter:
     """A combatant joins: before the fight, or during an Initiative phase."""
     _phase(state, SETUP, INITIATIVE)
+    if len(state.fighters) >= MAX_COMBATANTS:
+        raise EncounterError(f"At most {MAX_COMBATANTS} combatants in an encounter.", "key")
     if any(f.key == new.key for f in state.fighters):
         raise EncounterError(f"Two combatants share the key {new.key!r}.", "key")
     order = max((f.order for f in state.fighters), default=-1) + 1
@@ -483,6 +488,21 @@ def add(state: Encounter, new: Combatant) -> Encounter:
     turn = Turn(role=BYSTANDER) if state.phase == INITIATIVE and state.round == 0 else Turn()
     state = replace(state, fighters=state.fighters + (Fighter(new, order, turn),))
     return _log(state, "add", f"{new.name} ({new.side}) joins.", new.key)
+
+
+def configure(state: Encounter, **choices) -> Encounter:
+    """The campaign's settings for this encounter, fixed in its ledger before it starts
+    so a later change to the campaign does not change how the ledger replays."""
+    _phase(state, SETUP)
+    unknown = set(choices) - set(Settings.__dataclass_fields__)
+    if unknown:
+        raise EncounterError(f"Unknown setting {sorted(unknown)[0]!r}.")
+    settings = Settings(**{**state.settings.__dict__, **choices})
+    state = replace(state, settings=settings)
+    return _log(state, "configure", f"Settings: skill roll {settings.skill_roll}, "
+                f"defences {settings.defence_counting.replace('_', ' ')}, charge momentum "
+                f"{'on' if settings.charge_momentum else 'off'}, pace "
+                f"{settings.pace_formula}.")
 
 
 def remove(state: Encounter, key: str) -> Encounter:
@@ -916,6 +936,7 @@ def _add(s, p):
 
 
 EVENTS = {
+    "configure": lambda s, p: configure(s, **p),
     "add": _add,
     "remove": lambda s, p: remove(s, p["key"]),
     "start": lambda s, p: start(s, round_zero=p.get("round_zero", False),

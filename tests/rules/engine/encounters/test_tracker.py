@@ -651,6 +651,27 @@ class TestEvents:
         with pytest.raises(EncounterError):
             Settings(**settings)
 
+    def test_settings_live_in_the_ledger(self):
+        state = fold([("configure", {"defence_counting": "one_for_all",
+                                     "charge_momentum": True}), *self.SCRIPT])
+        assert state.settings == Settings(defence_counting=ONE_FOR_ALL,
+                                          charge_momentum=True)
+        assert state.log[0].text == ("Settings: skill roll 2d6+skill, defences one for "
+                                     "all, charge momentum on, pace linear.")
+        with pytest.raises(EncounterError, match="Setup phase"):
+            apply(state, "configure", {"charge_momentum": False})
+        with pytest.raises(EncounterError, match="Unknown setting"):
+            fold([("configure", {"luck": 3})])
+        with pytest.raises(EncounterError, match="Defence counting"):
+            fold([("configure", {"defence_counting": "never"})])
+
+    def test_at_most_sixty_combatants(self):
+        events = [("add", {"key": f"k{n}", "name": f"N{n}", "side": "foes"})
+                  for n in range(60)]
+        state = fold(events)
+        with pytest.raises(EncounterError, match="At most 60"):
+            apply(state, "add", {"key": "one more", "name": "More", "side": "foes"})
+
     def test_phases(self):
         state = fold(self.SCRIPT)
         assert state.phase == ACTION
