@@ -10,6 +10,7 @@ AMB-H9, AMB-H11, H12). The text has no open licence: everything here is our own 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .. import rolling
@@ -42,6 +43,7 @@ TRACKS = ("stamina", "health", "sanity")
 MAX_SCORE = 1000
 MAX_NAME = 60
 MAX_SIDE = 30
+_WHOLE = re.compile(r"[+-]?[0-9]{1,12}")
 
 
 class EncounterError(ValueError):
@@ -56,8 +58,7 @@ class EncounterError(ValueError):
 def whole(value, field: str, *, low: int = -MAX_SCORE, high: int = MAX_SCORE) -> int:
     """`value` as a whole number within [low, high], or EncounterError on `field`."""
     if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str) and value.strip().lstrip("+-").isdigit() \
-                and len(value.strip()) <= 12:
+        if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
             value = int(value.strip())
         else:
             raise EncounterError(f"{field.replace('_', ' ').capitalize()} must be a whole "

@@ -629,7 +629,13 @@ class TestEvents:
             apply(fold(self.SCRIPT), kind, payload)
         assert error.value.message
 
+    def test_numbers_typed_as_text(self):
+        assert combatant("x", "X", "foes", quickness=" -3 ", command="+4").command == 4
+        assert combatant("x", "X", "foes", quickness=" -3 ").quickness == -3
+
     @pytest.mark.parametrize("numbers", [
+        {"quickness": "--5"}, {"quickness": "+"}, {"quickness": "1e3"},
+        {"quickness": "١٢"}, {"quickness": 2.0}, {"quickness": None},
         {"stamina": 9, "stamina_max": 4}, {"stamina_max": 0}, {"quickness": "fast"},
         {"load": 140}, {"luck": 3}, {"health": 10**7}, {"stamina": -1},
     ])
