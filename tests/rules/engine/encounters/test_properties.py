@@ -19,7 +19,14 @@ from hypothesis import strategies as st
 
 from rules.engine.encounters.combatants import EncounterError
 from rules.engine.encounters.declaring import DEFEND, PENDING
-from rules.engine.encounters.tracker import ACTION, INITIATIVE, RECOVERY, apply, fold
+from rules.engine.encounters.tracker import (
+    ACTION,
+    EVENTS,
+    INITIATIVE,
+    RECOVERY,
+    apply,
+    fold,
+)
 
 KEYS = ("a", "b", "c", "d", "e")
 
@@ -162,3 +169,35 @@ def test_the_queue_respects_initiative_and_the_waiting_rules(data):
                 state = apply(state, "knock_out", {"key": head.actor})
             state = apply(state, "end_actions", {})
         state = apply(state, "recover", {})
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**15, 10**15) | st.floats(allow_nan=True)
+    | st.text(max_size=20) | st.sampled_from(["a", "b", "physical", "mental", "maneuver",
+                                                "stamina", "major", "run", "party"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["key", "mode", "roll", "items", "kind", "yards", "skill", "track",
+                         "amount", "hits", "bonus", "initiators", "surprised", "name",
+                         "side", "round_zero", "label", "stamina"]), inner, max_size=5),
+    max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(kind=st.sampled_from([*sorted(EVENTS), "nonsense"]), payload=JSON,
+       phase=st.integers(0, 2))
+def test_hostile_events_never_crash(kind, payload, phase):
+    """Whatever a tampered ledger line holds, applying it changes the state or raises
+    EncounterError with a message: never another exception."""
+    events = [("add", {"key": "a", "name": "A", "side": "party"}),
+              ("add", {"key": "b", "name": "B", "side": "foes"})]
+    if phase >= 1:
+        events += [("start", {}), ("initiative", {"key": "a", "mode": "maneuver",
+                                                  "roll": 4})]
+    if phase >= 2:
+        events += [("initiative", {"key": "b", "mode": "concentrate", "roll": 6}),
+                   ("begin_actions", {})]
+    state = fold(events)
+    try:
+        apply(state, kind, payload)
+    except EncounterError as error:
+        assert error.message
