@@ -517,6 +517,8 @@ def start(state: Encounter, *, round_zero: bool = False, initiators: Iterable[st
     """Open round 1, or round zero (H17): the initiators act first and need no roll;
     the others may only defend, and a completely surprised side may do nothing."""
     _phase(state, SETUP)
+    if not isinstance(round_zero, bool):
+        raise EncounterError("Round zero is yes or no.", "round_zero")
     if not state.fighters:
         raise EncounterError("Add the combatants first.")
     initiators = tuple(dict.fromkeys(initiators))

@@ -582,6 +582,7 @@ class TestRoundZero:
         ({"round_zero": True, "initiators": ["grell"], "surprised": ["elves"]}, "No side"),
         ({"initiators": ["grell"]}, "round zero"),
         ({"round_zero": True, "initiators": "grell"}, "list of names"),
+        ({"round_zero": "yes", "initiators": ["grell"]}, "yes or no"),
     ])
     def test_refusals(self, payload, message):
         with pytest.raises(EncounterError, match=message):
