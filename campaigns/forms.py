@@ -15,10 +15,7 @@ from config.parsing import IdField, RequestKeyField
 from rules import systems
 
 from . import rituals
-from .models import MAX_HIGHLIGHT_ROUNDS, MIN_HIGHLIGHT_ROUNDS
 from .services import CampaignError
-
-ROUNDS = [(n, f"{n} rounds") for n in range(MIN_HIGHLIGHT_ROUNDS, MAX_HIGHLIGHT_ROUNDS + 1)]
 
 
 def add_service_error(form: forms.Form, error: CampaignError) -> None:
@@ -63,9 +60,9 @@ class CampaignForm(forms.Form):
         error_messages={"invalid_choice": "Choose one of the game systems listed."})
     pitch = forms.CharField(max_length=2000, required=False, widget=forms.Textarea(
         attrs={"rows": 3}), help_text="What the players should know before they join.")
+    # Its choices, initial and help are the system's (campaigns.rituals).
     default_highlight_rounds = forms.TypedChoiceField(
-        choices=ROUNDS, coerce=int, initial=3, label="Highlight rounds per session",
-        help_text="Three as a rule; two for short sessions, four for long ones.")
+        coerce=int, label="Highlight rounds per session")
     request_key = RequestKeyField()
 
     def __init__(self, *args, **kwargs):
@@ -75,8 +72,14 @@ class CampaignForm(forms.Form):
         key = (self.data.get("system") if self.is_bound
                else self.get_initial_for_field(self.fields["system"], "system"))
         self.game_system = systems.find(key) or systems.get(systems.ELDRITCH_GAMBIT)
-        if not rituals.of(self.game_system.key).highlights:
+        ritual = rituals.of(self.game_system.key)
+        if not ritual.highlights:
             del self.fields["default_highlight_rounds"]
+        else:
+            rounds = self.fields["default_highlight_rounds"]
+            rounds.choices = rituals.highlight_rounds(self.game_system.key)
+            rounds.initial = rituals.default_highlight_rounds(self.game_system.key)
+            rounds.help_text = getattr(ritual, "highlight_rounds_help", "")
         self.settings_names = []
         settings_form = self.game_system.campaign_settings_form
         if settings_form is not None:
@@ -111,15 +114,22 @@ class CampaignForm(forms.Form):
 
 
 class SessionForm(BootstrapForm):
+    """A new session of a campaign of the game system `system` (its Highlight rounds)."""
+
     date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
-    highlight_rounds = forms.TypedChoiceField(choices=ROUNDS, coerce=int,
-                                              label="Highlight rounds")
+    highlight_rounds = forms.TypedChoiceField(coerce=int, label="Highlight rounds")
     final_round_about_other = forms.BooleanField(
         required=False, label="The final round is about another character")
     notes = forms.CharField(max_length=10_000, required=False,
                             label="Notes (for those who run the table only)",
                             widget=forms.Textarea(attrs={"rows": 3}))
     request_key = RequestKeyField()
+
+    def __init__(self, *args, system: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        rounds = self.fields["highlight_rounds"]
+        rounds.choices = rituals.highlight_rounds(system)
+        rounds.help_text = getattr(rituals.of(system), "highlight_rounds_help", "")
 
 
 class SessionNotesForm(BootstrapForm):

@@ -20,7 +20,10 @@ from rules import systems
 
 # Characters > Advancement > Highlights XP: "This question goes around the table three
 # times ... A short session may call for two, and a long one may call for four chances."
-MIN_HIGHLIGHT_ROUNDS = 2
+# The Highlight rounds the database holds: every system's range (campaigns.rituals:
+# Eldritch Gambit's 2 to 4, METTLE Core's 1 to 3); the forms and services offer and check
+# the campaign's own system's.
+MIN_HIGHLIGHT_ROUNDS = 1
 MAX_HIGHLIGHT_ROUNDS = 4
 DEFAULT_HIGHLIGHT_ROUNDS = 3
 
@@ -81,7 +84,7 @@ class Campaign(models.Model):
             models.CheckConstraint(
                 condition=Q(default_highlight_rounds__gte=MIN_HIGHLIGHT_ROUNDS,
                             default_highlight_rounds__lte=MAX_HIGHLIGHT_ROUNDS),
-                name="campaign_highlight_rounds_2_to_4",
+                name="campaign_highlight_rounds_in_range",
             ),
         ]
 
@@ -227,7 +230,7 @@ class Session(models.Model):
             models.CheckConstraint(
                 condition=Q(highlight_rounds__gte=MIN_HIGHLIGHT_ROUNDS,
                             highlight_rounds__lte=MAX_HIGHLIGHT_ROUNDS),
-                name="session_highlight_rounds_2_to_4",
+                name="session_highlight_rounds_in_range",
             ),
         ]
 

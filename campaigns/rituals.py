@@ -21,6 +21,12 @@ class NoRitual:
 
     highlights = False
     templates: dict[str, str] = {}
+    # With Highlights: the rounds a session may have (with their labels, for the forms),
+    # the campaign's default and the words that explain them (Eldritch Gambit's own: 2 to
+    # 4, three as a rule). The database holds any of 1 to 4 (campaigns.models).
+    highlight_rounds = ((2, "2 rounds"), (3, "3 rounds"), (4, "4 rounds"))
+    default_highlight_rounds = 3
+    highlight_rounds_help = "Three as a rule; two for short sessions, four for long ones."
     # The generic pages' words: the link to a character's campaign page, what a
     # character's campaign history holds, and what moves its XP ledger.
     labels = {"character_link": "XP ledger", "history": "XP",
@@ -94,6 +100,16 @@ def of(system_key: str) -> Any:
     if hook not in _resolved:
         _resolved[hook] = import_string(hook)
     return _resolved[hook]
+
+
+def highlight_rounds(system_key: str) -> tuple[tuple[int, str], ...]:
+    """The Highlight rounds a session of the system may have, with their labels."""
+    return tuple(getattr(of(system_key), "highlight_rounds", NO_RITUAL.highlight_rounds))
+
+
+def default_highlight_rounds(system_key: str) -> int:
+    return getattr(of(system_key), "default_highlight_rounds",
+                   NO_RITUAL.default_highlight_rounds)
 
 
 def labels(system_key: str) -> dict[str, str]:

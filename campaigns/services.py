@@ -28,10 +28,7 @@ from rules import systems
 
 from . import rituals
 from .models import (
-    DEFAULT_HIGHLIGHT_ROUNDS,
     IMP_ROLES,
-    MAX_HIGHLIGHT_ROUNDS,
-    MIN_HIGHLIGHT_ROUNDS,
     Absence,
     Campaign,
     Highlight,
@@ -187,11 +184,14 @@ def check_text(text: str, *, field: str, length: int, required: str | None = Non
     return text
 
 
-def _check_rounds(rounds: int, *, field: str) -> None:
-    if not MIN_HIGHLIGHT_ROUNDS <= rounds <= MAX_HIGHLIGHT_ROUNDS:
+def _check_rounds(rounds: int, *, field: str, system: str) -> None:
+    """The rounds a session of the game system may have (its ritual's highlight_rounds:
+    Eldritch Gambit's 2 to 4, METTLE Core's 1 to 3)."""
+    allowed = [n for n, _ in rituals.highlight_rounds(system)]
+    if rounds not in allowed:
         raise CampaignError(
-            f"Highlights go around the table {MIN_HIGHLIGHT_ROUNDS} to "
-            f"{MAX_HIGHLIGHT_ROUNDS} times.", "rounds_out_of_range", field=field,
+            f"Highlights go around the table {min(allowed)} to {max(allowed)} times.",
+            "rounds_out_of_range", field=field,
         )
 
 
@@ -222,7 +222,7 @@ def campaign_settings(game_system: systems.GameSystem, settings: dict | None) ->
 
 @transaction.atomic
 def campaign_create(*, owner, name: str, pitch: str = "", settings: dict | None = None,
-                    default_highlight_rounds: int = DEFAULT_HIGHLIGHT_ROUNDS,
+                    default_highlight_rounds: int | None = None,
                     system: str = systems.ELDRITCH_GAMBIT,
                     request_key: str | None = None) -> Campaign:
     """A new campaign with `owner` as its Imp, playing the game system `system`, with
@@ -234,11 +234,13 @@ def campaign_create(*, owner, name: str, pitch: str = "", settings: dict | None 
     name = check_text(name, field="name", length=NAME_LENGTH,
                        required="Give the campaign a name.")
     pitch = check_text(pitch, field="pitch", length=PITCH_LENGTH)
-    _check_rounds(default_highlight_rounds, field="default_highlight_rounds")
     game_system = systems.find(system)
     if game_system is None:
         raise CampaignError("Choose one of the game systems listed.", "unknown_system",
                             field="system")
+    if default_highlight_rounds is None:
+        default_highlight_rounds = rituals.default_highlight_rounds(system)
+    _check_rounds(default_highlight_rounds, field="default_highlight_rounds", system=system)
     settings = campaign_settings(game_system, settings)
     campaign = Campaign.objects.create(
         owner=owner, name=name, pitch=pitch, settings=settings, system=system,
@@ -451,7 +453,7 @@ def session_start(*, campaign: Campaign, by, date: Date | None = None,
         if existing is not None:
             return existing
     rounds = campaign.default_highlight_rounds if highlight_rounds is None else highlight_rounds
-    _check_rounds(rounds, field="highlight_rounds")
+    _check_rounds(rounds, field="highlight_rounds", system=campaign.system)
     notes = check_text(notes, field="notes", length=NOTES_LENGTH)
     last = Session.objects.filter(campaign=campaign).aggregate(n=Max("number"))["n"] or 0
     # A new session ends the rituals before it: the Level-ups they held are bought.
@@ -487,7 +489,8 @@ def session_update(*, session: Session, by, notes=_UNSET, recap=_UNSET, date=_UN
         session.date = date
         fields.append("date")
     if highlight_rounds is not _UNSET:
-        _check_rounds(highlight_rounds, field="highlight_rounds")
+        _check_rounds(highlight_rounds, field="highlight_rounds",
+                      system=session.campaign.system)
         used = _turns(session).aggregate(n=Max("round_number"))["n"] or 0
         if highlight_rounds < used:
             raise CampaignError(f"Round {used} was already played.", "rounds_already_played",

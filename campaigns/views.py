@@ -288,13 +288,13 @@ def session_list(request: HttpRequest, pk: int) -> HttpResponse:
     runs = membership.role in IMP_ROLES
     form = None
     if runs:
-        form = SessionForm(initial={
+        form = SessionForm(system=campaign.system, initial={
             "date": timezone.localdate(), "highlight_rounds": campaign.default_highlight_rounds,
             "request_key": uuid.uuid4().hex,
         })
     if request.method == "POST":
         _require_runs(membership)
-        form = SessionForm(request.POST)
+        form = SessionForm(request.POST, system=campaign.system)
         if form.is_valid():
             data = dict(form.cleaned_data)
             data["request_key"] = data["request_key"] or None

@@ -678,10 +678,42 @@ def test_one_active_quest_and_one_imp(campaign, seat):
         MembershipFactory(campaign=campaign, role="imp")
 
 
-@pytest.mark.parametrize("rounds", [1, 5])
-def test_highlight_rounds_are_two_to_four(imp, rounds):
+@pytest.mark.parametrize("rounds", [0, 5])
+def test_the_database_holds_one_to_four_highlight_rounds(imp, rounds):
+    """Every system's range (Eldritch Gambit's 2 to 4, METTLE Core's 1 to 3)."""
     with pytest.raises(IntegrityError), transaction.atomic():
         CampaignFactory(owner=imp, default_highlight_rounds=rounds)
+
+
+@pytest.mark.parametrize("system, allowed, default", [
+    ("eldritch-gambit", (2, 3, 4), 3),
+    ("mettle-core", (1, 2, 3), 2),
+])
+def test_highlight_rounds_are_the_systems(imp, system, allowed, default):
+    """Eldritch Gambit: 2 to 4, three as a rule; METTLE Core: 1 to 3 by the session's
+    length (Characters > Experience: a short session one round, medium two, long three).
+    The services refuse the others, beside the field; the form offers only the system's."""
+    from campaigns.forms import CampaignForm, SessionForm
+
+    campaign = services.campaign_create(owner=imp, name="Rounds", system=system)
+    assert campaign.default_highlight_rounds == default
+    for rounds in range(0, 6):
+        if rounds in allowed:
+            session = services.session_start(campaign=campaign, by=imp, highlight_rounds=rounds)
+            assert session.highlight_rounds == rounds
+            continue
+        with pytest.raises(CampaignError) as refused:
+            services.session_start(campaign=campaign, by=imp, highlight_rounds=rounds)
+        assert refused.value.field == "highlight_rounds"
+        assert f"{min(allowed)} to {max(allowed)} times" in refused.value.message
+        with pytest.raises(CampaignError):
+            services.campaign_create(owner=imp, name="X", system=system,
+                                     default_highlight_rounds=rounds)
+    offered = [n for n, _ in SessionForm(system=system).fields["highlight_rounds"].choices]
+    assert tuple(offered) == allowed
+    form = CampaignForm(initial={"system": system})
+    assert tuple(n for n, _ in form.fields["default_highlight_rounds"].choices) == allowed
+    assert form.fields["default_highlight_rounds"].initial == default
 
 
 def test_session_numbers_are_unique_per_campaign(campaign):

@@ -61,6 +61,10 @@ def level_waits(character) -> str:
 
 class EldritchGambitRitual:
     highlights = True
+    # Three rounds as a rule, two for a short session, four for a long one.
+    highlight_rounds = ((2, "2 rounds"), (3, "3 rounds"), (4, "4 rounds"))
+    default_highlight_rounds = 3
+    highlight_rounds_help = "Three as a rule; two for short sessions, four for long ones."
     labels = {"character_link": "Quests and XP", "history": "Highlights, Quests, XP",
               "ledger_sources": "Highlights, Quest XP, the Imp's adjustments"}
     templates = {

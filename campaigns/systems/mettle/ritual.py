@@ -18,13 +18,20 @@ from campaigns.services import CampaignError, progress
 from characters.models import XpEntry
 from characters.systems.mettle.campaign_settings import make_up_xp_per_session
 from characters.systems.mettle.ledgers import MakeUp
-from rules.engine.mettle.advancement import make_up_xp
+from rules.engine.mettle.advancement import HIGHLIGHT_ROUNDS, SessionLength, make_up_xp
 
 from . import advancement
 
 
 class MettleRitual(NoRitual):
     highlights = True
+    # Characters > Experience (M15): one to three rounds by the session's length.
+    highlight_rounds = tuple((rounds, f"{rounds} round{'s' if rounds > 1 else ''} "
+                              f"({length.value} session)")
+                             for length, rounds in HIGHLIGHT_ROUNDS.items())
+    default_highlight_rounds = HIGHLIGHT_ROUNDS[SessionLength.MEDIUM]
+    highlight_rounds_help = ("By the session's length: one round for a short session, two "
+                             "for a medium one, three for a long one.")
     templates = {"session": "campaigns/mettle/session_ritual.html"}
     # The generic pages' words, in METTLE's: the Guide runs the table, and the XP ledger
     # is what a character's campaign page holds (no Quests, no Levels).
