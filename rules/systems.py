@@ -129,6 +129,14 @@ class GameSystem:
     # stash's page shows none). Moving gear between owners is generic
     # (campaigns/transfers.py); what it weighs is the system's.
     stash_loads: Callable[[list], tuple[dict[int, LineLoad], int]] | None = None
+    # items_copied(mapping): what the system keeps beside the inventory lines of a
+    # duplicated character ({original line pk: its copy}), copied too (METTLE Core: a
+    # weapon line's table row); None for nothing.
+    items_copied: Callable[[dict], None] | None = None
+    # campaign_changed(character, *, campaign, joined, by): what joining or leaving a
+    # campaign does to the system's own rows, inside that transaction (METTLE Core: lost
+    # Credit recovers "between campaigns"); None for nothing.
+    campaign_changed: Callable[..., None] | None = None
     # The system's own character pages, if it has any (Eldritch Gambit's inventory and
     # Template page): a URLconf module's dotted path, or a list of URL patterns.
     # config/urls.py serves them under characters/ in the "characters" namespace, beside

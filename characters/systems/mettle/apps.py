@@ -17,7 +17,7 @@ class MettleConfig(AppConfig):
     verbose_name = "METTLE Core"
 
     def ready(self):
-        from . import pages, services
+        from . import inventory, pages, services
         from .builds import sheet_for
         from .exchange import EXCHANGE
         from .forms import NEW_CHARACTER_INITIAL, MettleForm, initial_from_character
@@ -44,6 +44,12 @@ class MettleConfig(AppConfig):
             ),
             builder_roll_actions=pages.ROLL_ACTIONS,
             builder_roll=pages.builder_roll,
+            # The gear is the generic inventory's, weighed by METTLE's tables; its page
+            # (urls.py) and what joining, leaving and duplicating do (inventory.py).
+            urls="characters.systems.mettle.urls",
+            stash_loads=inventory.stash_loads,
+            items_copied=inventory.items_copied,
+            campaign_changed=inventory.campaign_changed,
             # Its campaign side (named, not imported: characters never import campaigns).
             campaign_package="campaigns.systems.mettle",
             # The Highlights at the start of each session after the first; its XP buys

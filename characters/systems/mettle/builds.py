@@ -69,21 +69,30 @@ def build_from(values: Mapping[str, Any], *, xp_earned: int = 0) -> CharacterBui
         contacts=tuple(values.get("contacts") or ()),
         credit=values["credit"],
         credit_lost=values.get("credit_lost") or 0,
-        items=build_items(armor=values.get("armor") or "", weapons=values.get("weapons") or [],
-                          gear=values.get("gear") or []),
+        items=values["items"] if "items" in values else build_items(
+            armor=values.get("armor") or "", weapons=values.get("weapons") or [],
+            gear=values.get("gear") or []),
         mettle_current=values.get("mettle_current"),
     )
 
 
 BUILD_COLUMNS = (
     "method", "budget", *ATTRIBUTE_KEYS, *(f"{key}_descriptor" for key in ATTRIBUTE_KEYS),
-    "raises", "backstories", "contacts", "credit", "credit_lost", "mettle_current", "armor",
-    "weapons", "gear",
+    "raises", "backstories", "contacts", "credit", "credit_lost", "mettle_current",
 )
 
 
-def values_of(character) -> dict[str, Any]:
-    return {column: getattr(character, column) for column in BUILD_COLUMNS}
+def values_of(character, lines=None) -> dict[str, Any]:
+    """A stored character's build values: its columns, the Credit ledger's sum, and its
+    gear lines (the generic inventory's, read by inventory.py) as the engine's items and
+    in the builder's shape (armor, weapons, gear)."""
+    from .inventory import engine_items, legacy_gear, lines_of
+
+    lines = lines_of(character) if lines is None else lines
+    values = {column: getattr(character, column) for column in BUILD_COLUMNS}
+    values.update(legacy_gear(lines))
+    values["items"] = engine_items(lines)
+    return values
 
 
 def xp_earned(character) -> int:
@@ -94,6 +103,8 @@ def xp_earned(character) -> int:
 
 def sheet_for(character, items=None) -> CharacterSheet:
     """The character's sheet: the same function for the page, the print and the
-    export. `items` (the generic inventory lines) are not METTLE's gear: its gear is on
-    its own columns."""
-    return compute_sheet(build_from(values_of(character), xp_earned=xp_earned(character)))
+    export. `items`: the character's inventory lines if already read (with their
+    `mettle_weapon` rows), else they are read here."""
+    lines = None if items is None else list(items)
+    return compute_sheet(build_from(values_of(character, lines),
+                                    xp_earned=xp_earned(character)))

@@ -20,6 +20,7 @@ from rules.engine.mettle.data import ATTRIBUTE_KEYS, WEAPON_BY_NAME
 from . import services
 from .builds import build_from, sheet_for
 from .forms import GEAR_NAME_LENGTH, LINE_LENGTH, LOAD_MAX, MAX_LINES, QUANTITY_MAX, WEAPON_ROWS
+from .inventory import legacy_gear, lines_of
 from .models import (
     ARMOR_NAMES,
     BUDGET_MAX,
@@ -48,10 +49,12 @@ ISSUE_KEYS = {"items": "armor", "raises": "raises", **{key: f"attributes.{key}"
 
 
 def export_body(character) -> dict:
-    sheet = sheet_for(character)
+    items = lines_of(character)
+    gear = legacy_gear(items)
+    sheet = sheet_for(character, items)
     lines = iter(sheet.weapons)
     weapons = []
-    for weapon in character.weapons:
+    for weapon in gear["weapons"]:
         line = next(lines)
         weapons.append({"name": weapon.get("name") or weapon["weapon"],
                         "weapon": weapon["weapon"], "concept": bool(weapon.get("concept")),
@@ -71,10 +74,10 @@ def export_body(character) -> dict:
         "credit": character.credit,
         "credit_lost": character.credit_lost,
         "mettle_current": character.mettle_current,
-        "armor": character.armor or None,
+        "armor": gear["armor"] or None,
         "weapons": weapons,
         "gear": [{"name": g["name"], "load": g.get("load"), "quantity": g.get("quantity", 1)}
-                 for g in character.gear],
+                 for g in gear["gear"]],
         "xp": character.xp,
         "derived": sheet.derived(),
     }

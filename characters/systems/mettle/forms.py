@@ -17,6 +17,7 @@ from rules.engine.mettle.data import ARMOR, ATTRIBUTE_KEYS, ATTRIBUTE_NAMES, WEA
 from rules.engine.mettle.sheet import DEFAULT_CREDIT
 
 from .builds import TABLE_LOADS, build_from, sheet_for, table_name, values_of, xp_earned
+from .inventory import legacy_gear, lines_of
 from .models import (
     BUDGET_MAX,
     BUDGET_MIN,
@@ -286,11 +287,13 @@ def gear_text(gear) -> str:
 def initial_from_character(character, items) -> dict:
     initial = {field: getattr(character, field) for field in (
         "name", "appearance", "background", "method", "budget", "credit", "mettle_current",
-        "armor", *ATTRIBUTE_KEYS, *(f"{key}_descriptor" for key in ATTRIBUTE_KEYS))}
+        *ATTRIBUTE_KEYS, *(f"{key}_descriptor" for key in ATTRIBUTE_KEYS))}
+    gear = legacy_gear(lines_of(character))
+    initial["armor"] = gear["armor"]
     initial["backstories"] = _lines_text(character.backstories)
     initial["contacts"] = _lines_text(character.contacts)
-    initial["gear"] = gear_text(character.gear)
-    for row, weapon in enumerate(character.weapons[:WEAPON_ROWS], start=1):
+    initial["gear"] = gear_text(gear["gear"])
+    for row, weapon in enumerate(gear["weapons"][:WEAPON_ROWS], start=1):
         initial[f"weapon_{row}"] = weapon["weapon"]
         initial[f"weapon_{row}_name"] = weapon.get("name", "")
         initial[f"weapon_{row}_concept"] = bool(weapon.get("concept"))

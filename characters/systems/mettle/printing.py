@@ -9,6 +9,7 @@ from __future__ import annotations
 from rules.engine.mettle.data import ATTRIBUTE_KEYS
 
 from .builds import sheet_for
+from .inventory import legacy_gear, lines_of
 
 TEMPLATE = "characters/mettle/print.html"
 GEAR_LINES = 15  # the gear box's lines (three columns): the gear, then blanks for pencil
@@ -16,10 +17,11 @@ METTLE_BOXES_MAX = 30
 
 
 def printed_sheet(character) -> dict:
-    sheet = sheet_for(character)
+    items = lines_of(character)
+    sheet = sheet_for(character, items)
     backstory_slots = max(sheet.value("backstories_max") or 0, len(character.backstories))
     contact_slots = max(sheet.value("contacts_max") or 0, len(character.contacts))
-    gear = [(g["quantity"], g["name"]) for g in character.gear]
+    gear = [(g["quantity"], g["name"]) for g in legacy_gear(items)["gear"]]
     return {
         "character": character,
         "sheet": sheet,
