@@ -17,7 +17,7 @@ from rules.engine.mettle.data import ARMOR, ATTRIBUTE_KEYS, ATTRIBUTE_NAMES, WEA
 from rules.engine.mettle.sheet import DEFAULT_CREDIT
 
 from .builds import TABLE_LOADS, build_from, sheet_for, table_name, values_of, xp_earned
-from .inventory import legacy_gear, lines_of
+from .inventory import legacy_gear, lines_of, preview_items
 from .models import (
     BUDGET_MAX,
     BUDGET_MIN,
@@ -231,7 +231,12 @@ class MettleForm(forms.Form):
         if self.unreadable:
             return data
         earned = xp_earned(self.character) if self.character is not None else 0
-        self.sheet = compute_sheet(build_from(data, xp_earned=earned))
+        values = data
+        if self.character is not None:  # its lines as the save would leave them
+            values = {**data, "items": preview_items(
+                self.character, armor=data.get("armor") or "", weapons=data["weapons"],
+                gear=data.get("gear") or [])}
+        self.sheet = compute_sheet(build_from(values, xp_earned=earned))
         for issue in self.sheet.errors:
             self.add_error(ISSUE_FIELDS.get(issue.field), issue.message)
         return data

@@ -224,54 +224,105 @@ def _discard(lines: list[InventoryItem], item: InventoryItem) -> None:
     item.delete()
 
 
-def gear_set(*, character: MettleCharacter, armor: str, weapons: list[Mapping],
-             gear: list[Mapping]) -> None:
-    """The builder's armour, weapons and gear become the character's lines. A line the
-    builder still lists stays as it is (packed, dropped, its place); one it no longer
-    lists goes; a new one is added, carried loose. Called inside the builder's
-    transaction, the character locked."""
-    lines = lines_of(character)
-    keep: set[int] = set()
+def _copy(line: InventoryItem) -> InventoryItem:
+    """A line's values in a new instance (its related rows not shared)."""
+    return InventoryItem(**{field.attname: getattr(line, field.attname)
+                            for field in InventoryItem._meta.concrete_fields})
+
+
+@dataclass
+class GearPlan:
+    """What the builder's gear does to the lines: `after`, the lines as they will be (the
+    kept ones as copies with the builder's changes, new ones unsaved), in order; `gone`,
+    the lines it no longer lists (what they held falls out loose, in `after`)."""
+
+    after: list[InventoryItem]
+    gone: list[InventoryItem]
+
+
+def gear_plan(lines: list[InventoryItem], *, armor: str, weapons: list[Mapping],
+              gear: list[Mapping]) -> GearPlan:
+    """Match the builder's armour, weapons and gear with the lines: a line the builder
+    still lists (same kind and name) stays as it is (packed, dropped, its place) with
+    the builder's Load, quantity and CONCEPT; one it no longer lists goes; a new one is
+    added, carried loose. Nothing is written (the builder's preview uses it as is)."""
+    keep: dict[int, InventoryItem] = {}
+    after: list[InventoryItem] = []
 
     def match(test) -> InventoryItem | None:
         found = next((line for line in lines if line.pk not in keep and test(line)), None)
         if found is not None:
-            keep.add(found.pk)
-        return found
+            keep[found.pk] = _copy(found)
+            after.append(keep[found.pk])
+            return keep[found.pk]
+        return None
 
-    if armor:
-        worn = match(lambda line: line.kind == Kind.ARMOR and line.name == armor
-                     and line.equipped)
-        if worn is None:
-            _new_line(character, name=armor, kind=Kind.ARMOR, equipped=True)
+    def new(**fields) -> InventoryItem:
+        line = InventoryItem(**fields)
+        after.append(line)
+        return line
+
+    if armor and match(lambda line: line.kind == Kind.ARMOR and line.name == armor
+                       and line.equipped) is None:
+        new(name=armor, kind=Kind.ARMOR, equipped=True)
     for entry in weapons:
-        name = entry.get("name") or entry["weapon"]
+        name, concept = entry.get("name") or entry["weapon"], bool(entry.get("concept"))
         found = match(lambda line, name=name, entry=entry: line.kind == Kind.WEAPON
                       and line.name == name and weapon_of(line) is not None
                       and weapon_of(line).weapon == entry["weapon"])
         if found is None:
-            _new_line(character, name=name, kind=Kind.WEAPON, weapon=entry["weapon"],
-                      concept=bool(entry.get("concept")))
-        elif found.mettle_weapon.concept != bool(entry.get("concept")):
-            found.mettle_weapon.concept = bool(entry.get("concept"))
-            found.mettle_weapon.save(update_fields=["concept"])
+            found = new(name=name, kind=Kind.WEAPON)
+            found.mettle_weapon = MettleWeapon(weapon=entry["weapon"], concept=concept)
+        else:
+            found.mettle_weapon = MettleWeapon(item_id=found.pk, weapon=entry["weapon"],
+                                               concept=concept)
     for entry in gear:
-        found = match(lambda line, entry=entry: line.kind not in (Kind.WEAPON,)
+        found = match(lambda line, entry=entry: line.kind != Kind.WEAPON
                       and not (line.kind == Kind.ARMOR and line.equipped)
                       and line.name == entry["name"])
-        quantity = entry.get("quantity") or 1
         if found is None:
             row = table_row(entry["name"])
             kind = Kind.ARMOR if entry["name"] in ARMOR_BY_NAME else (
                 row.kind if row else Kind.ITEM)
-            _new_line(character, name=entry["name"], kind=kind, load=entry.get("load"),
-                      quantity=quantity)
-        elif (found.load, found.quantity) != (entry.get("load"), quantity):
-            found.load, found.quantity = entry.get("load"), quantity
-            found.save(update_fields=["load", "quantity"])
-    for line in lines:
-        if line.pk not in keep:
-            _discard(lines, line)
+            found = new(name=entry["name"], kind=kind)
+        found.load, found.quantity = entry.get("load"), entry.get("quantity") or 1
+    gone = [line for line in lines if line.pk not in keep]
+    by_pk = {line.pk: line for line in lines}
+    for line in after:
+        parent = by_pk.get(line.container_id)
+        while parent is not None and parent.pk not in keep:  # falls out where it lay
+            line.dropped = line.dropped or parent.dropped
+            parent = by_pk.get(parent.container_id)
+            line.container_id = parent.pk if parent is not None else None
+    return GearPlan(after, gone)
+
+
+def gear_set(*, character: MettleCharacter, armor: str, weapons: list[Mapping],
+             gear: list[Mapping]) -> None:
+    """Write the builder's gear as gear_plan says. Called inside the builder's
+    transaction, the character locked."""
+    plan = gear_plan(lines_of(character), armor=armor, weapons=weapons, gear=gear)
+    position = _next_position(character)
+    for line in plan.after:
+        if line.pk is None:
+            line.character, line.position = character, position
+            position += 1
+            line.save()
+        else:
+            line.save(update_fields=["load", "quantity", "container", "dropped"])
+        if line.kind == Kind.WEAPON:
+            detail = line.mettle_weapon
+            detail.item = line
+            detail.save()
+    InventoryItem.objects.filter(pk__in=[line.pk for line in plan.gone]).delete()
+
+
+def preview_items(character, *, armor: str, weapons: list[Mapping],
+                  gear: list[Mapping]) -> tuple[Item, ...]:
+    """The engine's items the builder's gear would make of a stored character's lines
+    (what is packed or dropped stays so): the live preview's, the same as the save's."""
+    return engine_items(gear_plan(lines_of(character), armor=armor, weapons=weapons,
+                                  gear=gear).after)
 
 
 # -- the inventory page's writes ----------------------------------------------------------

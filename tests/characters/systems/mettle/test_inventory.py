@@ -5,6 +5,7 @@ for a point of Credit until the next campaign, refused beyond), the Credit ledge
 and restore, and what joining, leaving and duplicating do."""
 
 import pytest
+from django.urls import reverse
 
 from campaigns import services as campaign_services
 from characters.inventory import InventoryError
@@ -17,7 +18,7 @@ from characters.systems.mettle.models import CreditEntry, MettleCharacter, Mettl
 from rules.engine.mettle.sheet import Purchase
 from tests.factories import CampaignFactory
 
-from .helpers import make_viktor
+from .helpers import make_viktor, posted, stats
 
 pytestmark = pytest.mark.django_db
 
@@ -224,3 +225,28 @@ def test_stash_loads_weigh_by_the_tables(user):
     loads, total = inventory.stash_loads(lines_of(viktor))
     assert loads[pack.pk].load == 3 and loads[pack.pk].inside == 2
     assert loads[line(viktor, "Sword cane").pk].load == 1 and total == 6
+
+
+def test_the_builder_preview_counts_the_lines_as_the_save_leaves_them(client, user):
+    client.force_login(user)
+    player = client
+    viktor = make_viktor(user)
+    pack = inventory.item_buy(character=viktor, by=user,
+                              key="Common loads:Backpack, large & filled with gear").item
+    inventory.item_add_free(character=viktor, name="Rope", load=1, quantity=1,
+                            container=pack)
+    inventory.item_drop(character=viktor, item=pack)
+    gear = ("Brown suit\nModest apartment\nDeck of cards\nPocket knife\nPocket watch and fob\n"
+            "Backpack, large & filled with gear\nRope (Load 1)")
+    response = player.post(reverse("characters:preview", args=[viktor.pk]),
+                           posted(gear=gear), headers={"HX-Request": "true"})
+    assert stats(response)["load"] == "1" == str(value(viktor, "load"))  # the pack lies down
+    # Without the pack, the rope falls out where it lay: on the ground.
+    response = player.post(reverse("characters:preview", args=[viktor.pk]),
+                           posted(gear=gear.replace("Backpack, large & filled with gear\n", "")),
+                           headers={"HX-Request": "true"})
+    assert stats(response)["load"] == "1"
+    player.post(reverse("characters:edit", args=[viktor.pk]),
+                posted(gear=gear.replace("Backpack, large & filled with gear\n", "")))
+    rope = line(viktor, "Rope")
+    assert (rope.container_id, rope.dropped, value(viktor, "load")) == (None, True, 1)
