@@ -57,6 +57,7 @@ def lines_forwards(apps, schema_editor):
             CreditEntry.objects.create(character_id=character.pk, kind="import",
                                        change=character.credit_lost,
                                        note="Credit lost before the ledger")
+    _checked_now(schema_editor)
 
 
 def lines_backwards(apps, schema_editor):
@@ -86,6 +87,14 @@ def lines_backwards(apps, schema_editor):
         character.save(update_fields=["armor", "weapons", "gear", "credit_lost"])
         InventoryItem.objects.filter(character_id=character.pk).delete()
     CreditEntry.objects.all().delete()
+    _checked_now(schema_editor)
+
+
+def _checked_now(schema_editor):
+    """PostgreSQL checks foreign keys at commit; the tables altered next in this same
+    transaction must not have those checks pending ("pending trigger events")."""
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
 
 
 class Migration(migrations.Migration):
