@@ -389,6 +389,9 @@ def item_buy(*, character, by, key: str, container=None,
     character = _lock(character)
     if request_key:
         earlier = CreditEntry.objects.filter(request_key=request_key).first()
+        if earlier is not None and earlier.character_id != character.pk:
+            raise InventoryError("That form was used for another character: reload the page.",
+                                 "request_key_reused", field="key")
         if earlier is not None:
             return Bought(None, earlier, None)
     row = TABLE_BY_KEY.get(key)

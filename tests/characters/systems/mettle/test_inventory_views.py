@@ -224,3 +224,23 @@ def test_the_guide_restores_lost_credit(client, owner, guide, viktor, anya):
     assert CreditEntry.objects.filter(character=viktor, kind="guide").get().created_by == guide
     client.post(restore)  # nothing more to restore
     assert CreditEntry.objects.filter(character=viktor, kind="guide").count() == 1
+
+
+def test_another_systems_character_is_not_found_here(client, owner):
+    from tests.factories import CharacterFactory
+
+    hero = CharacterFactory(owner=owner)  # an Eldritch Gambit character
+    client.force_login(owner)
+    assert client.get(reverse("characters:mettle_inventory", args=[hero.pk])).status_code == 404
+    assert client.post(reverse("characters:mettle_inventory_buy", args=[hero.pk]),
+                       {"key": "Weapons:Axe"}).status_code == 404
+
+
+def test_a_request_key_of_another_character_is_refused(client, owner, viktor):
+    other = make_viktor(owner, name="Vik II")
+    inventory.item_buy(character=other, by=owner, key="Weapons:Axe", request_key="shared")
+    client.force_login(owner)
+    response = client.post(url("mettle_inventory_buy", viktor),
+                           {"key": "Weapons:Axe", "request_key": "shared"})
+    assert response.status_code == 200 and "another character" in response.content.decode()
+    assert not InventoryItem.objects.filter(character=viktor, name="Axe").exists()
