@@ -244,3 +244,13 @@ def test_a_request_key_of_another_character_is_refused(client, owner, viktor):
                            {"key": "Weapons:Axe", "request_key": "shared"})
     assert response.status_code == 200 and "another character" in response.content.decode()
     assert not InventoryItem.objects.filter(character=viktor, name="Axe").exists()
+
+
+def test_a_refused_give_keeps_the_quantity_typed(client, owner, viktor):
+    client.force_login(owner)
+    stack = inventory.item_add_free(character=viktor, name="Torch", load=1, quantity=3)
+    response = client.post(url("mettle_item_give", viktor, stack.pk),
+                           {"to": "stash", "quantity": "7"})
+    body = response.content.decode()
+    assert response.status_code == 200 and "data-item-error" in body and 'value="7"' in body
+    assert InventoryItem.objects.get(pk=stack.pk).quantity == 3
