@@ -110,8 +110,8 @@ def character_duplicate(*, character: Character, by) -> Character:
         clone = mapping[original.pk]
         clone.container = mapping.get(original.container_id)
         clone.save(update_fields=["container"])
-    if source.game_system.items_copied is not None:
-        source.game_system.items_copied(mapping)
+    if source.game_system.duplicated is not None:
+        source.game_system.duplicated(source, copy, mapping)
     note = f"Duplicated from #{source.pk}"
     XpEntry.objects.create(character=copy, kind=XpEntry.Kind.CREATION,
                            level_change=source.level_total, xp_change=source.xp_total,

@@ -129,10 +129,10 @@ class GameSystem:
     # stash's page shows none). Moving gear between owners is generic
     # (campaigns/transfers.py); what it weighs is the system's.
     stash_loads: Callable[[list], tuple[dict[int, LineLoad], int]] | None = None
-    # items_copied(mapping): what the system keeps beside the inventory lines of a
-    # duplicated character ({original line pk: its copy}), copied too (METTLE Core: a
-    # weapon line's table row); None for nothing.
-    items_copied: Callable[[dict], None] | None = None
+    # duplicated(source, copy, items): what the system keeps beside a duplicated
+    # character's build and inventory, copied too (`items`: {original line pk: its copy};
+    # METTLE Core: a weapon line's table row, the Credit lost); None for nothing.
+    duplicated: Callable[..., None] | None = None
     # campaign_changed(character, *, campaign, joined, by): what joining or leaving a
     # campaign does to the system's own rows, inside that transaction (METTLE Core: lost
     # Credit recovers "between campaigns"); None for nothing.

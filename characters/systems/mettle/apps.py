@@ -48,7 +48,7 @@ class MettleConfig(AppConfig):
             # (urls.py) and what joining, leaving and duplicating do (inventory.py).
             urls="characters.systems.mettle.urls",
             stash_loads=inventory.stash_loads,
-            items_copied=inventory.items_copied,
+            duplicated=inventory.duplicated,
             campaign_changed=inventory.campaign_changed,
             # Its campaign side (named, not imported: characters never import campaigns).
             campaign_package="campaigns.systems.mettle",

@@ -579,11 +579,17 @@ def credit_entry_reverse(*, character, entry, by) -> CreditEntry:
 # -- the registry's hooks (apps.py) --------------------------------------------------------
 
 
-def items_copied(mapping: Mapping[int, InventoryItem]) -> None:
-    """A duplicated character's weapon lines keep their table row."""
-    for detail in MettleWeapon.objects.filter(item_id__in=list(mapping)):
-        MettleWeapon.objects.create(item=mapping[detail.item_id], weapon=detail.weapon,
+def duplicated(source, copy, items: Mapping[int, InventoryItem]) -> None:
+    """A duplicate's weapon lines keep their table row, and it starts with the Credit the
+    original has lost (as the generic copy opens its ledgers at the original's sums)."""
+    for detail in MettleWeapon.objects.filter(item_id__in=list(items)):
+        MettleWeapon.objects.create(item=items[detail.item_id], weapon=detail.weapon,
                                     concept=detail.concept)
+    lost = credit_lost(source)
+    if lost:
+        CreditEntry.objects.create(character_id=copy.pk, kind=CreditEntry.Kind.IMPORT,
+                                   change=lost, note=f"Duplicated from #{source.pk}",
+                                   created_by=copy.owner)
 
 
 def campaign_changed(character, *, campaign, joined: bool, by) -> None:

@@ -209,9 +209,11 @@ def test_join_and_leave_restore_the_credit(user):
     assert kinds == [("purchase", 1), ("restored", -1), ("purchase", 1), ("restored", -1)]
 
 
-def test_a_duplicate_keeps_its_weapons(user):
+def test_a_duplicate_keeps_its_weapons_and_credit_lost(user):
     viktor = make_viktor(user)
+    inventory.item_buy(character=viktor, by=user, key="Armour:Flak Jacket")
     copy = character_duplicate(character=viktor, by=user)
+    assert inventory.current_credit(copy) == inventory.current_credit(viktor) == 1
     assert MettleWeapon.objects.filter(item__character=copy).get().weapon == "Sword"
     assert [(w.name, w.pool, w.dm) for w in sheet_for(
         MettleCharacter.objects.get(pk=copy.pk)).weapons] == [("Sword cane", 5, 5)]
