@@ -19,7 +19,7 @@ from rules.engine.mettle.data import ATTRIBUTE_KEYS, WEAPON_BY_NAME
 
 from . import services
 from .builds import build_from, sheet_for
-from .forms import GEAR_NAME_LENGTH, LINE_LENGTH, LOAD_MAX, MAX_LINES, QUANTITY_MAX, WEAPON_ROWS
+from .forms import GEAR_NAME_LENGTH, LINE_LENGTH, LOAD_MAX, MAX_LINES, QUANTITY_MAX
 from .inventory import legacy_gear, lines_of
 from .models import (
     ARMOR_NAMES,
@@ -161,7 +161,8 @@ def read_body(data: dict) -> tuple[dict, int, Problems]:
         armor = None
     values["armor"] = armor or ""
     values["weapons"] = []
-    for index, entry in _list_of_objects(problems, data, "weapons", WEAPON_ROWS):
+    # More weapons than the builder's rows may be bought on the inventory page.
+    for index, entry in _list_of_objects(problems, data, "weapons", MAX_LINES):
         path = f"weapons[{index}]"
         problems.unknown_keys(entry, WEAPON_KEYS, path)
         weapon = entry.get("weapon")

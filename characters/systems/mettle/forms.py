@@ -215,6 +215,9 @@ class MettleForm(forms.Form):
             elif name:
                 self.add_error(key, f"Choose the weapon of the table \"{name}\" is: its Hit "
                                     "and DM come from it.")
+        if self.character is not None:
+            # Weapons bought beyond the builder's rows (the inventory page) stay as they are.
+            weapons += legacy_gear(lines_of(self.character))["weapons"][WEAPON_ROWS:]
         return weapons
 
     def clean(self):

@@ -106,7 +106,7 @@ def viktor_file(**changes) -> dict:
                            "nature, poise), got a list."),
     ({"weapons": [{"name": "Laser", "weapon": "Laser"}]},
      "weapons[0].weapon: expected a weapon of the table, got \"Laser\"."),
-    ({"weapons": "Sword"}, "weapons: expected a list of at most 4 objects, got \"Sword\"."),
+    ({"weapons": "Sword"}, "weapons: expected a list of at most 20 objects, got \"Sword\"."),
     ({"gear": [{"name": "Torch", "quantity": 0}]},
      "gear[0].quantity: 0 is out of range; expected 1 to 999."),
     ({"gear": [{"load": 1}]}, "gear[0].name: missing; expected text of up to 120 characters."),

@@ -252,3 +252,18 @@ def test_the_builder_preview_counts_the_lines_as_the_save_leaves_them(client, us
                 posted(gear=gear.replace("Backpack, large & filled with gear\n", "")))
     rope = line(viktor, "Rope")
     assert (rope.container_id, rope.dropped, value(viktor, "load")) == (None, True, 1)
+
+
+def test_weapons_beyond_the_builders_rows_survive_a_save_and_an_export(client, user):
+    from characters import exchange
+
+    viktor = make_viktor(user, credit=3)
+    for _ in range(4):
+        inventory.item_buy(character=viktor, by=user, key="Weapons:Club")
+    assert len(sheet_for(viktor).weapons) == 5
+    client.force_login(user)
+    form = posted(weapon_2="Club", weapon_3="Club", weapon_4="Club")
+    assert client.post(reverse("characters:edit", args=[viktor.pk]), form).status_code == 302
+    assert len(sheet_for(viktor).weapons) == 5
+    copy = exchange.character_import(owner=user, data=exchange.character_export(viktor))
+    assert len(sheet_for(copy).weapons) == 5
