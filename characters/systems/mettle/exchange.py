@@ -19,7 +19,14 @@ from rules.engine.mettle.data import ATTRIBUTE_KEYS, WEAPON_BY_NAME
 
 from . import services
 from .builds import build_from, sheet_for
-from .forms import GEAR_NAME_LENGTH, LINE_LENGTH, LOAD_MAX, MAX_LINES, QUANTITY_MAX
+from .forms import (
+    GEAR_LINES,
+    GEAR_NAME_LENGTH,
+    LINE_LENGTH,
+    LOAD_MAX,
+    MAX_LINES,
+    QUANTITY_MAX,
+)
 from .inventory import legacy_gear, lines_of
 from .models import (
     ARMOR_NAMES,
@@ -174,7 +181,7 @@ def read_body(data: dict) -> tuple[dict, int, Problems]:
             "weapon": weapon, "concept": problems.boolean(entry, "concept", f"{path}.concept"),
         })
     values["gear"] = []
-    for index, entry in _list_of_objects(problems, data, "gear", MAX_LINES):
+    for index, entry in _list_of_objects(problems, data, "gear", GEAR_LINES):
         path = f"gear[{index}]"
         problems.unknown_keys(entry, GEAR_KEYS, path)
         values["gear"].append({

@@ -29,7 +29,9 @@ from .models import (
 )
 
 WEAPON_ROWS = 4  # the builder's weapon lines
-MAX_LINES = 20  # Backstories, Contacts, gear lines
+MAX_LINES = 20  # Backstories, Contacts
+# Gear lines (the inventory's, which the inventory page may add to): a sanity bound.
+GEAR_LINES = 200
 LINE_LENGTH = 200
 GEAR_NAME_LENGTH = 120
 QUANTITY_MAX = 999
@@ -62,9 +64,9 @@ def number_field(label, *, min_value, max_value, required=True, help_text=""):
     )
 
 
-def lines_field(label, *, help_text, rows=3):
+def lines_field(label, *, help_text, rows=3, most=MAX_LINES):
     return forms.CharField(label=label, required=False, help_text=help_text,
-                           max_length=MAX_LINES * (LINE_LENGTH + 2),
+                           max_length=most * (LINE_LENGTH + 2),
                            widget=forms.Textarea(attrs={"rows": rows}))
 
 
@@ -117,7 +119,7 @@ class MettleForm(forms.Form):
                               error_messages={"invalid_choice":
                                               "Choose an armour of the table, or none."})
     gear = lines_field(
-        "Gear", rows=4,
+        "Gear", rows=4, most=GEAR_LINES,
         help_text="One per line, as \"2 x Name (Load 1)\". A name from the Resources tables "
                   "(Common loads, Medicine, Standard kits, Vehicles, Mounts) takes its Load; "
                   "anything else is yours, Load 0 unless you say.")
@@ -160,10 +162,11 @@ class MettleForm(forms.Form):
     # -- cleaning -----------------------------------------------------------------------
 
     @staticmethod
-    def _lines(text: str, label: str, max_length: int = LINE_LENGTH) -> list[str]:
+    def _lines(text: str, label: str, max_length: int = LINE_LENGTH,
+               most: int = MAX_LINES) -> list[str]:
         lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
-        if len(lines) > MAX_LINES:
-            raise forms.ValidationError(f"At most {MAX_LINES} {label}, one per line.")
+        if len(lines) > most:
+            raise forms.ValidationError(f"At most {most} {label}, one per line.")
         for number, line in enumerate(lines, start=1):
             if len(line) > max_length:
                 raise forms.ValidationError(f"Line {number} is {len(line)} characters; at "
@@ -178,7 +181,8 @@ class MettleForm(forms.Form):
 
     def clean_gear(self):
         gear, problems = [], []
-        for number, line in enumerate(self._lines(self.cleaned_data["gear"], "gear lines"), 1):
+        typed = self._lines(self.cleaned_data["gear"], "gear lines", most=GEAR_LINES)
+        for number, line in enumerate(typed, 1):
             match = GEAR_LINE.match(line)
             name = match["name"].strip() if match else ""
             quantity = int(match["quantity"]) if match and match["quantity"] else 1

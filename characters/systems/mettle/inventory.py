@@ -197,6 +197,15 @@ def legacy_gear(lines: list[InventoryItem]) -> dict:
     return {"armor": armor, "weapons": weapons, "gear": gear}
 
 
+MAX_LINES = 200  # a character's lines: a sanity bound (the builder's GEAR_LINES too)
+
+
+def _refuse_too_many(character, *, field: str) -> None:
+    if InventoryItem.objects.filter(character_id=character.pk).count() >= MAX_LINES:
+        raise InventoryError(f"{MAX_LINES} lines of gear are enough for anyone: remove or "
+                             "give some first.", "too_many_lines", field=field)
+
+
 def _next_position(character) -> int:
     top = InventoryItem.objects.filter(character=character).aggregate(p=Max("position"))["p"]
     return (top or 0) + 1
@@ -399,6 +408,7 @@ def item_buy(*, character, by, key: str, container=None,
         raise InventoryError("Choose an item of the METTLE tables.", "no_such_gear",
                              field="key")
     target = _container(character, container)
+    _refuse_too_many(character, field="key")
     verdict = verdict_for(character, row)
     credit = current_credit(character)
     if verdict is Purchase.REFUSED:
@@ -444,6 +454,7 @@ def item_add_free(*, character, name: str, load: int | None, quantity: int = 1,
         raise InventoryError(f"Quantity must be a whole number from {MIN_QUANTITY} to "
                              f"{MAX_QUANTITY}.", "quantity_out_of_range", field="quantity")
     target = _container(character, container)
+    _refuse_too_many(character, field="name")
     return _new_line(character, name=name, kind=Kind.ITEM, load=load, quantity=quantity,
                      container=target)
 

@@ -267,3 +267,15 @@ def test_weapons_beyond_the_builders_rows_survive_a_save_and_an_export(client, u
     assert len(sheet_for(viktor).weapons) == 5
     copy = exchange.character_import(owner=user, data=exchange.character_export(viktor))
     assert len(sheet_for(copy).weapons) == 5
+
+
+def test_a_character_holds_at_most_so_many_lines(user):
+    viktor = make_viktor(user)  # 6 lines
+    InventoryItem.objects.bulk_create(InventoryItem(character=viktor, name=f"Pebble {n}",
+                                                    position=10 + n)
+                                      for n in range(inventory.MAX_LINES - 6))
+    for act in (lambda: inventory.item_buy(character=viktor, by=user, key="Weapons:Axe"),
+                lambda: inventory.item_add_free(character=viktor, name="One more", load=0)):
+        with pytest.raises(InventoryError) as refused:
+            act()
+        assert refused.value.code == "too_many_lines"
