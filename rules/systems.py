@@ -129,6 +129,9 @@ class GameSystem:
     # stash's page shows none). Moving gear between owners is generic
     # (campaigns/transfers.py); what it weighs is the system's.
     stash_loads: Callable[[list], tuple[dict[int, LineLoad], int]] | None = None
+    # The URL name of a character's inventory page, among the system's own pages (its
+    # `urls`), "" for none: the party stash's page links there.
+    inventory_url: str = ""
     # duplicated(source, copy, items): what the system keeps beside a duplicated
     # character's build and inventory, copied too (`items`: {original line pk: its copy};
     # METTLE Core: a weapon line's table row, the Credit lost); None for nothing.

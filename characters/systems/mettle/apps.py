@@ -47,6 +47,7 @@ class MettleConfig(AppConfig):
             # The gear is the generic inventory's, weighed by METTLE's tables; its page
             # (urls.py) and what joining, leaving and duplicating do (inventory.py).
             urls="characters.systems.mettle.urls",
+            inventory_url="characters:mettle_inventory",
             stash_loads=inventory.stash_loads,
             duplicated=inventory.duplicated,
             campaign_changed=inventory.campaign_changed,

@@ -206,6 +206,8 @@ def test_give_to_the_stash_and_to_another_character(client, owner, viktor, anya,
         assert response.status_code == 200 and "data-item-error" in response.content.decode()
     stash = client.get(reverse("campaigns:stash", args=[campaign.pk]))
     assert stash.status_code == 200 and "Deck of cards" in stash.content.decode()
+    # Its link to the character's own inventory is METTLE's page.
+    assert f'href="{url("mettle_inventory", viktor)}"' in stash.content.decode()
 
 
 def test_the_guide_restores_lost_credit(client, owner, guide, viktor, anya):
