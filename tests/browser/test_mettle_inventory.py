@@ -8,7 +8,14 @@ from playwright.sync_api import expect
 
 from campaigns import services as campaign_services
 from characters.models import InventoryItem
-from tests.browser.conftest import axe_check, describe, htmx_settled, login, screenshot
+from tests.browser.conftest import (
+    PHONE,
+    axe_check,
+    describe,
+    htmx_settled,
+    login,
+    screenshot,
+)
 from tests.characters.systems.mettle.helpers import make_viktor
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
@@ -77,6 +84,12 @@ def test_buy_over_credit_pack_and_give_to_the_stash(page, live_server, password)
     screenshot(page, "mettle-inventory")
     violations = axe_check(page)
     assert not violations, describe(violations)
+
+    # On a phone: no sideways scrolling.
+    page.set_viewport_size(PHONE)
+    page.goto(f"/characters/{viktor.pk}/mettle-inventory/")
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    screenshot(page, "mettle-inventory-phone")
 
     assert InventoryItem.objects.get(name="Pocket knife").stash_id == campaign.pk
     page.goto(f"/campaigns/{campaign.pk}/stash/")
