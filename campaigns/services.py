@@ -310,7 +310,15 @@ def character_join(*, campaign: Campaign, character: Character, by,
     character.campaign = campaign
     character.save(update_fields=["campaign", "updated_at"])
     _campaign_record(character, campaign, kind=Kind.JOINED, by=by, request_key=request_key)
+    _campaign_changed(character, campaign, joined=True, by=by)
     return character
+
+
+def _campaign_changed(character: Character, campaign: Campaign, *, joined: bool, by) -> None:
+    """The system's own consequences of joining or leaving (GameSystem.campaign_changed)."""
+    hook = character.game_system.campaign_changed
+    if hook is not None:
+        hook(character, campaign=campaign, joined=joined, by=by)
 
 
 def _campaign_record(character: Character, campaign: Campaign, *, kind: str, by,
@@ -362,6 +370,7 @@ def character_leave(*, character: Character, by) -> Character:
     character.campaign = None
     character.save(update_fields=["campaign", "updated_at"])
     _campaign_record(character, campaign, kind=Kind.LEFT, by=by)
+    _campaign_changed(character, campaign, joined=False, by=by)
     return character
 
 

@@ -133,7 +133,10 @@ def _context(request: HttpRequest, membership: Membership, **extra) -> dict:
         "total_load": total_load,
         "take_targets": [(str(c.pk), c.display_name if c.owner_id == request.user.pk
                           else f"{c.display_name} ({c.owner.get_username()})") for c in party],
-        "my_characters": [c for c in party if c.owner_id == request.user.pk],
+        # The player's own characters with their system's inventory page, if it has one.
+        "my_characters": [(c, reverse(c.game_system.inventory_url, args=[c.pk]))
+                          for c in party if c.owner_id == request.user.pk
+                          and c.game_system.inventory_url],
         "history": history,
         "history_total": history_total,
         "request_key": uuid.uuid4().hex,

@@ -66,8 +66,11 @@ def _require_runs(membership: Membership) -> None:
 def _party(campaign: Campaign, *, full: bool) -> list[dict]:
     """One row per character. The Imp's rows carry the rules engine's sheet; the
     players' rows only the summary. A fixed number of queries, whatever the party."""
-    characters = (campaign.game_system.character_model.objects.filter(campaign=campaign)
+    system = campaign.game_system
+    characters = (system.character_model.objects.filter(campaign=campaign)
                   .with_progress().select_related("owner"))
+    if full and system.for_sheets is not None:
+        characters = system.for_sheets(characters)
     if full:
         characters = characters.prefetch_related(
             Prefetch("items", queryset=InventoryItem.objects.select_related("catalog_item")))

@@ -110,6 +110,8 @@ def character_duplicate(*, character: Character, by) -> Character:
         clone = mapping[original.pk]
         clone.container = mapping.get(original.container_id)
         clone.save(update_fields=["container"])
+    if source.game_system.duplicated is not None:
+        source.game_system.duplicated(source, copy, mapping)
     note = f"Duplicated from #{source.pk}"
     copy_xp = source.game_system.copy_xp
     XpEntry.objects.create(character=copy, kind=XpEntry.Kind.CREATION,

@@ -98,6 +98,10 @@ class GameSystem:
     # sheet(character, items=None) -> the derived numbers the pages show, from the
     # system's engine (the same function for the page, the builder and the print).
     sheet: Callable[..., Any] | None = None
+    # for_sheets(queryset) -> the queryset loading what `sheet` reads beside the
+    # character's row (its ledgers' sums, its gear lines), so that a page of many sheets
+    # (the party dashboard) costs no query per character; None: nothing more to load.
+    for_sheets: Callable[[Any], Any] | None = None
     # summary(character) -> one line for the character list ("Level 10 Human"); the
     # character carries the ledger sums (level_total, xp_total, coins_total).
     summary: Callable[[Any], str] | None = None
@@ -134,6 +138,17 @@ class GameSystem:
     # stash's page shows none). Moving gear between owners is generic
     # (campaigns/transfers.py); what it weighs is the system's.
     stash_loads: Callable[[list], tuple[dict[int, LineLoad], int]] | None = None
+    # The URL name of a character's inventory page, among the system's own pages (its
+    # `urls`), "" for none: the party stash's page links there.
+    inventory_url: str = ""
+    # duplicated(source, copy, items): what the system keeps beside a duplicated
+    # character's build and inventory, copied too (`items`: {original line pk: its copy};
+    # METTLE Core: a weapon line's table row, the Credit lost); None for nothing.
+    duplicated: Callable[..., None] | None = None
+    # campaign_changed(character, *, campaign, joined, by): what joining or leaving a
+    # campaign does to the system's own rows, inside that transaction (METTLE Core: lost
+    # Credit recovers "between campaigns"); None for nothing.
+    campaign_changed: Callable[..., None] | None = None
     # The system's own character pages, if it has any (Eldritch Gambit's inventory and
     # Template page): a URLconf module's dotted path, or a list of URL patterns.
     # config/urls.py serves them under characters/ in the "characters" namespace, beside

@@ -25,7 +25,7 @@ from campaigns.forms import add_service_error
 from campaigns.models import IMP_ROLES, Membership
 from campaigns.polling import conditional_poll, unchanged_since
 from campaigns.services import CampaignError
-from characters.systems.mettle.builds import with_raises_spent
+from characters.systems.mettle.builds import for_sheets
 from config.parsing import parse_id
 from rules.engine.mettle.data import ACTIONS, ATTRIBUTE_NAMES, DIFFICULTY, EDGE, TWIST_SEEDS
 from rules.engine.mettle.guide import FACTION_NAMES, FACTION_TWIST
@@ -62,7 +62,7 @@ def _party(campaign) -> list[dict]:
     """Each character's Mettle, Soak and Credit, from the engine's sheet."""
     system = campaign.game_system
     rows = []
-    characters = with_raises_spent(system.character_model.objects.filter(campaign=campaign)
+    characters = for_sheets(system.character_model.objects.filter(campaign=campaign)
                                    .with_progress())
     for character in characters.order_by("name", "pk"):
         sheet = system.sheet(character, None)

@@ -19,7 +19,7 @@ from django.db.models import Max, Prefetch
 
 from campaigns.models import Campaign
 from campaigns.services import CampaignError
-from characters.systems.mettle.builds import sheet_for, with_raises_spent
+from characters.systems.mettle.builds import for_sheets, sheet_for
 from characters.systems.mettle.models import MettleCharacter
 from rules.engine.mettle import initiative as engine
 from rules.engine.mettle.data import ATTRIBUTE_KEYS
@@ -107,7 +107,7 @@ def _fighter(combatant: MettleCombatant, mettle_max: int) -> Fighter:
 
 
 def _combatants(encounter: MettleEncounter) -> list[MettleCombatant]:
-    characters = with_raises_spent(MettleCharacter.objects.with_progress())
+    characters = for_sheets(MettleCharacter.objects.with_progress())
     return list(encounter.combatants.prefetch_related(
         Prefetch("character", queryset=characters)).order_by("position", "pk"))
 

@@ -7,7 +7,7 @@ own block."""
 
 from django.urls import path, reverse
 
-from . import advancement_views, guide_views, roll_views
+from . import advancement_views, guide_views, roll_views, transfer_views
 from . import initiative_views as ini
 
 # Under /campaigns/, in the "campaigns" namespace (campaigns/urls.py).
@@ -93,6 +93,15 @@ character_urlpatterns += [
          name="mettle_contact_lost"),
     path("<id:pk>/mettle/contacts/regained/", advancement_views.contact_regain,
          name="mettle_contact_regained"),
+]
+
+# --- Gear and Credit (transfer_views.py): giving gear from the inventory page; the Guide
+# restoring lost Credit.
+character_urlpatterns += [
+    path("<id:pk>/mettle-inventory/<id:item_pk>/give/", transfer_views.item_give,
+         name="mettle_item_give"),
+    path("<id:pk>/mettle-credit/restore/", transfer_views.credit_restore,
+         name="mettle_credit_restore"),
 ]
 
 

@@ -46,6 +46,7 @@ class EldritchGambitConfig(AppConfig):
             builder_roll_actions=pages.ROLL_ACTIONS,
             builder_roll=pages.builder_roll,
             urls="characters.systems.eldritch_gambit.urls",
+            inventory_url="characters:inventory",
             # Its Quests, Checks and Rolls and its Initiative tracker, and the campaign and
             # session pages' links to them (campaigns may import characters, not the
             # reverse: named, not imported).

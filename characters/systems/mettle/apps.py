@@ -17,8 +17,8 @@ class MettleConfig(AppConfig):
     verbose_name = "METTLE Core"
 
     def ready(self):
-        from . import pages, services
-        from .builds import sheet_for, xp_earned
+        from . import inventory, pages, services
+        from .builds import for_sheets, sheet_for, xp_earned
         from .campaign_settings import CampaignSettingsForm
         from .exchange import EXCHANGE
         from .forms import NEW_CHARACTER_INITIAL, MettleForm, initial_from_character
@@ -32,6 +32,7 @@ class MettleConfig(AppConfig):
             new_character_initial=NEW_CHARACTER_INITIAL,
             initial_from_character=initial_from_character,
             sheet=sheet_for,
+            for_sheets=for_sheets,
             summary=pages.summary,
             game_master="Guide",
             create=services.character_create,
@@ -47,6 +48,13 @@ class MettleConfig(AppConfig):
             ),
             builder_roll_actions=pages.ROLL_ACTIONS,
             builder_roll=pages.builder_roll,
+            # The gear is the generic inventory's, weighed by METTLE's tables; its page
+            # (urls.py) and what joining, leaving and duplicating do (inventory.py).
+            urls="characters.systems.mettle.urls",
+            inventory_url="characters:mettle_inventory",
+            stash_loads=inventory.stash_loads,
+            duplicated=inventory.duplicated,
+            campaign_changed=inventory.campaign_changed,
             # Its campaign side (named, not imported: characters never import campaigns).
             campaign_package="campaigns.systems.mettle",
             # The Highlights at the start of each session after the first; its XP buys

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.db.models import OuterRef, Subquery, Sum, Value
+from django.db.models import OuterRef, Prefetch, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from rules.engine.mettle import Attributes, CharacterBuild, CharacterSheet, Item, compute_sheet
@@ -72,38 +72,60 @@ def build_from(values: Mapping[str, Any], *, xp_earned: int = 0) -> CharacterBui
         contacts=tuple(values.get("contacts") or ()),
         credit=values["credit"],
         credit_lost=values.get("credit_lost") or 0,
-        items=build_items(armor=values.get("armor") or "", weapons=values.get("weapons") or [],
-                          gear=values.get("gear") or []),
+        items=values["items"] if "items" in values else build_items(
+            armor=values.get("armor") or "", weapons=values.get("weapons") or [],
+            gear=values.get("gear") or []),
         mettle_current=values.get("mettle_current"),
     )
 
 
 BUILD_COLUMNS = (
     "method", "budget", *ATTRIBUTE_KEYS, *(f"{key}_descriptor" for key in ATTRIBUTE_KEYS),
-    "raises", "backstories", "contacts", "credit", "credit_lost", "mettle_current", "armor",
-    "weapons", "gear",
+    "raises", "backstories", "contacts", "credit", "credit_lost", "mettle_current",
 )
 
 
-def values_of(character) -> dict[str, Any]:
-    return {column: getattr(character, column) for column in BUILD_COLUMNS}
+def values_of(character, lines=None) -> dict[str, Any]:
+    """A stored character's build values: its columns, the Credit ledger's sum, and its
+    gear lines (the generic inventory's, read by inventory.py) as the engine's items and
+    in the builder's shape (armor, weapons, gear)."""
+    from .inventory import engine_items, legacy_gear, lines_of
+
+    lines = lines_of(character) if lines is None else lines
+    values = {column: getattr(character, column) for column in BUILD_COLUMNS}
+    values.update(legacy_gear(lines))
+    values["items"] = engine_items(lines)
+    return values
 
 
-def with_raises_spent(queryset):
-    """Annotate `raises_spent` (what the raises bought in play cost, ledgers.AttributeRaise)
-    so that xp_earned needs no query per character: a page of many sheets stays flat."""
+def for_sheets(queryset):
+    """The characters of `queryset` with what their sheets read beside their own row,
+    so that a page of many sheets stays flat in queries: `raises_spent` (what the raises
+    bought in play cost, ledgers.AttributeRaise, for xp_earned), `credit_lost_total` (the
+    Credit ledger's sum) and `sheet_lines` (the gear lines with their weapon rows, for
+    inventory.lines_of)."""
+    from characters.models import InventoryItem
+
     from .ledgers import AttributeRaise
+    from .models import CreditEntry
 
-    spent = (AttributeRaise.objects.filter(character=OuterRef("pk"), undone_at__isnull=True)
-             .order_by().values("character").annotate(total=Sum("cost")).values("total"))
-    return queryset.annotate(raises_spent=Coalesce(Subquery(spent), Value(0)))
+    def total(model, column, **live):
+        rows = (model.objects.filter(character=OuterRef("pk"), **live).order_by()
+                .values("character").annotate(total=Sum(column)).values("total"))
+        return Coalesce(Subquery(rows), Value(0))
+
+    return queryset.annotate(
+        raises_spent=total(AttributeRaise, "cost", undone_at__isnull=True),
+        credit_lost_total=total(CreditEntry, "change"),
+    ).prefetch_related(Prefetch("items", to_attr="sheet_lines",
+                                queryset=InventoryItem.objects.select_related("mettle_weapon")))
 
 
 def xp_earned(character) -> int:
     """The XP the character earned: its XP ledger's sum (Highlights, make-up XP and the
     Guide's awards, written by the campaign side) before what the raises bought in play
     took from it (their entries, ledgers.AttributeRaise); the engine takes every raise of
-    `raises` off it again, each at its cost then. A character loaded `with_raises_spent`
+    `raises` off it again, each at its cost then. A character loaded `for_sheets`
     costs no query here."""
     from .ledgers import AttributeRaise
 
@@ -118,6 +140,10 @@ def xp_earned(character) -> int:
 
 def sheet_for(character, items=None) -> CharacterSheet:
     """The character's sheet: the same function for the page, the print and the
-    export. `items` (the generic inventory lines) are not METTLE's gear: its gear is on
-    its own columns."""
-    return compute_sheet(build_from(values_of(character), xp_earned=xp_earned(character)))
+    export. `items`: the character's inventory lines if already read (with their
+    `mettle_weapon` rows), else they are read here (or were, by for_sheets)."""
+    lines = getattr(character, "sheet_lines", None)  # read by for_sheets
+    if lines is None and items is not None:
+        lines = list(items)
+    return compute_sheet(build_from(values_of(character, lines),
+                                    xp_earned=xp_earned(character)))

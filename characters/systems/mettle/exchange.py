@@ -19,7 +19,15 @@ from rules.engine.mettle.data import ATTRIBUTE_KEYS, WEAPON_BY_NAME
 
 from . import services
 from .builds import build_from, sheet_for, xp_earned
-from .forms import GEAR_NAME_LENGTH, LINE_LENGTH, LOAD_MAX, MAX_LINES, QUANTITY_MAX, WEAPON_ROWS
+from .forms import (
+    GEAR_LINES,
+    GEAR_NAME_LENGTH,
+    LINE_LENGTH,
+    LOAD_MAX,
+    MAX_LINES,
+    QUANTITY_MAX,
+)
+from .inventory import legacy_gear, lines_of
 from .models import (
     ARMOR_NAMES,
     BUDGET_MAX,
@@ -48,10 +56,12 @@ ISSUE_KEYS = {"items": "armor", "raises": "raises", **{key: f"attributes.{key}"
 
 
 def export_body(character) -> dict:
-    sheet = sheet_for(character)
+    items = lines_of(character)
+    gear = legacy_gear(items)
+    sheet = sheet_for(character, items)
     lines = iter(sheet.weapons)
     weapons = []
-    for weapon in character.weapons:
+    for weapon in gear["weapons"]:
         line = next(lines)
         weapons.append({"name": weapon.get("name") or weapon["weapon"],
                         "weapon": weapon["weapon"], "concept": bool(weapon.get("concept")),
@@ -71,10 +81,10 @@ def export_body(character) -> dict:
         "credit": character.credit,
         "credit_lost": character.credit_lost,
         "mettle_current": character.mettle_current,
-        "armor": character.armor or None,
+        "armor": gear["armor"] or None,
         "weapons": weapons,
         "gear": [{"name": g["name"], "load": g.get("load"), "quantity": g.get("quantity", 1)}
-                 for g in character.gear],
+                 for g in gear["gear"]],
         "xp": xp_earned(character),  # earned: the raises above are paid from it
         "derived": sheet.derived(),
     }
@@ -158,7 +168,8 @@ def read_body(data: dict) -> tuple[dict, int, Problems]:
         armor = None
     values["armor"] = armor or ""
     values["weapons"] = []
-    for index, entry in _list_of_objects(problems, data, "weapons", WEAPON_ROWS):
+    # More weapons than the builder's rows may be bought on the inventory page.
+    for index, entry in _list_of_objects(problems, data, "weapons", MAX_LINES):
         path = f"weapons[{index}]"
         problems.unknown_keys(entry, WEAPON_KEYS, path)
         weapon = entry.get("weapon")
@@ -170,7 +181,7 @@ def read_body(data: dict) -> tuple[dict, int, Problems]:
             "weapon": weapon, "concept": problems.boolean(entry, "concept", f"{path}.concept"),
         })
     values["gear"] = []
-    for index, entry in _list_of_objects(problems, data, "gear", MAX_LINES):
+    for index, entry in _list_of_objects(problems, data, "gear", GEAR_LINES):
         path = f"gear[{index}]"
         problems.unknown_keys(entry, GEAR_KEYS, path)
         values["gear"].append({

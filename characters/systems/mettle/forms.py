@@ -17,6 +17,7 @@ from rules.engine.mettle.data import ARMOR, ATTRIBUTE_KEYS, ATTRIBUTE_NAMES, WEA
 from rules.engine.mettle.sheet import DEFAULT_CREDIT
 
 from .builds import TABLE_LOADS, build_from, sheet_for, table_name, values_of, xp_earned
+from .inventory import legacy_gear, lines_of, preview_items
 from .models import (
     BUDGET_MAX,
     BUDGET_MIN,
@@ -28,7 +29,9 @@ from .models import (
 )
 
 WEAPON_ROWS = 4  # the builder's weapon lines
-MAX_LINES = 20  # Backstories, Contacts, gear lines
+MAX_LINES = 20  # Backstories, Contacts
+# Gear lines (the inventory's, which the inventory page may add to): a sanity bound.
+GEAR_LINES = 200
 LINE_LENGTH = 200
 GEAR_NAME_LENGTH = 120
 QUANTITY_MAX = 999
@@ -61,9 +64,9 @@ def number_field(label, *, min_value, max_value, required=True, help_text=""):
     )
 
 
-def lines_field(label, *, help_text, rows=3):
+def lines_field(label, *, help_text, rows=3, most=MAX_LINES):
     return forms.CharField(label=label, required=False, help_text=help_text,
-                           max_length=MAX_LINES * (LINE_LENGTH + 2),
+                           max_length=most * (LINE_LENGTH + 2),
                            widget=forms.Textarea(attrs={"rows": rows}))
 
 
@@ -116,7 +119,7 @@ class MettleForm(forms.Form):
                               error_messages={"invalid_choice":
                                               "Choose an armour of the table, or none."})
     gear = lines_field(
-        "Gear", rows=4,
+        "Gear", rows=4, most=GEAR_LINES,
         help_text="One per line, as \"2 x Name (Load 1)\". A name from the Resources tables "
                   "(Common loads, Medicine, Standard kits, Vehicles, Mounts) takes its Load; "
                   "anything else is yours, Load 0 unless you say.")
@@ -159,10 +162,11 @@ class MettleForm(forms.Form):
     # -- cleaning -----------------------------------------------------------------------
 
     @staticmethod
-    def _lines(text: str, label: str, max_length: int = LINE_LENGTH) -> list[str]:
+    def _lines(text: str, label: str, max_length: int = LINE_LENGTH,
+               most: int = MAX_LINES) -> list[str]:
         lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
-        if len(lines) > MAX_LINES:
-            raise forms.ValidationError(f"At most {MAX_LINES} {label}, one per line.")
+        if len(lines) > most:
+            raise forms.ValidationError(f"At most {most} {label}, one per line.")
         for number, line in enumerate(lines, start=1):
             if len(line) > max_length:
                 raise forms.ValidationError(f"Line {number} is {len(line)} characters; at "
@@ -177,7 +181,8 @@ class MettleForm(forms.Form):
 
     def clean_gear(self):
         gear, problems = [], []
-        for number, line in enumerate(self._lines(self.cleaned_data["gear"], "gear lines"), 1):
+        typed = self._lines(self.cleaned_data["gear"], "gear lines", most=GEAR_LINES)
+        for number, line in enumerate(typed, 1):
             match = GEAR_LINE.match(line)
             name = match["name"].strip() if match else ""
             quantity = int(match["quantity"]) if match and match["quantity"] else 1
@@ -214,6 +219,9 @@ class MettleForm(forms.Form):
             elif name:
                 self.add_error(key, f"Choose the weapon of the table \"{name}\" is: its Hit "
                                     "and DM come from it.")
+        if self.character is not None:
+            # Weapons bought beyond the builder's rows (the inventory page) stay as they are.
+            weapons += legacy_gear(lines_of(self.character))["weapons"][WEAPON_ROWS:]
         return weapons
 
     def clean(self):
@@ -230,7 +238,12 @@ class MettleForm(forms.Form):
         if self.unreadable:
             return data
         earned = xp_earned(self.character) if self.character is not None else 0
-        self.sheet = compute_sheet(build_from(data, xp_earned=earned))
+        values = data
+        if self.character is not None:  # its lines as the save would leave them
+            values = {**data, "items": preview_items(
+                self.character, armor=data.get("armor") or "", weapons=data["weapons"],
+                gear=data.get("gear") or [])}
+        self.sheet = compute_sheet(build_from(values, xp_earned=earned))
         for issue in self.sheet.errors:
             self.add_error(ISSUE_FIELDS.get(issue.field), issue.message)
         return data
@@ -286,11 +299,13 @@ def gear_text(gear) -> str:
 def initial_from_character(character, items) -> dict:
     initial = {field: getattr(character, field) for field in (
         "name", "appearance", "background", "method", "budget", "credit", "mettle_current",
-        "armor", *ATTRIBUTE_KEYS, *(f"{key}_descriptor" for key in ATTRIBUTE_KEYS))}
+        *ATTRIBUTE_KEYS, *(f"{key}_descriptor" for key in ATTRIBUTE_KEYS))}
+    gear = legacy_gear(lines_of(character))
+    initial["armor"] = gear["armor"]
     initial["backstories"] = _lines_text(character.backstories)
     initial["contacts"] = _lines_text(character.contacts)
-    initial["gear"] = gear_text(character.gear)
-    for row, weapon in enumerate(character.weapons[:WEAPON_ROWS], start=1):
+    initial["gear"] = gear_text(gear["gear"])
+    for row, weapon in enumerate(gear["weapons"][:WEAPON_ROWS], start=1):
         initial[f"weapon_{row}"] = weapon["weapon"]
         initial[f"weapon_{row}_name"] = weapon.get("name", "")
         initial[f"weapon_{row}_concept"] = bool(weapon.get("concept"))

@@ -6,8 +6,14 @@ here feeds it) and is never stored.
 
 The database holds the invariants it can: starting pools 1 to 6, the Array's five values
 (sum 17 and sum of squares 63 with pools of 2 to 5 is exactly 5, 4, 3, 3, 2), the
-Freestyle budget and its half-budget cap, Credit and what is lost of it, the armour's
-name. The engine checks the rest (Backstories, Contacts, Mettle against its maximum).
+Freestyle budget and its half-budget cap, Credit. The engine checks the rest
+(Backstories, Contacts, Mettle against its maximum).
+
+The gear is the generic inventory's (characters.InventoryItem lines: containers, drop and
+pick up, give, the party stash); what a line is in METTLE's tables is read by name
+(inventory.py here), and a weapon's table row and martial CONCEPT are its MettleWeapon
+row. The Credit lost to purchases is the CreditEntry ledger's sum (README, "Design
+notes", METTLE gear and Credit).
 """
 
 from __future__ import annotations
@@ -17,11 +23,12 @@ from django.db.models import F, Q
 from django.db.models.functions import Greatest
 from django.db.models.lookups import Exact, LessThanOrEqual
 
-from characters.models import Character
+from characters.models import Character, InventoryItem, LedgerEntry
 from rules.engine.mettle.attributes import ARRAY, POOL_MAX, POOL_MIN, Method
-from rules.engine.mettle.data import ARMOR, ATTRIBUTE_KEYS
+from rules.engine.mettle.data import ARMOR, ATTRIBUTE_KEYS, WEAPONS
 
 ARMOR_NAMES = tuple(armor.name for armor in ARMOR)
+WEAPON_NAMES = tuple(weapon.name for weapon in WEAPONS)
 BUDGET_MIN, BUDGET_MAX = 1, 99
 CREDIT_MIN, CREDIT_MAX = 0, 9
 METTLE_MIN, METTLE_MAX = -99, 99
@@ -73,19 +80,8 @@ class MettleCharacter(Character):
     backstories = models.JSONField(default=list, blank=True)  # ["Raised in Kyiv (Ukrainian)"]
     contacts = models.JSONField(default=list, blank=True)  # ["Oleg", "Samuelson"]
     credit = models.SmallIntegerField(default=2)
-    credit_lost = models.SmallIntegerField(default=0)  # until the next campaign
     # Engine > Mettle: None means "at maximum", so a new character is full.
     mettle_current = models.SmallIntegerField(null=True, blank=True)
-    # Resources: the worn armour ("" none), the weapons and the rest of the gear.
-    armor = models.CharField(max_length=40, blank=True)
-    # [{"name": "Sword cane", "weapon": "Sword", "concept": false}]: a weapon of the
-    # WEAPONS table under the character's own name; `concept` when a martial CONCEPT
-    # covers it (Characters > CONCEPT).
-    weapons = models.JSONField(default=list, blank=True)
-    # [{"name": "Pocket watch and fob", "load": null, "quantity": 1}]: a table item
-    # (COMMON LOADS, Medicine, Standard Kits, Vehicles, Mounts) takes the table's Load when
-    # `load` is null; anything else is free-form with its own Load (null: 0).
-    gear = models.JSONField(default=list, blank=True)
 
     class Meta:
         verbose_name = "METTLE Core character"
@@ -112,22 +108,87 @@ class MettleCharacter(Character):
                 name="mettle_freestyle_within_budget",
             ),
             models.CheckConstraint(
-                condition=Q(credit__gte=CREDIT_MIN, credit__lte=CREDIT_MAX)
-                & Q(credit_lost__gte=0, credit_lost__lte=F("credit")),
-                name="mettle_credit_in_range",
+                condition=Q(credit__gte=CREDIT_MIN, credit__lte=CREDIT_MAX),
+                name="mettle_credit_assigned_in_range",
             ),
             models.CheckConstraint(
                 condition=Q(mettle_current__isnull=True)
                 | Q(mettle_current__gte=METTLE_MIN, mettle_current__lte=METTLE_MAX),
                 name="mettle_current_in_range",
             ),
-            models.CheckConstraint(condition=Q(armor="") | Q(armor__in=ARMOR_NAMES),
-                                   name="mettle_armor_known"),
         ]
 
     @property
     def descriptors(self) -> dict[str, str]:
         return {key: getattr(self, f"{key}_descriptor") for key in ATTRIBUTE_KEYS}
 
+    @property
+    def credit_lost(self) -> int:
+        """The Credit lost to purchases one digit over it, until it is restored between
+        campaigns: the CreditEntry ledger's sum (a `credit_lost_total` annotation, if
+        the queryset has one)."""
+        annotated = getattr(self, "credit_lost_total", None)
+        if annotated is not None:
+            return annotated
+        if self.pk is None:
+            return 0
+        return self.credit_entries.aggregate(total=models.Sum("change"))["total"] or 0
+
+
+class MettleWeapon(models.Model):
+    """What makes a gear line a weapon: the WEAPONS table's row it is (RS §Weapons; the
+    line's name is the character's own, "Sword cane" for a Sword) and whether a martial
+    CONCEPT covers it (CH §CONCEPT). It follows its line wherever the line goes (given,
+    stashed); a weapon line is always one weapon (quantity 1), so it is never split."""
+
+    item = models.OneToOneField(InventoryItem, on_delete=models.CASCADE, primary_key=True,
+                                related_name="mettle_weapon")
+    weapon = models.CharField(max_length=40)
+    concept = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(weapon__in=WEAPON_NAMES),
+                                   name="mettle_weapon_known"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.item.name} ({self.weapon})"
+
+
+class CreditEntry(LedgerEntry):
+    """The ledger of Credit lost and restored (CH §Credit: "If they want to buy something
+    one Credit digit higher, they lose a digit of Credit temporarily. Lost Credit
+    recovers between campaigns."). `change` is Credit *lost*: +1 for a purchase one
+    digit over, 0 for one within Credit (recorded so that a double click buys once and
+    the purchase can be undone), minus what is restored."""
+
+    class Kind(models.TextChoices):
+        PURCHASE = "purchase", "Purchase"
+        RESTORED = "restored", "Restored between campaigns"
+        GUIDE = "guide", "Restored by the Guide"
+        IMPORT = "import", "Imported"
+        REVERSAL = "reversal", "Reversal"
+
+    character = models.ForeignKey(MettleCharacter, on_delete=models.CASCADE,
+                                  related_name="credit_entries")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    change = models.SmallIntegerField()
+    # The line a purchase added (its undo removes it if the character still has it).
+    item = models.ForeignKey(InventoryItem, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
+
+    class Meta(LedgerEntry.Meta):
+        verbose_name_plural = "credit entries"
+        constraints = [
+            models.CheckConstraint(condition=Q(kind__in=["purchase", "restored", "guide",
+                                                         "import", "reversal"]),
+                                   name="mettle_credit_entry_kind_known"),
+            models.CheckConstraint(condition=Q(change__gte=-99, change__lte=99),
+                                   name="mettle_credit_entry_change_in_range"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.change:+d} Credit lost"
 
 from .ledgers import AttributeRaise, ContactEvent, MakeUp, VoucherEntry  # noqa: E402, F401

@@ -20,6 +20,7 @@ from characters.printing import NORMAL, SMALL, TINY, lines_needed
 from rules.engine.mettle.data import ATTRIBUTE_KEYS
 
 from .builds import sheet_for
+from .inventory import legacy_gear, lines_of
 
 TEMPLATE = "characters/mettle/print.html"
 WEAPON_ROWS = 6  # the weapons table's rows: the weapons, then blanks for pencil
@@ -112,9 +113,10 @@ def descriptor_size(text: str) -> str:
 
 
 def printed_sheet(character) -> dict:
-    sheet = sheet_for(character)
+    items = lines_of(character)
+    sheet = sheet_for(character, items)
     gear = [f"{g['quantity']} x {g['name']}" if g["quantity"] != 1 else g["name"]
-            for g in character.gear]
+            for g in legacy_gear(items)["gear"]]
     attributes = []
     for key in ATTRIBUTE_KEYS:
         descriptor = getattr(character, f"{key}_descriptor") or ""

@@ -8,7 +8,8 @@ from django.urls import reverse
 
 from characters.models import Character, XpEntry
 from characters.systems.mettle.forms import MettleForm
-from characters.systems.mettle.models import MettleCharacter
+from characters.systems.mettle.inventory import legacy_gear, lines_of
+from characters.systems.mettle.models import CreditEntry, MettleCharacter
 from characters.systems.mettle.pages import builder_roll
 from rules.engine.mettle import DERIVED_NAMES, Attributes, CharacterBuild, Item, compute_sheet
 from rules.engine.mettle.attributes import ARRAY, Method
@@ -149,10 +150,11 @@ def test_create_then_update(player, user):
     response = player.post(reverse("characters:create"), posted())
     character = MettleCharacter.objects.get()
     assert response.status_code == 302 and response.url == character.get_absolute_url()
+    gear = legacy_gear(lines_of(character))
     assert (character.owner, character.system, character.concept, character.contacts,
-            character.weapons) == (user, "mettle-core", 5, ["Oleg", "Samuelson"],
-                                   [{"name": "Sword cane", "weapon": "Sword", "concept": False}])
-    assert character.gear[0] == {"name": "Brown suit", "load": None, "quantity": 1}
+            gear["weapons"]) == (user, "mettle-core", 5, ["Oleg", "Samuelson"],
+                                 [{"name": "Sword cane", "weapon": "Sword", "concept": False}])
+    assert gear["gear"][0] == {"name": "Brown suit", "load": None, "quantity": 1}
     edit = reverse("characters:edit", args=[character.pk])
     body = player.get(edit).content.decode()
     assert "Itinerant gambler" in body and "Pocket watch and fob" in body
@@ -162,8 +164,9 @@ def test_create_then_update(player, user):
     character.refresh_from_db()
     assert (character.method, character.budget, character.concept, character.motive) == (
         "freestyle", 24, 4, 5)
-    assert character.gear == [{"name": "Torch", "load": 1, "quantity": 3},
-                              {"name": "Explorer's pack", "load": None, "quantity": 1}]
+    assert legacy_gear(lines_of(character))["gear"] == [
+        {"name": "Torch", "load": 1, "quantity": 3},
+        {"name": "Explorer's pack", "load": None, "quantity": 1}]
 
 
 def test_a_refused_save_keeps_everything_typed(player):
@@ -181,7 +184,8 @@ def test_a_refused_save_keeps_everything_typed(player):
 
 def test_the_update_keeps_the_raises_and_the_credit_lost(player, user):
     character = make_viktor(user)
-    MettleCharacter.objects.filter(pk=character.pk).update(raises=["poise"], credit_lost=1)
+    MettleCharacter.objects.filter(pk=character.pk).update(raises=["poise"])
+    CreditEntry.objects.create(character=character, kind="purchase", change=1)
     XpEntry.objects.create(character=character, kind=XpEntry.Kind.ADJUSTMENT, xp_change=5)
     player.post(reverse("characters:edit", args=[character.pk]), posted(name="Vik"))
     character.refresh_from_db()

@@ -14,7 +14,8 @@ from characters import exchange
 from characters.models import Character, XpEntry
 from characters.systems.mettle.builds import sheet_for
 from characters.systems.mettle.exchange import FORMAT
-from characters.systems.mettle.models import MettleCharacter
+from characters.systems.mettle.inventory import legacy_gear, lines_of
+from characters.systems.mettle.models import CreditEntry, MettleCharacter
 from rules.engine.mettle import DERIVED_NAMES
 
 from .helpers import make_viktor
@@ -30,7 +31,10 @@ CHOICES = ("name", "appearance", "background", "method", "budget", "concept", "f
 
 
 def choices(character) -> dict:
-    return {column: getattr(character, column) for column in CHOICES}
+    """The stored choices, the gear lines in the builder's shape among them."""
+    gear = legacy_gear(lines_of(character))
+    return {column: gear[column] if column in gear else getattr(character, column)
+            for column in CHOICES}
 
 
 def test_viktors_file_is_the_golden_file(user):
@@ -55,7 +59,8 @@ def test_round_trip_through_the_pages(client, user, other_user):
     viktor = make_viktor(user, armor="Light (Leather)", mettle_current=-2, credit=3,
                          backstories=["Raised in Odesa (Russian)"],
                          gear=[{"name": "Torch", "load": 1, "quantity": 3}])
-    MettleCharacter.objects.filter(pk=viktor.pk).update(raises=["poise"], credit_lost=1)
+    MettleCharacter.objects.filter(pk=viktor.pk).update(raises=["poise"])
+    CreditEntry.objects.create(character=viktor, kind="purchase", change=1)
     XpEntry.objects.create(character=viktor, kind=XpEntry.Kind.ADJUSTMENT, xp_change=7)
     viktor = MettleCharacter.objects.get(pk=viktor.pk)
     client.force_login(user)
@@ -101,7 +106,7 @@ def viktor_file(**changes) -> dict:
                            "nature, poise), got a list."),
     ({"weapons": [{"name": "Laser", "weapon": "Laser"}]},
      "weapons[0].weapon: expected a weapon of the table, got \"Laser\"."),
-    ({"weapons": "Sword"}, "weapons: expected a list of at most 4 objects, got \"Sword\"."),
+    ({"weapons": "Sword"}, "weapons: expected a list of at most 20 objects, got \"Sword\"."),
     ({"gear": [{"name": "Torch", "quantity": 0}]},
      "gear[0].quantity: 0 is out of range; expected 1 to 999."),
     ({"gear": [{"load": 1}]}, "gear[0].name: missing; expected text of up to 120 characters."),

@@ -22,9 +22,8 @@ pytestmark = pytest.mark.django_db
     {"budget": 0}, {"budget": 100},
     {"method": "freestyle", "budget": 22, "motive": 6},  # 12 is over half of 22
     {"method": "freestyle", "budget": 22, "concept": 5, "frame": 4, "motive": 4},  # 23 > 22
-    {"credit": 10}, {"credit": -1}, {"credit": 2, "credit_lost": 3}, {"credit_lost": -1},
+    {"credit": 10}, {"credit": -1},
     {"mettle_current": 100}, {"mettle_current": -100},
-    {"armor": "Mithril"},
 ])
 def test_the_database_refuses_what_the_rules_forbid(user, changes):
     viktor = make_viktor(user)

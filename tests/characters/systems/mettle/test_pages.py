@@ -11,6 +11,7 @@ from django.utils.html import escape
 from characters.models import Character
 from characters.systems.mettle.apps import KEY, LICENCE, NAME
 from characters.systems.mettle.builds import sheet_for
+from characters.systems.mettle.inventory import legacy_gear, lines_of
 from characters.systems.mettle.models import MettleCharacter
 from rules.engine.mettle import DERIVED_NAMES
 from tests.characters import pdf_tools
@@ -81,8 +82,8 @@ def test_duplicate_and_compare(player, user):
     viktor = make_viktor(user)
     response = player.post(reverse("characters:duplicate", args=[viktor.pk]))
     copy = MettleCharacter.objects.exclude(pk=viktor.pk).get()
-    assert (copy.name, copy.weapons, copy.contacts) == ("Viktor (copy)", viktor.weapons,
-                                                         viktor.contacts)
+    assert (copy.name, legacy_gear(lines_of(copy)), copy.contacts) == (
+        "Viktor (copy)", legacy_gear(lines_of(viktor)), viktor.contacts)
     body = player.get(response.url).content.decode()
     assert len(re.findall(r'data-stat="mettle_max"[^>]*>9<', body)) == 2
 
