@@ -208,3 +208,34 @@ def test_campaign_dashboard_poll_is_flat_in_party_and_history(client, campaign, 
         for kind in ("page", "poll"):
             assert_flat({k: v for k, v in counts.items()
                          if k.startswith(who) and k.endswith(kind)})
+
+
+def test_a_mettle_dashboard_is_flat_in_the_party(client):
+    """METTLE Core's sheets read their gear lines (with the weapons' rows), the Credit
+    ledger and the raises bought in play: GameSystem.for_sheets loads them with the party,
+    so the Guide's dashboard costs the same for 2, 4 and 8 characters, each with weapons,
+    gear, a Credit purchase and a raise."""
+    from campaigns import services
+    from characters.systems.mettle import inventory
+    from characters.systems.mettle.models import MettleCharacter
+    from tests.characters.systems.mettle.helpers import make_viktor
+    from tests.factories import UserFactory
+
+    guide = UserFactory()
+    campaign = services.campaign_create(owner=guide, name="Saint Vitus", system="mettle-core")
+    path = reverse("campaigns:detail", args=[campaign.pk])
+    counts, made = {}, 0
+    for n in PARTIES:
+        while made < n:
+            player = UserFactory()
+            invitation = services.invitation_create(campaign=campaign, by=guide)
+            services.invitation_accept(code=invitation.code, user=player)
+            viktor = make_viktor(player, name=f"Viktor {made}")
+            services.character_join(campaign=campaign, character=viktor, by=player)
+            inventory.item_buy(character=MettleCharacter.objects.get(pk=viktor.pk),
+                               by=player, key="Armour:Medium (Chain)")
+            XpEntryFactory(character=viktor, xp_change=3)
+            made += 1
+        client.force_login(guide)
+        counts[f"{n} characters, page"] = count_queries(client, path)
+    assert_flat(counts)

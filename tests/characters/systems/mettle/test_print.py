@@ -6,7 +6,7 @@ poppler (tests/characters/pdf_tools.py) and kept as PNGs in artifacts/print/ to 
 import pytest
 from django.urls import reverse
 
-from characters.systems.mettle.models import MettleCharacter
+from characters.systems.mettle.models import CreditEntry
 from characters.systems.mettle.printing import printed_sheet
 from rules.engine.mettle.data import ATTRIBUTION
 from tests.characters import pdf_tools
@@ -72,7 +72,7 @@ def test_one_page_that_uses_the_whole_paper(player, user, paper):
 
 def test_what_the_pencil_changed_is_printed_in_its_box(player, user):
     viktor = make_viktor(user, mettle_current=4)
-    MettleCharacter.objects.filter(pk=viktor.pk).update(credit_lost=1)  # a Credit ledger's
+    CreditEntry.objects.create(character=viktor, kind=CreditEntry.Kind.PURCHASE, change=1)
     body = player.get(reverse("characters:print", args=[viktor.pk])).content.decode()
     assert '<span class="m-pencil m-pencil-big">4</span>' in body
     assert '<span class="m-pencil m-pencil-big">1</span>' in body
