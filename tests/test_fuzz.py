@@ -35,11 +35,19 @@ from campaigns.models import Campaign, Invitation, Membership
 from campaigns.systems.eldritch_gambit import initiative, roll_services
 from campaigns.systems.eldritch_gambit.models import Combatant, Encounter
 from campaigns.systems.eldritch_gambit.rolls import Roll
+from campaigns.systems.mettle import initiative as mettle_initiative
+from campaigns.systems.mettle import roll_services as mettle_rolls
+from campaigns.systems.mettle.encounters import (
+    MettleCombatant,
+    MettleEncounter,
+    MettleInitiativeStep,
+)
 from campaigns.systems.mettle.guide_models import (
     MettleFactionCheck,
     MettleNpc,
     MettleResourcesEntry,
 )
+from campaigns.systems.mettle.rolls import MettleRoll
 from characters.models import CoinEntry, GearTransfer, InventoryItem, XpEntry
 from characters.systems.eldritch_gambit.demo import ASPHODEL
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
@@ -47,7 +55,7 @@ from characters.systems.mettle.apps import KEY as METTLE
 from characters.systems.mettle.demo import VIKTOR
 from characters.systems.mettle.demo import seed_demo as seed_mettle_demo
 from characters.systems.mettle.ledgers import AttributeRaise, ContactEvent, MakeUp, VoucherEntry
-from characters.systems.mettle.models import MettleCharacter
+from characters.systems.mettle.models import CreditEntry, MettleCharacter
 from config.parsing import MAX_ID
 from rules.engine.eldritch_gambit.checks import CheckSpec
 from rules.models import GearItem, Trait
@@ -127,6 +135,19 @@ class World:
         self.mettle_campaign = Campaign.objects.get(system=METTLE)
         self.mettle_entry = MettleResourcesEntry.objects.filter(
             faction__triangle__campaign=self.mettle_campaign).latest("pk").pk
+        # Viktor's pages in his campaign: a Check to Twist, a line of gear, a fight.
+        self.viktor = MettleCharacter.objects.get(pk=self.viktor.pk)
+        self.mettle_check = mettle_rolls.make_check(
+            character=self.viktor, by=self.viktor.owner,
+            request=mettle_rolls.CheckRequest(label="Fuzz Check", attribute="concept",
+                                              pool=5, difficulty=3))
+        self.mettle_item = self.viktor.items.first().pk
+        self.mettle_encounter = mettle_initiative.create(
+            campaign=self.mettle_campaign, by=self.mettle_campaign.owner, name="Fuzz fight")
+        mettle_initiative.add_characters(encounter_id=self.mettle_encounter.pk, version=None,
+                                         characters=[self.viktor],
+                                         by=self.mettle_campaign.owner)
+        self.mettle_combatant = MettleCombatant.objects.get(encounter=self.mettle_encounter).pk
         self.owner = self.hero.owner
         self.stranger = UserFactory()
         self.strangers_hero = CharacterFactory(owner=self.stranger)
@@ -196,7 +217,12 @@ class World:
             "entry_pk": self.xp_entry if campaign_side else self.coin_entry,
         }
         if name.startswith("campaigns:mettle_"):  # the METTLE campaign's own pages
-            ids.update(pk=self.mettle_campaign.pk, entry_pk=self.mettle_entry)
+            ids.update(pk=self.mettle_campaign.pk, entry_pk=self.mettle_entry,
+                       encounter_pk=self.mettle_encounter.pk,
+                       combatant_pk=self.mettle_combatant)
+        elif name.startswith("characters:mettle_"):  # a METTLE character's own pages
+            ids.update(pk=self.viktor.pk, roll_pk=self.mettle_check.pk,
+                       item_pk=self.mettle_item)
         return ids
 
     def other_ids(self) -> list:
@@ -217,7 +243,10 @@ def ledgers() -> dict:
         "resources": MettleResourcesEntry.objects.aggregate(n=Count("pk"), sum=Sum("change")),
         "faction_checks": MettleFactionCheck.objects.aggregate(n=Count("pk")),
         "mettle": [model.objects.count() for model in (AttributeRaise, VoucherEntry,
-                                                       ContactEvent, MakeUp)],
+                                                       ContactEvent, MakeUp, MettleRoll,
+                                                       MettleInitiativeStep, CreditEntry)],
+        "mettle_fights": MettleEncounter.objects.aggregate(n=Count("pk"),
+                                                           version=Sum("version")),
     }
 
 
