@@ -54,6 +54,13 @@ def test_about_renders_the_three_attributions_verbatim(client):
         assert attribution in text
 
 
+def test_about_credits_the_seed_004_encounter_rules_without_their_text(client):
+    """Seed 004 has no open licence: the About page names it and says its mechanics are
+    ours in our own words."""
+    text = visible_text(client.get(reverse("about")))
+    assert "Encounter rules (seed 004)" in text and "in our own words" in text
+
+
 def test_every_page_links_to_the_credits(client):
     for name in PAGES:
         html = client.get(reverse(name)).content.decode()
