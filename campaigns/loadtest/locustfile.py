@@ -12,12 +12,19 @@ the next, and the requests it crowds out are counted as offered but not served):
   MettleSheetReader: a METTLE Core player reading theirs, on the same schedule.
 - Dashboard (every 5 s), SessionLog (every 2 s), Initiative (the player view, every
   2 s), Ritual (the Imp runs the ritual: a step every 10 s): one of each per open table.
+- At each open METTLE Core table (LOADTEST_METTLE_TABLES of them; each endpoint named
+  "... (METTLE Core)"): MettleDashboard (the Guide's party dashboard, every 5 s),
+  MettleGuideScreen (the Guide's screen's party card, every 5 s), MettleSessionLog (the
+  session's METTLE roll log, every 2 s), MettleInitiative (a player's live view of the
+  fight, every 2 s), MettleChecks (two players on the Play page: the live odds while
+  they choose, then the Check, every 15 s).
 - SheetPdf, PartyPdf: an Imp downloads a sheet PDF and the party's PDF, every 60 s.
 - BarePost, BareGet: the bare view (login required, 2 bytes) on the preview's and the
   polls' schedules.
 
 The environment says how many of each (LOADTEST_TYPISTS, of whom
-LOADTEST_METTLE_TYPISTS type in METTLE Core's builder; LOADTEST_TABLES;
+LOADTEST_METTLE_TYPISTS type in METTLE Core's builder; LOADTEST_TABLES of Eldritch
+Gambit and LOADTEST_METTLE_TABLES of METTLE Core;
 LOADTEST_METTLE_READERS; LOADTEST_PDFS), where the seeded world and its session cookies
 are (LOADTEST_WORLD) and where to write the measurements (LOADTEST_OUT); requests in
 the first LOADTEST_WARMUP seconds are not counted.
@@ -44,6 +51,7 @@ TYPISTS = int(os.environ.get("LOADTEST_TYPISTS", "1"))
 TABLES = int(os.environ.get("LOADTEST_TABLES", "1"))
 METTLE_TYPISTS = int(os.environ.get("LOADTEST_METTLE_TYPISTS", "0"))
 METTLE_READERS = int(os.environ.get("LOADTEST_METTLE_READERS", "0"))
+METTLE_TABLES = int(os.environ.get("LOADTEST_METTLE_TABLES", "0"))
 # Each game's pages are their own endpoints in the report (the generic URLs answer with
 # the character's game's builder, preview and sheet): "POST preview (typing, METTLE Core)".
 METTLE = "METTLE Core"
@@ -73,6 +81,10 @@ def take(kind: str, items: list):
 
 def table_for(kind: str) -> dict:
     return take(kind, WORLD["tables"][:TABLES] or WORLD["tables"])
+
+
+def mettle_table_for(kind: str) -> dict:
+    return take(kind, WORLD["mettle_tables"][:METTLE_TABLES] or WORLD["mettle_tables"])
 
 
 def character_of_table(kind: str) -> dict:
@@ -186,9 +198,18 @@ class Client(FastHttpUser):
             etags[url] = response.headers["ETag"]
         return response
 
-    def post(self, url: str, name: str, data: dict, htmx: bool = True):
+    def post(self, url: str, name: str, data: dict, htmx: bool = True, expect: str = ""):
+        """`expect`: what the answer must contain to count as served (an htmx form
+        answers 200 with its errors beside the fields, which is no Check rolled)."""
         headers = {"X-CSRFToken": self.csrf, **(HTMX if htmx else {})}
-        return self.client.post(url, name=name, data=data, headers=headers)
+        if not expect:
+            return self.client.post(url, name=name, data=data, headers=headers)
+        with self.client.post(url, name=name, data=data, headers=headers,
+                              catch_response=True) as response:
+            if response.status_code == 200 and expect not in (response.text or ""):
+                response.failure(f"{response.status_code} without {expect!r}: "
+                                 f"{(response.text or '')[:150]}")
+            return response
 
 
 class Typist(Client):
@@ -252,7 +273,7 @@ class BarePost(Client):
 
 
 class BareGet(Client):
-    fixed_count = TABLES
+    fixed_count = TABLES + METTLE_TABLES  # one per open table, of either game
     interval = 2.0
     endpoint = "GET bare view"
 
@@ -407,6 +428,108 @@ class MettleSheetReader(Client):
     @task
     def read(self):
         self.get(f"/characters/{self.who['character']}/", self.endpoint)
+
+
+class MettleDashboard(Client):
+    """The Guide's party dashboard at a METTLE Core table (the generic campaign page, its
+    METTLE party cards)."""
+
+    fixed_count = METTLE_TABLES
+    interval = 5.0
+    endpoint = f"GET dashboard poll ({METTLE})"
+
+    def on_start(self):
+        self.table = mettle_table_for("mettle-dashboard")
+        self.log_in(self.table["imp"])
+
+    @task
+    def dashboard(self):
+        url = f"/campaigns/{self.table['campaign']}/"
+        self.poll(url, self.endpoint, **{"HX-Target": "party-dashboard", "HX-Current-URL": url})
+
+
+class MettleGuideScreen(Client):
+    """The Guide's screen, whose party card polls every 5 s (HX-Target: party)."""
+
+    fixed_count = METTLE_TABLES
+    interval = 5.0
+    endpoint = f"GET Guide's screen poll ({METTLE})"
+
+    def on_start(self):
+        self.table = mettle_table_for("mettle-guide")
+        self.log_in(self.table["imp"])
+
+    @task
+    def party(self):
+        url = f"/campaigns/{self.table['campaign']}/guide/"
+        self.poll(url, self.endpoint, **{"HX-Target": "party", "HX-Current-URL": url})
+
+
+class MettleSessionLog(Client):
+    """The session's METTLE roll log the Guide keeps open (mettle_session_log)."""
+
+    fixed_count = METTLE_TABLES
+    interval = 2.0
+    endpoint = f"GET session log poll ({METTLE})"
+
+    def on_start(self):
+        self.table = mettle_table_for("mettle-session-log")
+        self.log_in(self.table["imp"])
+
+    @task
+    def session_log(self):
+        self.poll(f"/campaigns/{self.table['campaign']}/sessions/{self.table['session']}"
+                  "/mettle-log/", self.endpoint, **{"HX-Target": "session-log"})
+
+
+class MettleInitiative(Client):
+    """A player's live view of the METTLE fight (mettle_initiative, htmx's #live)."""
+
+    fixed_count = METTLE_TABLES
+    interval = 2.0
+    endpoint = f"GET initiative poll (player, {METTLE})"
+
+    def on_start(self):
+        self.table = mettle_table_for("mettle-initiative")
+        self.log_in(self.table["players"][0]["user"] if self.table["players"]
+                    else self.table["imp"])
+
+    @task
+    def initiative(self):
+        self.poll(f"/campaigns/{self.table['campaign']}/mettle-initiative/"
+                  f"{self.table['encounter']}/", self.endpoint, **{"HX-Target": "live"})
+
+
+class MettleChecks(Client):
+    """A player on METTLE's Play page: while choosing, the live odds (the form's bonus
+    dice and Difficulty changed one after the other, a POST each, as the page's
+    hx-trigger sends), then the Check; every 15 s."""
+
+    fixed_count = METTLE_TABLES * PLAYERS_AT_TABLE
+    interval = 15.0
+    # What the player changes before rolling: the bonus dice, then the Difficulty
+    # (values of the page's ladder: 1 Routine, 3 Challenging, 6 Daunting).
+    CHOICES = ({"bonus": "1"}, {"bonus": "2", "difficulty": "3"}, {"difficulty": "6"})
+
+    def on_start(self):
+        players = [p for t in WORLD["mettle_tables"][:METTLE_TABLES] for p in t["players"]]
+        self.who = take("mettle-checks", players or WORLD["mettle_characters"])
+        self.log_in(self.who["user"])
+        page = self.get(f"/characters/{self.who['character']}/mettle/play/",
+                        f"GET play page ({METTLE})")
+        forms = forms_of(page.text or "")
+        self.check = next(f for f in forms if f["action"].endswith("/mettle/play/check/"))
+        self.odds_url = self.check["action"].replace("/play/check/", "/play/odds/")
+
+    @task
+    def choose_and_roll(self):
+        data = fields_of(self.check)  # with a fresh request key, as the page renders it
+        for change in self.CHOICES:
+            data.update(change)
+            self.post(self.odds_url, f"POST check odds ({METTLE})", data,
+                      expect='data-odds="success"')
+        self.post(self.check["action"], f"POST check ({METTLE})", data,
+                  expect='id="check-result"')
 
 
 class SheetPdf(Client):

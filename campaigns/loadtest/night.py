@@ -235,17 +235,22 @@ def run_step(base: str, world: Path, workdir: Path, *, typists: int, tables: int
              ramp: Ramp) -> dict:
     """One game night of `ramp.seconds` (after the warm-up) with Locust, headless."""
     out = workdir / f"step-{typists}-{tables}.json"
-    mettle_typists, mettle_readers = mettle_clients(json.loads(world.read_text()),
-                                                    typists=typists, tables=tables)
+    seeded = json.loads(world.read_text())
+    mettle_typists, mettle_readers = mettle_clients(seeded, typists=typists, tables=tables)
+    eg_tables, mettle_tables = table_split(seeded, tables)
     env = {**os.environ, "LOADTEST_WORLD": str(world), "LOADTEST_OUT": str(out),
-           "LOADTEST_TYPISTS": str(typists), "LOADTEST_TABLES": str(tables),
+           "LOADTEST_TYPISTS": str(typists), "LOADTEST_TABLES": str(eg_tables),
+           "LOADTEST_METTLE_TABLES": str(mettle_tables),
            "LOADTEST_METTLE_TYPISTS": str(mettle_typists),
            "LOADTEST_METTLE_READERS": str(mettle_readers),
            "LOADTEST_PDFS": str(ramp.pdfs), "LOADTEST_WARMUP": str(ramp.warmup)}
-    # Typists (of every game), their bare-view peers, ten tabs per table (two players with
-    # two each), METTLE Core's sheet readers, two PDF clients per --pdfs: Locust needs that
-    # many users for the fixed counts.
-    users = typists + max(1, typists // 10) + 10 * tables + mettle_readers + 2 * ramp.pdfs
+    # Typists (of every game), their bare-view peers, ten tabs per Eldritch Gambit table
+    # (two players with two each) and seven per METTLE Core table (its bare GET, the
+    # Guide's dashboard, screen and roll log, a player's Initiative view, two players on
+    # the Play page), METTLE Core's sheet readers, two PDF clients per --pdfs: Locust
+    # needs that many users for the fixed counts.
+    users = (typists + max(1, typists // 10) + 10 * eg_tables + 7 * mettle_tables
+             + mettle_readers + 2 * ramp.pdfs)
     command = [BIN / "locust", "-f", LOCUSTFILE, "--headless", "--host", base,
                "--users", users, "--spawn-rate", max(users, 1),
                "--run-time", f"{ramp.seconds + ramp.warmup}s", "--stop-timeout", "30",
@@ -265,7 +270,8 @@ def run_step(base: str, world: Path, workdir: Path, *, typists: int, tables: int
     endpoints = summarise(raw["endpoints"])
     failed = [name for name, e in endpoints.items()
               if e["errors"] or (name not in NOT_HELD_TO_LIMIT and e["p99"] >= P99_LIMIT_MS)]
-    return {"typists": typists, "tables": tables, "seconds": round(raw["seconds"], 1),
+    return {"typists": typists, "tables": tables, "mettle_tables": mettle_tables,
+            "open_tables": eg_tables + mettle_tables, "seconds": round(raw["seconds"], 1),
             "held": not failed, "over_limit": failed, "endpoints": endpoints}
 
 
@@ -279,6 +285,18 @@ def mettle_clients(world: dict, *, typists: int, tables: int) -> tuple[int, int]
         return 0, 0
     return (min(typists, max(1, round(typists * share))) if typists else 0,
             max(1, round(tables * share)) if tables else 0)
+
+
+def table_split(world: dict, tables: int) -> tuple[int, int]:
+    """The step's open tables by game: (Eldritch Gambit's, METTLE Core's). The seed's
+    METTLE share of them play METTLE Core, at least one when METTLE tables were seeded,
+    and at least one plays Eldritch Gambit when its tables were: a step of one table
+    opens one of each (two), so that every game's table pages are in every night."""
+    share = world.get("mettle_share", 0) if world.get("mettle_tables") else 0
+    if not share or not tables:
+        return tables, 0
+    mettle = max(1, round(tables * share))
+    return (max(1, tables - mettle) if world.get("tables") else 0), mettle
 
 
 def percentile(ordered: list[float], p: float) -> float:
@@ -368,10 +386,12 @@ def report(result: dict) -> str:
         f"Seeded: {result['sizes']}",
         f"Load average before {result['load_before']}, after {result['load_after']}",
         "",
-        "Step  Typing  Tables  Held  Over the p99 limit or with errors",
+        "Step  Typing  Tables  Open (METTLE)  Held  Over the p99 limit or with errors",
     ]
     for n, step in enumerate(result["steps"], start=1):
-        lines.append(f"{n:>4}  {step['typists']:>6}  {step['tables']:>6}  "
+        open_tables = (f"{step.get('open_tables', step['tables'])} "
+                       f"({step.get('mettle_tables', 0)})")
+        lines.append(f"{n:>4}  {step['typists']:>6}  {step['tables']:>6}  {open_tables:>13}  "
                      f"{'yes' if step['held'] else 'no':>4}  {', '.join(step['over_limit'])}")
     held = result["held"]
     lines += ["", f"Held with every p99 under {result['p99_limit_ms']:.0f} ms and no errors "
@@ -380,8 +400,10 @@ def report(result: dict) -> str:
     shown = [s for s in result["steps"] if s["held"]][-1:] + \
         [s for s in result["steps"] if not s["held"]][:1]
     for step in shown:
-        lines += ["", f"{step['typists']} typing players, {step['tables']} open tables "
-                  f"({'held' if step['held'] else 'not held'}; {step['seconds']} s measured)",
+        lines += ["", f"{step['typists']} typing players, {step['tables']} tables "
+                  f"({step.get('open_tables', step['tables'])} open, "
+                  f"{step.get('mettle_tables', 0)} of them METTLE Core's; "
+                  f"{'held' if step['held'] else 'not held'}; {step['seconds']} s measured)",
                   endpoint_table(step["endpoints"])]
     return "\n".join(lines)
 

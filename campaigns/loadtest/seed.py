@@ -1,9 +1,11 @@
 """Seed a realistic installation for the load benchmark, through the project's own
 services only (Eldritch Gambit's character and inventory services, campaigns/services.py,
 its Checks and Rolls and Initiative services in campaigns/systems/eldritch_gambit/;
-METTLE Core's character service for a share of the characters, --mettle-share), and
-write what the simulated clients need to know (accounts, characters of each game,
-campaigns, sessions, trackers) as JSON.
+METTLE Core's character service for a share of the characters, --mettle-share, and
+its campaign services in campaigns/systems/mettle/ for the same share of the campaigns:
+sessions with Highlights and Checks in their roll logs, a Volleyball Initiative fight),
+and write what the simulated clients need to know (accounts, characters of each game,
+campaigns of each game, sessions, trackers) as JSON.
 
 Run by `manage.py loadtest` in a child process whose DATABASE_URL names the throwaway
 database: `python -m campaigns.loadtest.seed WORLD.json --users 50 ...`.
@@ -42,8 +44,8 @@ class Sizes:
     items_max: int = 30
     rolls_per_session: int = 2
     rolls_tonight: int = 40  # already in the log of the session under way
-    # The share of the characters that are METTLE Core's (the rest Eldritch Gambit's, who
-    # sit at the campaigns' tables); the night's typists and sheet readers follow it.
+    # The share of the characters and of the campaigns that are METTLE Core's (the rest
+    # Eldritch Gambit's); the night's typists, sheet readers and open tables follow it.
     mettle_share: float = 0.25
 
 
@@ -67,6 +69,14 @@ def is_mettle(n: int, share: float) -> bool:
     """Whether the n-th character is METTLE Core's: `share` of them, spread evenly (with
     0.25, every fourth)."""
     return int((n + 1) * share) > int(n * share)
+
+
+def mettle_campaigns(campaigns: int, share: float) -> int:
+    """How many of the campaigns play METTLE Core: `share` of them, at least one and at
+    most all but one (with 10 campaigns and 0.25, round() makes it 2)."""
+    if not share or campaigns < 2:
+        return 0
+    return min(campaigns - 1, max(1, round(campaigns * share)))
 
 
 def mettle_data(n: int, rng: random.Random, *, gear_lines: int) -> dict:
@@ -258,6 +268,119 @@ def seed_campaigns(sizes: Sizes, imps, characters, rng: random.Random) -> list[d
     return tables
 
 
+def seed_mettle_check(character, rng: random.Random) -> None:
+    """A Check as METTLE's Play page makes it (roll_views.check_roll): an Action of the
+    Scenes chapter or a plain Check by Attribute, now and then a bonus die, against a
+    Difficulty of the ladder, through its CheckForm and roll_services.make_check."""
+    from campaigns.systems.mettle import roll_services
+    from campaigns.systems.mettle.roll_forms import CheckForm
+    from characters.systems.mettle.builds import sheet_for
+    from rules.engine.mettle.data import ACTIONS, ATTRIBUTE_KEYS, DIFFICULTY
+
+    sheet = sheet_for(character)
+    action = rng.choice([None, *ACTIONS])
+    data = {"action": action.name if action else "",
+            "pool": action.active if action else rng.choice(ATTRIBUTE_KEYS),
+            "bonus": str(rng.choice((0, 0, 1, 2))), "penalty": "0", "surge": "0",
+            "team_best": "", "raises": "0", "target_pool": "",
+            "difficulty": str(rng.choice(DIFFICULTY[:4])[0])}
+    form = CheckForm(data, sheet=sheet, backstories=character.backstories,
+                     surge_max=roll_services.surge_allowed(character))
+    if not form.is_valid():
+        raise RuntimeError(f"the seeded METTLE Check is refused: {form.errors.as_json()}")
+    roll_services.make_check(character=character, by=character.owner, request=form.request(),
+                             rng=rng)
+
+
+def play_mettle_session(session, party, guide, rng: random.Random, sizes: Sizes) -> None:
+    """METTLE's ritual (the Highlights rounds, a pass now and then), then the table's
+    Checks, logged into this session."""
+    from campaigns import services
+
+    if session.has_ritual:
+        while turns := services.highlight_turns(session):
+            character = turns[0][0]
+            if rng.random() < 0.15:
+                services.highlight_pass(session=session, character=character, by=guide)
+            else:
+                services.highlight_award(session=session, character=character, by=guide,
+                                         text=rng.choice(HIGHLIGHTS))
+    for _ in range(sizes.rolls_per_session if party else 0):
+        seed_mettle_check(rng.choice(party), rng)
+
+
+def seed_mettle_tracker(campaign, guide) -> int:
+    """A Volleyball Initiative fight under way (campaigns/systems/mettle/initiative.py):
+    the party against a Mob of thugs; the first hero triggers and acts."""
+    from campaigns.services import CampaignError
+    from campaigns.systems.mettle import initiative
+
+    encounter = initiative.create(campaign=campaign, by=guide, name="Ambush on the quay")
+    party = list(campaign.game_system.character_model.objects.filter(campaign=campaign)
+                 .order_by("pk"))
+    if party:
+        initiative.add_characters(encounter_id=encounter.pk, version=None, characters=party,
+                                  by=guide)
+    mob = initiative.add_npc(encounter_id=encounter.pk, version=None, name="Dockside thugs",
+                             pool=4, is_mob=True, members=4, by=guide)
+    for first in encounter.combatants.exclude(character=None).order_by("pk"):
+        try:
+            key = str(first.pk)
+            initiative.step(encounter_id=encounter.pk, version=None, kind="trigger",
+                            payload={"key": key}, by=guide)
+            initiative.step(encounter_id=encounter.pk, version=None, kind="act",
+                            payload={"actor": key, "targets": [str(mob.pk)],
+                                     "action": "Attack"}, by=guide)
+            break
+        except CampaignError:
+            continue
+    return encounter.pk
+
+
+def seed_mettle_campaigns(sizes: Sizes, guides, characters, rng: random.Random) -> list[dict]:
+    """Each METTLE Guide's campaign, as seed_campaigns makes Eldritch Gambit's: a party of
+    METTLE characters (one per player), sizes.sessions sessions played (Highlights and
+    Checks; the last under way, its ritual open and Checks in its log), a fight under
+    way. The characters left over stay in no campaign (the builder's typists use them)."""
+    from campaigns import services
+    from characters.systems.mettle.apps import KEY
+
+    free = list(characters)
+    rng.shuffle(free)
+    tables = []
+    for n, guide in guides:
+        campaign = services.campaign_create(owner=guide, name=f"Load METTLE table {n + 1}",
+                                            system=KEY)
+        invitation = services.invitation_create(campaign=campaign, by=guide)
+        party, owners = [], set()
+        for character in list(free):
+            if len(party) == sizes.party:
+                break
+            if character.owner_id in owners:
+                continue
+            services.invitation_accept(code=invitation.code, user=character.owner)
+            services.character_join(campaign=campaign, character=character,
+                                    by=character.owner)
+            character.refresh_from_db()
+            party.append(character)
+            owners.add(character.owner_id)
+            free.remove(character)
+        session = None
+        for _ in range(sizes.sessions):
+            session = services.session_start(campaign=campaign, by=guide)
+            if session.number < sizes.sessions:
+                play_mettle_session(session, party, guide, rng, sizes)
+        for _ in range(sizes.rolls_tonight if party else 0):
+            seed_mettle_check(rng.choice(party), rng)
+        tables.append({
+            "campaign": campaign.pk, "imp": guide.username,
+            "session": session.number if session else None,
+            "encounter": seed_mettle_tracker(campaign, guide),
+            "players": [{"user": c.owner.username, "character": c.pk} for c in party],
+        })
+    return tables
+
+
 def seed(sizes: Sizes, *, seed_value: int = 12) -> dict:
     rng = random.Random(seed_value)
     started = time.monotonic()
@@ -266,17 +389,25 @@ def seed(sizes: Sizes, *, seed_value: int = 12) -> dict:
     print(f"seeded {len(imps) + len(players)} users, {len(characters)} Eldritch Gambit "
           f"characters and {len(mettle)} METTLE Core characters in "
           f"{time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
-    tables = seed_campaigns(sizes, imps, characters, rng)
-    print(f"seeded {len(tables)} campaigns in {time.monotonic() - started:.0f} s",
-          file=sys.stderr, flush=True)
+    # The last campaigns play METTLE Core: their share, at least one (when there are two
+    # campaigns or more) and never all (the first is always Eldritch Gambit's).
+    count = mettle_campaigns(len(imps), sizes.mettle_share) if mettle else 0
+    tables = seed_campaigns(sizes, imps[:len(imps) - count], characters, rng)
+    mettle_tables = seed_mettle_campaigns(
+        sizes, list(enumerate(imps))[len(imps) - count:], mettle, rng)
+    print(f"seeded {len(tables)} Eldritch Gambit and {len(mettle_tables)} METTLE Core "
+          f"campaigns in {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+    seated = {p["character"] for t in mettle_tables for p in t["players"]}
     return {
         "password": PASSWORD,
         "users": [u.username for u in (*imps, *players)],
         "characters": [{"user": c.owner.username, "character": c.pk} for c in characters],
+        # Those in no campaign first: the builder's typists take them first.
         "mettle_characters": [{"user": c.owner.username, "character": c.pk}
-                              for c in mettle],
+                              for c in sorted(mettle, key=lambda c: c.pk in seated)],
         "mettle_share": sizes.mettle_share,
         "tables": tables,
+        "mettle_tables": mettle_tables,
     }
 
 

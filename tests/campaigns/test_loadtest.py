@@ -16,13 +16,21 @@ NIGHT = {
     # Every game's pages: METTLE Core's builder, its live preview and its sheet.
     "GET builder page (METTLE Core)", "POST preview (typing, METTLE Core)",
     "GET character page (METTLE Core)",
+    # METTLE Core's table (issue #13): the Guide's dashboard, screen and session roll log,
+    # a player's Initiative view, the Play page's live odds and its Check.
+    "GET dashboard poll (METTLE Core)", "GET Guide's screen poll (METTLE Core)",
+    "GET session log poll (METTLE Core)", "GET initiative poll (player, METTLE Core)",
+    "GET play page (METTLE Core)", "POST check odds (METTLE Core)",
+    "POST check (METTLE Core)",
 }
 
 
 @pytest.mark.load
 def test_a_tiny_night_reports_every_endpoint_beside_the_bare_view():
     out = StringIO()
-    tiny = {"users": 3, "characters": 4, "campaigns": 1, "party": 2, "sessions": 2,
+    # Two campaigns: the second plays METTLE Core (its share, at least one); eight
+    # characters: two of them METTLE Core's (--mettle-share 0.25, the default).
+    tiny = {"users": 3, "characters": 8, "campaigns": 2, "party": 2, "sessions": 2,
             "items-min": 1, "items-max": 3, "rolls-per-session": 1, "rolls-tonight": 3,
             "steps": 1, "step-typists": 2, "step-tables": 1, "step-seconds": 10, "warmup": 0,
             "workers": 3}
@@ -45,3 +53,5 @@ def test_a_tiny_night_reports_every_endpoint_beside_the_bare_view():
     for key in ("p50", "p95", "p99", "max"):
         assert endpoints["GET bare view"][key] >= 0
     assert set(result["held"]) == {"typists", "tables"}
+    # A step of one table opens one of each game's.
+    assert (step["tables"], step["open_tables"], step["mettle_tables"]) == (1, 2, 1)

@@ -39,9 +39,9 @@ class Command(BaseCommand):
         seeded.add_argument("--rolls-tonight", type=int, default=sizes.rolls_tonight,
                             help="rolls already in the log of the session under way")
         seeded.add_argument("--mettle-share", type=float, default=sizes.mettle_share,
-                            help="the share of the characters that are METTLE Core's (the "
-                                 "night's typists and sheet readers follow it; default "
-                                 "%(default)s)")
+                            help="the share of the characters and of the campaigns that "
+                                 "are METTLE Core's (the night's typists, sheet readers and "
+                                 "open tables follow it; default %(default)s)")
         steps = parser.add_argument_group("the ramp")
         steps.add_argument("--step-typists", type=int, default=ramp.typists,
                            help="typing players added at each step")
