@@ -55,3 +55,51 @@ def test_a_tiny_night_reports_every_endpoint_beside_the_bare_view():
     assert set(result["held"]) == {"typists", "tables"}
     # A step of one table opens one of each game's.
     assert (step["tables"], step["open_tables"], step["mettle_tables"]) == (1, 2, 1)
+
+
+def test_the_mettle_share_of_the_campaigns_and_of_each_steps_tables():
+    """The seed's METTLE campaigns: their share, at least one of two or more, never all;
+    a step's open tables: the share of them METTLE's, at least one of each game."""
+    from campaigns.loadtest.night import table_split
+    from campaigns.loadtest.seed import mettle_campaigns
+
+    assert [mettle_campaigns(n, 0.25) for n in (1, 2, 4, 10)] == [0, 1, 1, 2]
+    assert mettle_campaigns(10, 0) == 0
+    assert mettle_campaigns(3, 0.9) == 2  # the first campaign stays Eldritch Gambit's
+    world = {"mettle_share": 0.25, "tables": [{}], "mettle_tables": [{}]}
+    assert [table_split(world, n) for n in (0, 1, 2, 4, 8)] == [
+        (0, 0), (1, 1), (1, 1), (3, 1), (6, 2)]
+    assert table_split({**world, "mettle_tables": []}, 4) == (4, 0)
+    assert table_split({"tables": [{}]}, 2) == (2, 0)  # a world seeded before METTLE tables
+
+
+@pytest.mark.django_db
+def test_the_seed_plays_a_mettle_campaign_through_its_services():
+    """The seed's METTLE Core table: its Guide's campaign of METTLE characters, sessions
+    whose logs hold METTLE Checks (the one under way too), and a fight under way."""
+    from campaigns.loadtest.seed import Sizes, seed
+    from campaigns.models import Campaign
+    from campaigns.systems.mettle.encounters import MettleEncounter
+    from campaigns.systems.mettle.rolls import MettleRoll
+    from characters.systems.mettle.apps import KEY
+
+    world = seed(Sizes(users=4, characters=8, campaigns=2, party=2, sessions=2, items_min=1,
+                       items_max=2, rolls_per_session=1, rolls_tonight=3))
+
+    [table] = world["mettle_tables"]
+    assert [t["campaign"] for t in world["tables"]] != [table["campaign"]]
+    campaign = Campaign.objects.get(pk=table["campaign"])
+    assert campaign.system == KEY and campaign.owner.username == table["imp"]
+    party = {p["character"] for p in table["players"]}
+    assert party and party <= {c["character"] for c in world["mettle_characters"]}
+    assert set(campaign.characters.values_list("pk", flat=True)) == party
+    rolls = MettleRoll.objects.filter(session__campaign=campaign, kind=MettleRoll.Kind.CHECK)
+    assert rolls.filter(session__number=1).count() == 1
+    assert rolls.filter(session__number=table["session"]).count() == 3
+    encounter = MettleEncounter.objects.get(pk=table["encounter"], campaign=campaign)
+    assert encounter.status == MettleEncounter.Status.RUNNING
+    assert list(encounter.steps.order_by("number").values_list("kind", flat=True)) == [
+        "trigger", "act"]
+    # The characters in no campaign come first (the builder's typists take them first).
+    seated = [c["character"] in party for c in world["mettle_characters"]]
+    assert seated == sorted(seated)
