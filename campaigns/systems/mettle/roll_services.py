@@ -85,16 +85,17 @@ def odds_of(dice: int, difficulty: int, raises: int) -> dict[str, str]:
             "twist_allowed": str(odds.p_twist_allowed)}
 
 
-def mettle_now(character: MettleCharacter) -> tuple[int, int]:
-    """(current Mettle, MOTIVE) from the sheet (current Mettle None is "at maximum")."""
-    sheet = sheet_for(character)
+def mettle_now(character: MettleCharacter, sheet=None) -> tuple[int, int]:
+    """(current Mettle, MOTIVE) from the sheet (current Mettle None is "at maximum");
+    `sheet`: the character's, if the caller has built it already."""
+    sheet = sheet or sheet_for(character)
     return sheet.stats["mettle_current"].value, sheet.attributes[MOTIVE]
 
 
-def surge_allowed(character: MettleCharacter) -> int:
+def surge_allowed(character: MettleCharacter, sheet=None) -> int:
     """The most Mettle a Surge may spend now: at most MOTIVE, never bringing Mettle to 0
     (EN §Mettle Surges; damage.surge_limit)."""
-    current, motive = mettle_now(character)
+    current, motive = mettle_now(character, sheet)
     return surge_limit(motive, current)
 
 

@@ -72,7 +72,7 @@ def _staggered_penalty(sheet) -> int:
 
 
 def _check_form(character, sheet, data=None) -> CheckForm:
-    surge_max = roll_services.surge_allowed(character)
+    surge_max = roll_services.surge_allowed(character, sheet)
     if data is None:
         return CheckForm(initial={"action": "", "pool": "nature", "bonus": 0,
                                   "penalty": _staggered_penalty(sheet), "surge": 0,
@@ -147,7 +147,7 @@ def _context(request, character, sheet, **extra) -> dict:
         "character": character, "sheet": sheet,
         "session": roll_services.current_session(character),
         "recent": _recent(character),
-        "surge_max": roll_services.surge_allowed(character),
+        "surge_max": roll_services.surge_allowed(character, sheet),
         "twist_seeds": TWIST_SEEDS,
     }
     context.update(extra)
