@@ -42,7 +42,7 @@ def test_a_staggered_sheet_is_not_fallen_and_shows_the_effects():
                                          statuses=frozenset({"staggered", "blinded"})))
     assert sheet.statuses == ("blinded", "staggered")
     assert [key for key, _, _ in sheet.status_effects] == ["blinded", "staggered"]
-    assert "+3 Difficulty" in dict((k, e) for k, _, e in sheet.status_effects)["blinded"]
+    assert "+3 Difficulty" in {k: e for k, _, e in sheet.status_effects}["blinded"]
     assert sheet.value("check_penalty") == 3 and not sheet.errors
     fallen = compute_sheet(CharacterBuild(mettle_current=-3))
     assert fallen.statuses == ("fallen",)
