@@ -118,7 +118,8 @@ class MettleForm(forms.Form):
         "Current Mettle", min_value=METTLE_MIN, max_value=METTLE_MAX, required=False,
         help_text="Leave blank for full Mettle.")
     statuses = forms.MultipleChoiceField(
-        label="Statuses", required=False, widget=forms.CheckboxSelectMultiple,
+        label="Statuses", required=False,
+        widget=forms.CheckboxSelectMultiple(attrs={"class": "form-check-input"}),
         choices=[(key, f"{status_label(key)}: {STATUS_EFFECTS[key]}")
                  for key in LASTING_STATUSES],
         help_text="What lasts beyond a Scene; untick it when it ends (cured, extinguished). "
