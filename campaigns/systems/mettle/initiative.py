@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Max, Prefetch
+from django.utils import timezone
 
 from campaigns.models import Campaign
 from campaigns.services import CampaignError
@@ -361,8 +362,10 @@ def _write_back(tracker: Tracker, scene: Scene) -> None:
             continue
         fighter = scene.state.fighter(row.key)
         mettle = None if fighter.hp >= fighter.hp_max else max(fighter.hp, -99)
+        # updated_at too: the pages that poll the party (the Guide's screen) see the news.
         MettleCharacter.objects.filter(pk=character.pk).update(
-            mettle_current=mettle, statuses=list(statuses_after_scene(fighter.statuses, mettle)))
+            mettle_current=mettle, statuses=list(statuses_after_scene(fighter.statuses, mettle)),
+            updated_at=timezone.now())
 
 
 def undo(*, encounter_id: int, version: int | None) -> MettleInitiativeStep:

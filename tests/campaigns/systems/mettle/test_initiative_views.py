@@ -541,8 +541,10 @@ def test_the_end_writes_the_statuses_back_staggered_is_not_fallen(client, campai
                                "blinded", "staggered", "rattled"]})
     assert response.status_code == 302
     assert "rattled" in tracker(encounter).state.fighter(viktor).statuses
+    before = MettleCharacter.objects.get(pk=viktor_pc.pk).updated_at
     post_step(client, encounter, kind="end")
     viktor_pc = MettleCharacter.objects.get(pk=viktor_pc.pk)
+    assert viktor_pc.updated_at > before  # news for the pages that poll the party
     anya_pc = MettleCharacter.objects.get(pk=anya_pc.pk)
     assert (viktor_pc.mettle_current, viktor_pc.statuses) == (-3, ["blinded", "staggered"])
     assert (anya_pc.mettle_current, anya_pc.statuses) == (-2, [])
