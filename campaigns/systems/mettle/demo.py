@@ -3,7 +3,10 @@ player1 (characters/systems/mettle/demo.py), then the demo METTLE campaign: the 
 is its Guide and runs "The Idol of Saint Vitus"; player1 brings Viktor and player2 brings
 Mae Lindqvist. Session 2's first Highlights round is told (Mae's turn in round 2 is
 next). The Guide's screen has three NPC pools and the Faction triangle, rolled, with one
-Faction Check. Seeds once; safe to run again."""
+Faction Check. At the table (issue #13): session 2's log has Viktor's Check with a Twist,
+an Initiative fight is set up and ready to run (Viktor, Mae and a cultist NPC pool), and
+Mae has bought a raise (NATURE 2 -> 3; Viktor keeps the SRD sheet's numbers). Seeds once,
+each part only if missing; safe to run again."""
 
 from __future__ import annotations
 
@@ -13,13 +16,17 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from campaigns import services
-from campaigns.models import Campaign
+from campaigns.models import Campaign, Session
 from characters.models import Character
 from characters.systems.mettle import services as character_services
 from characters.systems.mettle.apps import KEY
 from characters.systems.mettle.demo import VIKTOR, seed_demo
+from characters.systems.mettle.models import MettleCharacter
 
-from . import guide
+from . import advancement, guide, initiative
+from . import roll_services as rolls
+from .encounters import MettleEncounter
+from .rolls import MettleRoll
 
 REQUEST_KEY = "demo-campaign-mettle"
 CAMPAIGN_NAME = "The Idol of Saint Vitus"
@@ -50,6 +57,18 @@ NPCS = (
      "notes": "RS Mounts: Pool 4 (FRAME 7)."},
 )
 TRIANGLE_SEED = 1933  # the demo's dice, the same on every machine
+# Viktor's Check in session 2: CONCEPT 5 vs. Difficulty 6 with these dice fails with Edge
+# (2, 3, 1, 6, 4: Score 6, Edge 2), and the Twist (Delay) rerolls the Edge dice into a
+# success (2, 3, 1, 4, 2: Score 8). EN §Checks, §Twists.
+TWIST_SEED = 4
+TWIST_CHECK = rolls.CheckRequest(
+    label="Spot the cultist in the market crowd", attribute="concept", pool=5, difficulty=6)
+FIGHT_NAME = "Ambush in the rain-soaked market"
+CULTISTS = {"name": "Cultists of the Idol", "pool": 3, "zone": "Market stalls"}
+# Mae's raise: 1 XP from her Highlight plus the Guide's 4 for the prologue one-shot buy
+# NATURE 2 -> 3 (CH §Spending XP: the highest's level, POISE 5).
+MAE_CARRIED_XP = 4
+MAE_RAISE = "nature"
 
 
 def _user(username: str, password: str):
@@ -65,6 +84,7 @@ def seed_demo_campaign() -> Campaign | None:
     """The demo METTLE campaign, once (safe to run again); None if Viktor is missing."""
     existing = Campaign.objects.filter(request_key=REQUEST_KEY).first()
     if existing is not None:
+        seed_table(existing)
         return existing
     guide_user = _user(*GUIDE[:2])
     player1 = get_user_model().objects.get(username="player1")
@@ -102,7 +122,42 @@ def seed_demo_campaign() -> Campaign | None:
     guide.triangle_roll(campaign=campaign, by=guide_user, rng=rng)
     guide.faction_check_make(campaign=campaign, by=guide_user, actor="rival",
                              target="backer", rng=rng)
+    seed_table(campaign)
     return campaign
+
+
+def _party_member(campaign: Campaign, name: str) -> MettleCharacter | None:
+    return MettleCharacter.objects.filter(campaign=campaign, name=name).first()
+
+
+@transaction.atomic
+def seed_table(campaign: Campaign) -> None:
+    """The table's part of the demo, each piece only if missing (so an older demo gets
+    it too): Viktor's Check with a Twist in session 2's log, the fight ready to run and
+    Mae's raise."""
+    guide_user = campaign.owner
+    viktor = _party_member(campaign, VIKTOR["name"])
+    mae = _party_member(campaign, MAE["name"])
+    if viktor is None or mae is None:
+        return
+    second = Session.objects.filter(campaign=campaign, number=2).first()
+    if second is not None and not MettleRoll.objects.filter(session=second).exists():
+        rng = random.Random(TWIST_SEED)
+        check = rolls.make_check(character=viktor, by=viktor.owner, request=TWIST_CHECK,
+                                 rng=rng)
+        if check.session_id == second.pk and not check.success and check.edge:
+            rolls.call_twist(check=check, by=viktor.owner,
+                             price="Delay: the cultist slips behind a stall", rng=rng)
+    if not MettleEncounter.objects.filter(campaign=campaign, name=FIGHT_NAME).exists():
+        fight = initiative.create(campaign=campaign, by=guide_user, name=FIGHT_NAME,
+                                  session=second)
+        initiative.add_characters(encounter_id=fight.pk, version=None,
+                                  characters=[viktor, mae], by=guide_user)
+        initiative.add_npc(encounter_id=fight.pk, version=None, by=guide_user, **CULTISTS)
+    if not mae.raises:
+        services.xp_adjust(character=mae, xp_change=MAE_CARRIED_XP, by=guide_user,
+                           note="Carried over from the prologue one-shot")
+        advancement.raise_buy(character=mae, attribute=MAE_RAISE, by=mae.owner)
 
 
 def seed() -> dict:

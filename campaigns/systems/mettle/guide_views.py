@@ -59,7 +59,7 @@ def _screen_url(campaign, anchor: str = "") -> str:
 
 
 def _party(campaign) -> list[dict]:
-    """Each character's Mettle, Soak and Credit, from the engine's sheet."""
+    """Each character's Mettle, Soak, Credit and statuses, from the engine's sheet."""
     system = campaign.game_system
     rows = []
     characters = for_sheets(system.character_model.objects.filter(campaign=campaign)
@@ -68,7 +68,8 @@ def _party(campaign) -> list[dict]:
         sheet = system.sheet(character, None)
         rows.append({"character": character, "mettle": sheet.value("mettle_current"),
                      "mettle_max": sheet.value("mettle_max"), "soak": sheet.value("soak"),
-                     "credit": sheet.value("credit"), "credit_rank": sheet.value("credit_rank")})
+                     "credit": sheet.value("credit"), "credit_rank": sheet.value("credit_rank"),
+                     "statuses": sheet.status_effects})
     return rows
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Max, Prefetch
+from django.utils import timezone
 
 from campaigns.models import Campaign
 from campaigns.services import CampaignError
@@ -30,6 +31,7 @@ from rules.engine.mettle.initiative import (
     InitiativeError,
     Scene,
 )
+from rules.engine.mettle.statuses import statuses_after_scene
 from rules.engine.volleyball import ENDED, SETUP
 
 from .encounters import MettleCombatant, MettleEncounter, MettleInitiativeStep
@@ -234,7 +236,9 @@ def add_characters(*, encounter_id: int, version: int | None, characters, by=Non
             added.append(MettleCombatant.objects.create(
                 encounter=encounter, position=position, character=character,
                 name=character.display_name[:NAME_LENGTH], side="party",
-                mettle_start=character.mettle_current, joined_midway=running))
+                mettle_start=character.mettle_current, joined_midway=running,
+                statuses_start=[key for key in character.statuses or ()
+                                if key in SETTABLE_STATUSES]))
             position += 1
         if not added:
             raise CampaignError("Every character of the campaign is already in this fight.",
@@ -349,14 +353,19 @@ def step(*, encounter_id: int, version: int | None, kind: str, payload: dict, by
 
 def _write_back(tracker: Tracker, scene: Scene) -> None:
     """Initiative over: the party's characters keep the fight's Mettle on their sheets
-    (refilled if above zero: engine.end)."""
+    (refilled if above zero: engine.end) and the statuses that outlast the Scene
+    (AMB-M-STAT-1: Staggered while Mettle is 0 or below, Afflicted, Blinded...; Fallen
+    follows from the Mettle, Rattled and Surprised end here)."""
     for row in tracker.rows:
         character = row.combatant.character
         if character is None:
             continue
         fighter = scene.state.fighter(row.key)
         mettle = None if fighter.hp >= fighter.hp_max else max(fighter.hp, -99)
-        MettleCharacter.objects.filter(pk=character.pk).update(mettle_current=mettle)
+        # updated_at too: the pages that poll the party (the Guide's screen) see the news.
+        MettleCharacter.objects.filter(pk=character.pk).update(
+            mettle_current=mettle, statuses=list(statuses_after_scene(fighter.statuses, mettle)),
+            updated_at=timezone.now())
 
 
 def undo(*, encounter_id: int, version: int | None) -> MettleInitiativeStep:

@@ -32,7 +32,9 @@ class MettleRitual(NoRitual):
     default_highlight_rounds = HIGHLIGHT_ROUNDS[SessionLength.MEDIUM]
     highlight_rounds_help = ("By the session's length: one round for a short session, two "
                              "for a medium one, three for a long one.")
-    templates = {"session": "campaigns/mettle/session_ritual.html"}
+    templates = {"session": "campaigns/mettle/session_ritual.html",
+                 # The campaign's character page: XP left and the link to Spend XP.
+                 "character": "campaigns/mettle/character_advancement.html"}
     # The generic pages' words, in METTLE's: the Guide runs the table, and the XP ledger
     # is what a character's campaign page holds (no Quests, no Levels).
     labels = {"character_link": "XP ledger", "history": "Highlights, XP",

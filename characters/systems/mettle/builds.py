@@ -76,12 +76,14 @@ def build_from(values: Mapping[str, Any], *, xp_earned: int = 0) -> CharacterBui
             armor=values.get("armor") or "", weapons=values.get("weapons") or [],
             gear=values.get("gear") or []),
         mettle_current=values.get("mettle_current"),
+        statuses=frozenset(values.get("statuses") or ()),
     )
 
 
 BUILD_COLUMNS = (
     "method", "budget", *ATTRIBUTE_KEYS, *(f"{key}_descriptor" for key in ATTRIBUTE_KEYS),
     "raises", "backstories", "contacts", "credit", "credit_lost", "mettle_current",
+    "statuses",
 )
 
 

@@ -16,6 +16,7 @@ from characters.models import XpEntry
 from rules.engine.mettle import compute_sheet
 from rules.engine.mettle.attributes import POOL_MAX, POOL_MIN, Method
 from rules.engine.mettle.data import ATTRIBUTE_KEYS, WEAPON_BY_NAME
+from rules.engine.mettle.statuses import LASTING_STATUSES
 
 from . import services
 from .builds import build_from, sheet_for, xp_earned
@@ -44,8 +45,8 @@ IMPORT_NOTE = "Imported from a file"
 XP_MAX = 100_000
 TOP_KEYS = frozenset({
     "name", "appearance", "background", "method", "budget", "attributes", "raises",
-    "backstories", "contacts", "credit", "credit_lost", "mettle_current", "armor", "weapons",
-    "gear", "xp", "derived",
+    "backstories", "contacts", "credit", "credit_lost", "mettle_current", "statuses", "armor",
+    "weapons", "gear", "xp", "derived",
 })
 WEAPON_KEYS = frozenset({"name", "weapon", "concept", "pool", "damage"})
 GEAR_KEYS = frozenset({"name", "load", "quantity"})
@@ -81,6 +82,7 @@ def export_body(character) -> dict:
         "credit": character.credit,
         "credit_lost": character.credit_lost,
         "mettle_current": character.mettle_current,
+        "statuses": [key for key in LASTING_STATUSES if key in (character.statuses or ())],
         "armor": gear["armor"] or None,
         "weapons": weapons,
         "gear": [{"name": g["name"], "load": g.get("load"), "quantity": g.get("quantity", 1)}
@@ -162,6 +164,14 @@ def read_body(data: dict) -> tuple[dict, int, Problems]:
                      + ", ".join(ATTRIBUTE_KEYS) + f"), got {what(raises)}.")
         raises = []
     values["raises"] = list(raises)
+    # The lasting statuses (AMB-M-STAT-1); a file without them has none.
+    statuses = data.get("statuses", [])
+    if not isinstance(statuses, list) or len(statuses) > len(LASTING_STATUSES) or any(
+            key not in LASTING_STATUSES for key in statuses):
+        problems.add("statuses", "expected a list of statuses ("
+                     + ", ".join(LASTING_STATUSES) + f"), got {what(statuses)}.")
+        statuses = []
+    values["statuses"] = [key for key in LASTING_STATUSES if key in statuses]
     armor = data.get("armor")
     if armor is not None and armor not in ARMOR_NAMES:
         problems.add("armor", f"expected null or an armour of the table, got {what(armor)}.")

@@ -15,6 +15,7 @@ from rules.engine.mettle import compute_sheet
 from rules.engine.mettle.attributes import ARRAY, FREESTYLE_BUDGET, POOL_MAX, POOL_MIN, Method
 from rules.engine.mettle.data import ARMOR, ATTRIBUTE_KEYS, ATTRIBUTE_NAMES, WEAPONS
 from rules.engine.mettle.sheet import DEFAULT_CREDIT
+from rules.engine.mettle.statuses import LASTING_STATUSES, STATUS_EFFECTS, status_label
 
 from .builds import TABLE_LOADS, build_from, sheet_for, table_name, values_of, xp_earned
 from .inventory import legacy_gear, lines_of, preview_items
@@ -41,7 +42,8 @@ LOCKS = ("lock_appearance", "lock_background", "lock_descriptors",
 # Where an engine Issue's field shows on the form ("attributes": the pools together).
 ISSUE_FIELDS = {"attributes": "method", "items": "armor", "budget": "budget",
                 "backstories": "backstories", "contacts": "contacts", "credit": "credit",
-                "mettle_current": "mettle_current", **{key: key for key in ATTRIBUTE_KEYS}}
+                "mettle_current": "mettle_current", "statuses": "statuses",
+                **{key: key for key in ATTRIBUTE_KEYS}}
 # "2 x Torch (Load 1)": an optional quantity, the name, an optional Load of one.
 GEAR_LINE = re.compile(r"^(?:(?P<quantity>\d+)\s*[x×]\s+)?(?P<name>.*?)"
                        r"(?:\s*\(\s*load\s+(?P<load>-?\d+)\s*\))?$", re.IGNORECASE)
@@ -115,6 +117,15 @@ class MettleForm(forms.Form):
     mettle_current = number_field(
         "Current Mettle", min_value=METTLE_MIN, max_value=METTLE_MAX, required=False,
         help_text="Leave blank for full Mettle.")
+    statuses = forms.MultipleChoiceField(
+        label="Statuses", required=False,
+        widget=forms.CheckboxSelectMultiple(attrs={"class": "form-check-input"}),
+        choices=[(key, f"{status_label(key)}: {STATUS_EFFECTS[key]}")
+                 for key in LASTING_STATUSES],
+        help_text="What lasts beyond a Scene; untick it when it ends (cured, extinguished). "
+                  "Fallen and Encumbered follow from Mettle and Load.",
+        error_messages={"invalid_choice": "Choose statuses from the list.",
+                        "invalid_list": "Choose statuses from the list."})
     armor = forms.ChoiceField(label="Armour", choices=ARMOR_CHOICES, required=False,
                               error_messages={"invalid_choice":
                                               "Choose an armour of the table, or none."})
@@ -250,7 +261,7 @@ class MettleForm(forms.Form):
 
     @staticmethod
     def _read_fields() -> set[str]:
-        return {"method", "budget", "credit", "mettle_current", "armor", "gear",
+        return {"method", "budget", "credit", "mettle_current", "statuses", "armor", "gear",
                 "backstories", "contacts", *ATTRIBUTE_KEYS,
                 *(f"weapon_{row}" for row in range(1, WEAPON_ROWS + 1))}
 
@@ -302,6 +313,7 @@ def initial_from_character(character, items) -> dict:
         *ATTRIBUTE_KEYS, *(f"{key}_descriptor" for key in ATTRIBUTE_KEYS))}
     gear = legacy_gear(lines_of(character))
     initial["armor"] = gear["armor"]
+    initial["statuses"] = list(character.statuses or [])
     initial["backstories"] = _lines_text(character.backstories)
     initial["contacts"] = _lines_text(character.contacts)
     initial["gear"] = gear_text(gear["gear"])

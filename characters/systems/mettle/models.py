@@ -82,6 +82,10 @@ class MettleCharacter(Character):
     credit = models.SmallIntegerField(default=2)
     # Engine > Mettle: None means "at maximum", so a new character is full.
     mettle_current = models.SmallIntegerField(null=True, blank=True)
+    # EN §Taking Damage, §Status Effects: the lasting statuses the character has (keys of
+    # rules.engine.mettle.statuses.LASTING_STATUSES: Staggered, Afflicted...), set by the
+    # player or written back by the end of Initiative. Fallen and Encumbered are derived.
+    statuses = models.JSONField(default=list, blank=True)
 
     class Meta:
         verbose_name = "METTLE Core character"

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from characters.printing import NORMAL, SMALL, TINY, lines_needed
 from rules.engine.mettle.data import ATTRIBUTE_KEYS
+from rules.engine.mettle.statuses import LASTING_STATUSES, STATUS_SHORT, status_label
 
 from .builds import sheet_for
 from .inventory import legacy_gear, lines_of
@@ -112,6 +113,11 @@ def descriptor_size(text: str) -> str:
     return TINY
 
 
+# The status boxes every printed sheet has (EN §Taking Damage, §Status Effects); another
+# status the character has gets a ticked box after them.
+STATUS_BOXES = ("staggered", "fallen", "rattled", "encumbered")
+
+
 def printed_sheet(character) -> dict:
     items = lines_of(character)
     sheet = sheet_for(character, items)
@@ -131,6 +137,11 @@ def printed_sheet(character) -> dict:
         "contacts": fit_list(list(character.contacts), CONTACTS),
         "gear": fit_list(gear, GEAR),
         "weapon_blanks": range(max(WEAPON_ROWS - len(sheet.weapons), 1)),
+        "status_boxes": (*STATUS_BOXES,
+                         *(key for key in sheet.statuses if key not in STATUS_BOXES)),
+        # What the lasting statuses held do (the sheet keeps them beyond the Scene).
+        "status_notes": [(key, status_label(key), STATUS_SHORT[key])
+                         for key in sheet.statuses if key in LASTING_STATUSES],
     }
 
 

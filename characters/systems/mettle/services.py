@@ -16,7 +16,7 @@ from .models import CreditEntry, MettleCharacter
 BUILDER_COLUMNS = (
     "name", "appearance", "background", "method", "budget", *ATTRIBUTE_KEYS,
     *(f"{key}_descriptor" for key in ATTRIBUTE_KEYS), "backstories", "contacts", "credit",
-    "mettle_current",
+    "mettle_current", "statuses",
 )
 # The builder's gear (the worn armour, the weapons, the rest), written as inventory lines.
 GEAR_KEYS = ("armor", "weapons", "gear")

@@ -31,6 +31,7 @@ from .attributes import (
     rating,
 )
 from .data import ATTRIBUTE_KEYS, ATTRIBUTE_NAMES, CREDIT_RANKS, FRAME, MOTIVE, POISE, Armor, Weapon
+from .statuses import STATUS_EFFECTS, status_issues, status_label
 
 DEFAULT_CREDIT = 2  # CH §Credit: "usually a 2 or 3 for most games"
 
@@ -180,6 +181,12 @@ class CharacterSheet(SheetLookups):
     armor: Armor | None
     statuses: tuple[str, ...]  # chosen and derived
     issues: tuple[Issue, ...]
+
+    @property
+    def status_effects(self) -> tuple[tuple[str, str, str], ...]:
+        """(key, name, what it does) of each status the character has."""
+        return tuple((key, status_label(key), STATUS_EFFECTS.get(key, ""))
+                     for key in self.statuses)
 
     def derived(self) -> dict[str, int | str | None]:
         """The export's `derived` object: every data-stat name and its value."""
@@ -535,5 +542,6 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
         build=build, attributes=attrs, modified=worn.modified,
         stats={stat.name: stat for section in sections for stat in section.stats},
         weapons=weapons, armor=armor, statuses=tuple(sorted(worn.statuses)),
-        issues=tuple(issue for section in sections for issue in section.issues),
+        issues=(*(issue for section in sections for issue in section.issues),
+                *status_issues(build.statuses, build.mettle_current)),
     )

@@ -112,6 +112,25 @@ def test_the_sheet_links_to_it_and_shows_the_vouchers_and_lost_contacts(client, 
     assert body.count("data-contact-lost") == 1
 
 
+def test_the_campaigns_character_page_links_spend_xp(client, campaign, viktor, guide,
+                                                      player, other):
+    """Issue #13: the generic campaign character page shows METTLE's ritual card (the
+    "character" slot) with the XP left and the link, to the owner and the Guide."""
+    page = reverse("campaigns:character", args=[campaign.pk, viktor.pk])
+    link = f'href="{url("mettle_advancement", viktor)}"'
+    for user in (player, guide):
+        client.force_login(user)
+        response = client.get(page)
+        body = response.content.decode()
+        assert response.status_code == 200 and link in body and "data-spend-xp" in body
+        assert stats(response)["xp_left"] == "5"
+        assert "CONCEPT 10, FRAME 5" in body
+    client.force_login(other)  # another player of the campaign: not their ledger
+    assert client.get(page).status_code == 403
+    client.logout()
+    assert client.get(page).status_code == 302
+
+
 # -- raises --------------------------------------------------------------------------------
 
 

@@ -12,6 +12,7 @@ from campaigns import services
 from campaigns.systems.mettle import guide
 from campaigns.systems.mettle.guide_models import MettleFactionCheck, MettleNpc
 from characters.systems.mettle.apps import KEY
+from characters.systems.mettle.models import MettleCharacter
 from tests.characters.systems.mettle.helpers import make_viktor
 from tests.factories import (
     CampaignFactory,
@@ -132,6 +133,23 @@ def test_screen_shows_tables_party_and_computed_numbers(client, campaign, gm, pl
     assert 'data-stat="credit">2' in row
     npc_row = page[page.index('id="npc-pools"'):]
     assert 'data-stat="soak">9' in npc_row  # FRAME 7 + Chain 2
+    assert "<td data-statuses>—</td>" in row
+
+
+def test_the_party_shows_each_characters_statuses(client, campaign, gm, player):
+    """Issue #13: a Staggered character (Mettle -2) shows Staggered with its effect, not
+    Fallen; another at Mettle 0 shows Fallen."""
+    viktor = campaign.characters.get()
+    MettleCharacter.objects.filter(pk=viktor.pk).update(mettle_current=-2,
+                                                        statuses=["staggered", "blinded"])
+    client.force_login(gm)
+    page = client.get(url(campaign, "guide")).content.decode()
+    row = page[page.index('id="party-glance"'):page.index("</table>", page.index("party-glance"))]
+    assert 'data-status="staggered" title="No Free Move' in row
+    assert 'data-status="blinded"' in row and 'data-status="fallen"' not in row
+    MettleCharacter.objects.filter(pk=viktor.pk).update(mettle_current=0, statuses=[])
+    page = client.get(url(campaign, "guide")).content.decode()
+    assert 'data-status="fallen"' in page and 'data-status="staggered"' not in page
 
 
 def test_guide_adds_edits_and_deletes_an_npc(client, campaign, gm):

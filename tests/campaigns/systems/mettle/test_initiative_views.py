@@ -508,3 +508,49 @@ def test_every_refused_step_says_why_once(client, guide, fight):
         page = response.content.decode()
         message = response.context["step_error"]["message"]
         assert page.count(message) == 1, (data, message)
+
+
+def test_the_end_writes_the_statuses_back_staggered_is_not_fallen(client, campaign, guide,
+                                                                  party):
+    """Issue #13 (AMB-M-STAT-1): a PC who chose Staggered keeps Staggered on its sheet and
+    does not show as Fallen; one felled without it shows Fallen; a status brought into the
+    fight (Blinded) stays, the Scene's own (Rattled) ends."""
+    viktor_pc, anya_pc = party
+    MettleCharacter.objects.filter(pk=viktor_pc.pk).update(statuses=["blinded"])
+    encounter = service.create(campaign=campaign, by=guide, name="Quay ambush")
+    service.add_characters(encounter_id=encounter.pk, version=None,
+                           characters=list(MettleCharacter.objects.filter(
+                               pk__in=[viktor_pc.pk, anya_pc.pk])))
+    service.add_npc(encounter_id=encounter.pk, version=None, name="Dock thugs", pool=4)
+    encounter.refresh_from_db()
+    assert encounter.combatants.get(name="Viktor").statuses_start == ["blinded"]
+    client.force_login(guide)
+    viktor, anya = key(encounter, "Viktor"), key(encounter, "Anya")
+    post_step(client, encounter, kind="trigger", claimants=[viktor])
+
+    def hit(who, **data):
+        version = MettleEncounter.objects.get().version
+        return client.post(url(encounter, "mettle_initiative_damage", who),
+                           {"version": version, **{f"d{who}-{k}": v for k, v in data.items()}})
+
+    assert hit(viktor, amount="14", stagger="on").status_code == 302  # Staggered, -3
+    assert hit(anya, amount="14").status_code == 302  # Fallen, -2
+    version = MettleEncounter.objects.get().version
+    response = client.post(url(encounter, "mettle_initiative_statuses", viktor),
+                           {"version": version, f"s{viktor}-statuses": [
+                               "blinded", "staggered", "rattled"]})
+    assert response.status_code == 302
+    assert "rattled" in tracker(encounter).state.fighter(viktor).statuses
+    before = MettleCharacter.objects.get(pk=viktor_pc.pk).updated_at
+    post_step(client, encounter, kind="end")
+    viktor_pc = MettleCharacter.objects.get(pk=viktor_pc.pk)
+    assert viktor_pc.updated_at > before  # news for the pages that poll the party
+    anya_pc = MettleCharacter.objects.get(pk=anya_pc.pk)
+    assert (viktor_pc.mettle_current, viktor_pc.statuses) == (-3, ["blinded", "staggered"])
+    assert (anya_pc.mettle_current, anya_pc.statuses) == (-2, [])
+    client.force_login(viktor_pc.owner)
+    body = client.get(viktor_pc.get_absolute_url()).content.decode()
+    assert 'data-status="staggered"' in body and 'data-status="fallen"' not in body
+    client.force_login(anya_pc.owner)
+    body = client.get(anya_pc.get_absolute_url()).content.decode()
+    assert 'data-status="fallen"' in body and 'data-status="staggered"' not in body

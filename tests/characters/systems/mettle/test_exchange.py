@@ -26,8 +26,8 @@ GOLDEN = Path(__file__).parent / "data" / "viktor.json"
 CHOICES = ("name", "appearance", "background", "method", "budget", "concept", "frame",
            "motive", "nature", "poise", "concept_descriptor", "frame_descriptor",
            "motive_descriptor", "nature_descriptor", "poise_descriptor", "raises",
-           "backstories", "contacts", "credit", "credit_lost", "mettle_current", "armor",
-           "weapons", "gear")
+           "backstories", "contacts", "credit", "credit_lost", "mettle_current", "statuses",
+           "armor", "weapons", "gear")
 
 
 def choices(character) -> dict:
@@ -59,7 +59,8 @@ def test_round_trip_through_the_pages(client, user, other_user):
     viktor = make_viktor(user, armor="Light (Leather)", mettle_current=-2, credit=3,
                          backstories=["Raised in Odesa (Russian)"],
                          gear=[{"name": "Torch", "load": 1, "quantity": 3}])
-    MettleCharacter.objects.filter(pk=viktor.pk).update(raises=["poise"])
+    MettleCharacter.objects.filter(pk=viktor.pk).update(raises=["poise"],
+                                                        statuses=["blinded", "staggered"])
     CreditEntry.objects.create(character=viktor, kind="purchase", change=1)
     XpEntry.objects.create(character=viktor, kind=XpEntry.Kind.ADJUSTMENT, xp_change=7)
     viktor = MettleCharacter.objects.get(pk=viktor.pk)
@@ -115,6 +116,10 @@ def viktor_file(**changes) -> dict:
     ({"sneaky": 1}, "sneaky: unknown key; expected only"),
     ({"name": "x" * 121}, "name: 121 characters is too long; the most is 120."),
     ({"xp": -1}, "xp: -1 is out of range; expected 0 to 100000."),
+    ({"statuses": ["fallen"]}, "statuses: expected a list of statuses (afflicted, blinded, "
+                               "burning, deafened, staggered, dead), got a list."),
+    ({"statuses": "staggered"}, "statuses: expected a list of statuses"),
+    ({"statuses": ["staggered"]}, "statuses: Staggered lasts only while Mettle is 0 or below"),
 ])
 def test_a_bad_file_is_refused_by_key_and_writes_nothing(user, changes, message):
     with pytest.raises(exchange.ExchangeError) as refused:

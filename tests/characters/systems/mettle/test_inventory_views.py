@@ -211,21 +211,27 @@ def test_give_to_the_stash_and_to_another_character(client, owner, viktor, anya,
 
 
 def test_the_guide_restores_lost_credit(client, owner, guide, viktor, anya):
-    inventory.item_buy(character=viktor, by=owner, key="Armour:Medium (Chain)")
     restore = reverse("characters:mettle_credit_restore", args=[viktor.pk])
+    page = reverse("characters:detail", args=[viktor.pk])
+    client.force_login(guide)
+    # Nothing lost: no button (issue #13).
+    assert "data-credit-restore" not in client.get(page).content.decode()
+    client.logout()
+    inventory.item_buy(character=viktor, by=owner, key="Armour:Medium (Chain)")
     assert client.post(restore).status_code == 302  # to the login page
     for user in (owner, anya.owner):
         client.force_login(user)
         assert client.post(restore).status_code == 404
     assert inventory.current_credit(viktor) == 1
     client.force_login(guide)
-    body = client.get(reverse("characters:detail", args=[viktor.pk])).content.decode()
-    assert restore in body
+    body = client.get(page).content.decode()
+    assert restore in body and "Restore the Credit lost (1)" in body
     response = client.post(restore)
     assert response.status_code == 302 and inventory.current_credit(viktor) == 2
     assert CreditEntry.objects.filter(character=viktor, kind="guide").get().created_by == guide
     client.post(restore)  # nothing more to restore
     assert CreditEntry.objects.filter(character=viktor, kind="guide").count() == 1
+    assert "data-credit-restore" not in client.get(page).content.decode()
 
 
 def test_another_systems_character_is_not_found_here(client, owner):
