@@ -621,7 +621,9 @@ def campaign_character(request: HttpRequest, pk: int,
         _known_characters(membership.campaign).with_progress().select_related("owner"),
         pk=character_pk)
     if membership.role not in IMP_ROLES and character.owner_id != request.user.pk:
-        raise PermissionDenied("Only its player and the Imps see a character's ledger.")
+        raise PermissionDenied(f"Only its player and the campaign's "
+                               f"{membership.campaign.game_system.game_master}s see a "
+                               "character's ledger.")
     return membership, character
 
 
