@@ -1,0 +1,61 @@
+"""Errant's own character page: moving an item between hand, handy, worn and the
+containers, one action (a select and a button, keyboard and screen-reader friendly; with
+htmx the slots and the numbers are swapped in place, without it the page reloads)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from characters.models import Character, as_built
+from config.parsing import parse_id
+
+from . import services
+from .apps import KEY
+from .builds import sheet_for
+from .forms import MAX_ITEMS
+
+
+def _errant(request: HttpRequest, pk: int, *, edit: bool):
+    queryset = Character.objects.editable_by(request.user) if edit else (
+        Character.objects.visible_to(request.user))
+    character = get_object_or_404(queryset.with_progress().with_builds(), pk=pk)
+    if character.system != KEY:
+        raise Http404("Not an Errant.")
+    return as_built(character)
+
+
+def slots_context(character, *, message: str = "", moved: str = "") -> dict:
+    return {"character": character, "sheet": sheet_for(character), "can_edit": True,
+            "move_message": message, "moved": moved}
+
+
+@login_required
+@require_POST
+def item_move(request: HttpRequest, pk: int) -> HttpResponse:
+    character = _errant(request, pk, edit=True)
+    index = parse_id(request.POST.get("index"), high=MAX_ITEMS)
+    name = request.POST.get("name", "")[:200]
+    location = request.POST.get("location", "")[:20]
+    message = ""
+    try:
+        if index is None:
+            raise services.MoveRefused("Choose an item of this sheet.")
+        character = services.item_move(character=character, index=index, name=name,
+                                       location=location)
+    except services.MoveRefused as refused:
+        message = str(refused)
+        character = _errant(request, pk, edit=True)
+    if request.htmx:
+        # A refusal is said in the swapped part (htmx swaps only 2xx answers).
+        return render(request, "characters/errant/detail.html#slots",
+                      slots_context(character, message=message,
+                                    moved="" if message else name))
+    if message:
+        messages.error(request, message)
+    else:
+        messages.success(request, f"{name} moved.")
+    return redirect(character)
