@@ -38,7 +38,9 @@ ATTRIBUTE_CHOICES = [(key, key) for key in ATTRIBUTE_KEYS]
 def _guide_in_range() -> Q:
     condition = ~Q(guide_note="")
     for key in ATTRIBUTE_KEYS:
-        condition &= Q(**{f"guide_{key}__gte": GUIDE_SET_MIN, f"guide_{key}__lte": GUIDE_SET_MAX})
+        # Spelled out: a NULL score would pass a CHECK of its range (NULL is not false).
+        condition &= Q(**{f"guide_{key}__isnull": False, f"guide_{key}__gte": GUIDE_SET_MIN,
+                          f"guide_{key}__lte": GUIDE_SET_MAX})
     return condition
 
 
