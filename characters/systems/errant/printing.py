@@ -59,6 +59,8 @@ def printed_sheet(character) -> dict:
         "grid": slot_grid(phys, sheet.value("slots_filled") or 0, sheet.value("exhaustion")),
         "items": items,
         "item_blanks": range(max(ITEM_LINES - len(items), 0)),
+        # A long list takes two columns of smaller type, to stay on the one page.
+        "two_columns": len(items) > ITEM_LINES + 4,
     }
 
 
