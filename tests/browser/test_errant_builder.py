@@ -1,0 +1,119 @@
+"""The Errant builder in a real browser: a new user rolls an Errant (every die shown), swaps
+two Attributes, takes the starting kit in one step, moves the torch from the backpack to a
+handy slot and sees Encumbrance and SPD, with and without the backpack, follow; saved, the
+sheet moves it back in one action and the numbers follow again."""
+
+import dataclasses
+from fractions import Fraction
+
+import pytest
+from playwright.sync_api import expect
+
+from characters.systems.errant.models import ErrantCharacter
+from rules.engine.errant import ErrantBuild, compute_sheet
+from rules.engine.errant.archetypes import starting_kit
+from rules.engine.errant.data import ATTRIBUTE_KEYS
+from rules.engine.errant.sheet import items_from_kit
+from tests.browser.conftest import axe_check, describe, htmx_settled, login, screenshot
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+MOVED = ("slots_filled", "slots_filled_no_backpack", "encumbrance", "encumbrance_no_backpack",
+         "spd", "spd_no_backpack", "movement_dice", "movement_dice_no_backpack")
+
+
+def stat(page, name):
+    return page.locator(f"[data-stat={name}]")
+
+
+def dice_typed(page) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(int(face) for face in page.locator(f"[name=dice_{key}]").input_value()
+                       .split()) for key in ATTRIBUTE_KEYS)
+
+
+def expect_numbers(page, sheet, names) -> None:
+    for name in names:
+        expect(stat(page, name)).to_have_text(sheet[name].display)
+
+
+def kit(torch_at: str):
+    return tuple(dataclasses.replace(item, location=torch_at) if item.name == "Torch" else item
+                 for item in items_from_kit(starting_kit("violent", "heavy_weapon")))
+
+
+def test_a_new_user_rolls_swaps_takes_the_kit_and_moves_the_torch(page, live_server, password):
+    login(page, live_server, UserFactory(username="wren"), password)
+    page.goto("/characters/new/")
+    page.get_by_role("link", name="New Errant character").click()
+    expect(page.locator(".system-line")).to_contain_text("CC BY-SA 4.0")
+    expect(page.locator("[data-no-dice]")).to_be_visible()
+
+    # Roll: 4D4 for each Attribute, in order, every die shown.
+    page.get_by_role("button", name="Roll 4D4 for each Attribute").click()
+    expect(page.locator(".dice-tray .die")).to_have_count(16)
+    htmx_settled(page)
+    dice = dice_typed(page)
+    rolled = compute_sheet(ErrantBuild(dice=dice))
+    expect_numbers(page, rolled, ATTRIBUTE_KEYS)
+
+    # One swap of two scores.
+    page.get_by_label("Swap", exact=True).select_option("phys-mind")
+    swapped = compute_sheet(ErrantBuild(dice=dice, swap=("phys", "mind")))
+    expect(stat(page, "phys")).to_have_text(str(sum(dice[2])))
+    expect(stat(page, "mind")).to_have_text(str(sum(dice[0])))
+    expect_numbers(page, swapped, ("phys", "skill", "mind", "pres", "hp_max", "item_slots"))
+
+    # The kit in one step: the common kit, the Violent's heavy weapon, 4 Supply.
+    page.get_by_label("Name", exact=True).fill("Wren")
+    page.get_by_label("Archetype's kit").select_option("heavy_weapon")
+    page.get_by_role("button", name="Take the starting kit").click()
+    expect(page.locator("[data-roll='Starting kit']")).to_contain_text("a heavy weapon")
+    htmx_settled(page)
+    torch = page.get_by_label("Where: Torch")
+    expect(torch).to_have_value("backpack")
+    build = ErrantBuild(dice=dice, swap=("phys", "mind"), items=kit("backpack"))
+    before = compute_sheet(build)
+    expect_numbers(page, before, MOVED)
+
+    # The torch to a handy slot: one select; the numbers follow, backpack on and off.
+    torch.select_option("handy")
+    after = compute_sheet(dataclasses.replace(build, items=kit("handy")))
+    expect_numbers(page, after, MOVED)
+    assert after.value("slots_filled_no_backpack") == \
+        before.value("slots_filled_no_backpack") + Fraction(1, 2)
+    assert after.value("encumbrance") == before.value("encumbrance")
+
+    # phys 7 (mind's dice typed as 1 2 2 2, then swapped): backpack off, the medium weapon
+    # in hand, the heavy weapon and the torch handy fill 3½ of 7: Encumbrance 2; the torch
+    # back in the backpack: 3 slots, Encumbrance 1, SPD one more.
+    page.locator("[name=dice_mind]").fill("1 2 2 2")
+    expect(stat(page, "phys")).to_have_text("7")
+    expect(stat(page, "encumbrance_no_backpack")).to_have_text("2")
+    skill = int(stat(page, "skill").inner_text())
+    expect(stat(page, "spd_no_backpack")).to_have_text(str(skill - 2))
+    torch.select_option("backpack")
+    expect(stat(page, "encumbrance_no_backpack")).to_have_text("1")
+    expect(stat(page, "spd_no_backpack")).to_have_text(str(skill - 1))
+    expect(stat(page, "encumbrance")).to_have_text("4")  # 7 of 7 slots: full
+    htmx_settled(page)
+    screenshot(page, "errant-builder")
+    assert describe(axe_check(page)) == ""
+
+    page.get_by_role("button", name="Create character").click()
+    page.wait_for_url("**/characters/*/")
+    errant = ErrantCharacter.objects.get()
+    assert (errant.name, errant.swap, errant.dice[2]) == ("Wren", ("phys", "mind"),
+                                                           [1, 2, 2, 2])
+    expect(stat(page, "encumbrance_no_backpack")).to_have_text("1")
+
+    # On the sheet, moving the torch is one action too (a select and its button).
+    page.get_by_label("Place of Torch").select_option("handy")
+    page.get_by_role("button", name="Move Torch").click()
+    expect(page.locator("#move-status")).to_contain_text("Torch moved")
+    expect(stat(page, "encumbrance_no_backpack")).to_have_text("2")
+    expect(stat(page, "spd_no_backpack")).to_have_text(str(skill - 2))
+    htmx_settled(page)
+    screenshot(page, "errant-sheet")
+    assert describe(axe_check(page)) == ""
+    errant.refresh_from_db()
+    assert [line["location"] for line in errant.gear if line["name"] == "Torch"] == ["handy"]
