@@ -237,3 +237,28 @@ def test_an_errant_built_for_an_errant_campaign_joins_it(player, user):
     assert response.status_code == 302
     errant = ErrantCharacter.objects.get()
     assert errant.campaign == campaign and errant.system == KEY
+
+
+def test_an_errant_campaigns_pages_show_her(client, user):
+    """The generic campaign pages serve an Errant campaign: its Guide reads the party, the
+    session list, the stash, the party's printed sheets and her campaign page, and her
+    XP (money wasted, written by the Guide) raises her Renown."""
+    campaign = CampaignFactory(system=KEY)
+    MembershipFactory(campaign=campaign, user=user)
+    errant = make_wren(user)
+    Character.objects.filter(pk=errant.pk).update(campaign=campaign)
+    client.force_login(campaign.owner)
+    for name in ("campaigns:detail", "campaigns:sessions", "campaigns:stash",
+                 "campaigns:party_print", "campaigns:members"):
+        response = client.get(reverse(name, args=[campaign.pk]))
+        assert response.status_code == 200, name
+        assert "Guide" in response.content.decode() or name != "campaigns:detail"
+    party = client.get(reverse("campaigns:party_print", args=[campaign.pk])).content.decode()
+    assert 'data-field="spd">12<' in party and "Wren" in party
+    page = client.get(reverse("campaigns:character", args=[campaign.pk, errant.pk]))
+    assert page.status_code == 200
+    client.post(reverse("campaigns:xp_adjust", args=[campaign.pk, errant.pk]),
+                {"xp_change": "2000", "note": "A funeral (Conspicuous Consumption)",
+                 "request_key": "k" * 32})
+    shown = stats(client.get(errant.get_absolute_url()))
+    assert (shown["xp"], shown["renown"]) == ("2000", "2")
