@@ -47,8 +47,8 @@ MAGIC_MAX = 9
 # Sizes in quarter slots (PR §Item Slots: 1/4, 1/2, 1, 2 or more slots).
 SIZE_QUARTERS = (0, 1, 2, 3, 4, 6, 8, 12, 16, 20, 24, 32, 40)
 SIZE_CHOICES = [(str(q), fraction_label(Fraction(q, 4))) for q in SIZE_QUARTERS]
-LOCATION_CHOICES = [("hand", "In hand"), ("handy", "Handy"), ("worn", "Worn"),
-                    ("backpack", "In the backpack"), ("container", "In another container")]
+LOCATION_CHOICES = [("hand", "Hand"), ("handy", "Handy"), ("worn", "Worn"),
+                    ("backpack", "Backpack"), ("container", "Other container")]
 KIND_CHOICES = [("", "Item"), ("weapon", "Weapon"), ("shield", "Shield"), ("armour", "Armour"),
                 ("container", "Container"), ("light", "Light"), ("supply", "Supply"),
                 ("ammunition", "Ammunition"), ("grimoire", "Grimoire"), ("relic", "Relic")]
