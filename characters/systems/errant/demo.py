@@ -33,7 +33,7 @@ def wren() -> dict:
         "keepsake": "", "failed_profession": "",
         "archetype": "violent", "kit_choice": "small_shield",
         "covenant_alignment": "", "favour_deeds": 0, "alignment": "",
-        "extra_languages": [], "renown_raises": [], "guide_note": "",
+        "extra_languages": [], "renown_raises": [], "guide_note": "", "proficiencies": [],
         "hp_current": None, "exhaustion": 0,
         "gear": kit_lines("violent", "small_shield"),
     }

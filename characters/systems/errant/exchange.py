@@ -248,9 +248,8 @@ class Exchange:
         values, xp, problems = read_body(data)
         if problems:
             raise problems.error()
-        character = services.character_create(
-            owner=owner, data=values, proficiencies=values["proficiencies"],
-            times_at_zero_hp=values["times_at_zero_hp"])
+        character = services.character_create(owner=owner, data=values,
+                                              times_at_zero_hp=values["times_at_zero_hp"])
         if xp:
             XpEntry.objects.create(character=character, kind=XpEntry.Kind.IMPORT,
                                    xp_change=xp, created_by=owner, note=IMPORT_NOTE)

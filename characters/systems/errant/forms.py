@@ -28,6 +28,7 @@ from rules.engine.errant.attributes import (
 from rules.engine.errant.data import (
     ALIGNMENTS,
     ANCESTRIES,
+    PROFICIENCIES,
     ARCHETYPE_KITS,
     ARCHETYPE_NAMES,
     ATTRIBUTE_KEYS,
@@ -75,7 +76,9 @@ ISSUE_FIELDS = {
     "renown_raises": "renown_raises", "archetype": "archetype", "ancestry": "ancestry",
     "exhaustion": "exhaustion", "items": "item_rows", "extra_languages": "extra_languages",
     "alignment": "alignment", "age": "age", "hp_current": "hp_current",
+    "proficiencies": "proficiency_points",
 }
+PROFICIENCY_CHOICES = [("", "—"), ("1", "Expertise (1 point)"), ("2", "Mastery (2 points)")]
 
 NEW_CHARACTER_INITIAL = {"method": Method.ROLLED.value, "ancestry": "adaptable",
                          "archetype": "violent", "exhaustion": 0, "favour_deeds": 0,
@@ -158,6 +161,9 @@ class ErrantForm(forms.Form):
                               help_text="Leave blank for full HP.")
     exhaustion = number_field("Exhaustion", min_value=0, max_value=EXHAUSTION_MAX,
                               help_text="Each fills an Item Slot; at phys, death.")
+    # Where the Proficiency points' problems are said (the points are the selects below).
+    proficiency_points = forms.CharField(label="Proficiency points", required=False,
+                                         widget=forms.HiddenInput)
     item_rows = number_field("Item lines", min_value=0, max_value=MAX_ITEMS,
                              widget=forms.HiddenInput)
 
@@ -175,6 +181,10 @@ class ErrantForm(forms.Form):
             self.fields[f"guide_{key}"] = number_field(
                 f"{key} set by the Guide", min_value=GUIDE_SET_MIN, max_value=GUIDE_SET_MAX,
                 required=False)
+        for key, (name, mastery) in PROFICIENCIES.items():
+            self.fields[f"proficiency_{key}"] = choice_field(
+                name, PROFICIENCY_CHOICES,
+                help_text=f"Mastery: {mastery}" if mastery else "")
         source = self.data if self.is_bound else self.initial
         self.row_count = row_count(source.get("item_rows", 0))
         for row in range(self.row_count):
@@ -213,6 +223,9 @@ class ErrantForm(forms.Form):
             rows.append({"key": key, "name": ATTRIBUTE_NAMES[key], "dice": self[f"dice_{key}"],
                          "guide": self[f"guide_{key}"]})
         return rows
+
+    def proficiency_fields(self):
+        return [self[f"proficiency_{key}"] for key in PROFICIENCIES]
 
     def item_rows_list(self):
         rows = []
@@ -312,8 +325,9 @@ class ErrantForm(forms.Form):
             choices = ", ".join(KIT_LABELS[k] for k in ARCHETYPE_KITS[archetype])
             self.add_error("kit_choice", f"{ARCHETYPE_NAMES[archetype]} starts with one of: "
                                          f"{choices}.")
+        data["proficiencies"] = [[key, int(data[f"proficiency_{key}"])]
+                                 for key in PROFICIENCIES if data.get(f"proficiency_{key}")]
         # What the builder does not edit stays as stored.
-        data["proficiencies"] = stored.get("proficiencies", [])
         data["times_at_zero_hp"] = stored.get("times_at_zero_hp", 0)
         self.unreadable = [name for name in self.errors if name in self._read_fields()]
         if self.unreadable:
@@ -332,6 +346,7 @@ class ErrantForm(forms.Form):
         names = {"method", "swap", "ancestry", "archetype", "alignment", "age", "minimum_age",
                  "exhaustion", "hp_current", "favour_deeds", "covenant_alignment",
                  "renown_raises", "extra_languages", "item_rows",
+                 *(f"proficiency_{key}" for key in PROFICIENCIES),
                  *(f"dice_{key}" for key in ATTRIBUTE_KEYS),
                  *(f"guide_{key}" for key in ATTRIBUTE_KEYS)}
         for row in range(self.row_count):
@@ -389,6 +404,8 @@ def initial_from_character(character, items) -> dict:
         if character.swap_first else ""
     initial["renown_raises"] = "\n".join(" ".join(pair) for pair in character.renown_raises)
     initial["extra_languages"] = _lines_text(character.extra_languages)
+    for key, points in character.proficiencies:
+        initial[f"proficiency_{key}"] = str(points)
     initial["item_rows"] = len(character.gear)
     for row, line in enumerate(character.gear):
         initial.update(item_initial(row, line))

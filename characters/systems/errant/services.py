@@ -1,7 +1,7 @@
 """The writes of an Errant, each in one transaction: create and update from the builder
 form's cleaned data (the generic builder calls them through the registry), and moving one
 item between hand, handy, worn and the containers (the sheet's one action). The Renown
-raises and times at 0 HP are kept as they are by the builder's update unless it sends them."""
+times at 0 HP are kept as they are by the builder's update."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ BUILDER_COLUMNS = (
     *(f"guide_{key}" for key in ATTRIBUTE_KEYS), "guide_note", "renown_raises", "ancestry",
     "minimum_age", "age", "keepsake", "failed_profession", "archetype", "kit_choice",
     "covenant_alignment", "favour_deeds", "extra_languages", "alignment", "hp_current",
-    "exhaustion", "gear",
+    "exhaustion", "gear", "proficiencies",
 )
 LOCATIONS = dict(LOCATION_CHOICES)
 
@@ -39,12 +39,10 @@ def _columns(data: dict) -> dict:
 
 
 @transaction.atomic
-def character_create(*, owner, data: dict, proficiencies=(),
-                     times_at_zero_hp: int = 0) -> ErrantCharacter:
+def character_create(*, owner, data: dict, times_at_zero_hp: int = 0) -> ErrantCharacter:
     from .apps import KEY
 
     return ErrantCharacter.objects.create(owner=owner, system=KEY,
-                                          proficiencies=[list(p) for p in proficiencies],
                                           times_at_zero_hp=times_at_zero_hp,
                                           **_columns(data))
 

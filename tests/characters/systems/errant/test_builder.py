@@ -182,8 +182,26 @@ def test_a_refused_save_keeps_everything_typed(player):
 
 def test_the_update_keeps_what_the_builder_does_not_edit(player, user):
     errant = make_wren(user)
-    ErrantCharacter.objects.filter(pk=errant.pk).update(proficiencies=[["fitness", 2]],
-                                                        times_at_zero_hp=2)
+    ErrantCharacter.objects.filter(pk=errant.pk).update(times_at_zero_hp=2)
     player.post(reverse("characters:edit", args=[errant.pk]), posted())
     errant.refresh_from_db()
-    assert (errant.proficiencies, errant.times_at_zero_hp) == ([["fitness", 2]], 2)
+    assert errant.times_at_zero_hp == 2
+
+
+def test_a_deviants_proficiencies(player, user):
+    """ER §The Deviant: 2 points at Renown 1; Fitness mastery is Fleet-footed (an
+    Encumbrance of 4 or less does not reduce SPD)."""
+    deviant = posted(archetype="deviant", kit_choice="burglars_tools",
+                     proficiency_fitness="2")
+    shown = stats(player.post(reverse("characters:preview"), deviant))
+    assert (shown["spd"], shown["proficiency_points"], shown["jettons"]) == ("13", "2", "15")
+    over = player.post(reverse("characters:preview"), {**deviant, "proficiency_stealth": "1"})
+    assert "3 Proficiency points spent, 2 owned at Renown 1." in errors(over,
+                                                                      "proficiency_points")
+    bad = player.post(reverse("characters:preview"), {**deviant, "proficiency_lore": "3"})
+    assert "Choose one of the listed Lore values." in errors(bad, "proficiency_lore")
+    player.post(reverse("characters:create"), deviant)
+    errant = ErrantCharacter.objects.get()
+    assert errant.proficiencies == [["fitness", 2]]
+    page = player.get(reverse("characters:edit", args=[errant.pk])).content.decode()
+    assert '<option value="2" selected>Mastery (2 points)</option>' in page
