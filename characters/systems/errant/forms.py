@@ -28,11 +28,11 @@ from rules.engine.errant.attributes import (
 from rules.engine.errant.data import (
     ALIGNMENTS,
     ANCESTRIES,
-    PROFICIENCIES,
     ARCHETYPE_KITS,
     ARCHETYPE_NAMES,
     ATTRIBUTE_KEYS,
     ATTRIBUTE_NAMES,
+    PROFICIENCIES,
 )
 from rules.engine.errant.sheet import fraction_label
 
