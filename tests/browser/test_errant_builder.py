@@ -117,3 +117,37 @@ def test_a_new_user_rolls_swaps_takes_the_kit_and_moves_the_torch(page, live_ser
     assert describe(axe_check(page)) == ""
     errant.refresh_from_db()
     assert [line["location"] for line in errant.gear if line["name"] == "Torch"] == ["handy"]
+
+
+def test_a_renown_gain_raises_two_different_attributes(page, live_server, password):
+    """ER §Renown: at 2,000 XP (money wasted, in the XP ledger) Renown 2; the Company
+    raises one Attribute by 1, the player a different one."""
+    from characters.models import XpEntry
+    from tests.characters.systems.errant.helpers import make_wren
+
+    user = UserFactory(username="wren2")
+    errant = make_wren(user)
+    XpEntry.objects.create(character=errant, kind=XpEntry.Kind.ADJUSTMENT, xp_change=2_000,
+                           note="A funeral (Conspicuous Consumption)")
+    login(page, live_server, user, password)
+    page.goto(f"/characters/{errant.pk}/edit/")
+    expect(stat(page, "renown")).to_have_text("2")
+    expect(page.locator("[data-issue=renown_raises_pending]")).to_contain_text(
+        "1 Renown raise(s) to choose.")
+    raises = page.get_by_label("Renown raises")
+    raises.fill("phys phys")
+    expect(page.locator("#errors-renown_raises")).to_contain_text(
+        "Renown 2: the player's Attribute must differ from the Company's (phys).")
+    raises.fill("phys pres")
+    expect(stat(page, "phys")).to_have_text("14")
+    expect(stat(page, "pres")).to_have_text("10")
+    expect(stat(page, "hp_max")).to_have_text("14")
+    expect(page.locator("#errors-renown_raises")).to_have_text("")
+    expect(page.locator("[data-issue=renown_raises_pending]")).to_have_count(0)
+    htmx_settled(page)
+    page.get_by_role("button", name="Save changes").click()
+    page.wait_for_url(f"**/characters/{errant.pk}/")
+    expect(stat(page, "phys")).to_have_text("14")
+    expect(stat(page, "item_slots")).to_have_text("14")
+    errant.refresh_from_db()
+    assert errant.renown_raises == [["phys", "pres"]]
