@@ -151,3 +151,31 @@ def test_a_renown_gain_raises_two_different_attributes(page, live_server, passwo
     expect(stat(page, "item_slots")).to_have_text("14")
     errant.refresh_from_db()
     assert errant.renown_raises == [["phys", "pres"]]
+
+
+def test_the_errant_pages_fit_a_phone(browser, live_server, password):
+    """On a 375 px phone the sheet, the builder and the print view do not scroll sideways
+    (the item table scrolls inside its box), and axe finds nothing serious."""
+    from tests.browser.conftest import PHONE
+    from tests.characters.systems.errant.helpers import make_wren
+
+    user = UserFactory(username="wren3")
+    errant = make_wren(user, exhaustion=1)
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url,
+                                  reduced_motion="reduce")
+    phone = context.new_page()
+    try:
+        login(phone, live_server, user, password)
+        for name, url in (("sheet", f"/characters/{errant.pk}/"),
+                          ("builder", f"/characters/{errant.pk}/edit/"),
+                          ("new", "/characters/new/?system=errant"),
+                          ("print", f"/characters/{errant.pk}/print/")):
+            phone.goto(url)
+            htmx_settled(phone)
+            width = phone.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= PHONE["width"], (name, width)
+            screenshot(phone, f"phone-errant-{name}")
+            if name != "print":
+                assert describe(axe_check(phone)) == "", name
+    finally:
+        context.close()

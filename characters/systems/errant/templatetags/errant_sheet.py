@@ -8,6 +8,7 @@ from django import template
 from django.utils.safestring import SafeString
 
 from characters.systems.errant.forms import LOCATION_CHOICES
+from characters.systems.errant.printing import slot_grid
 from rules.engine.errant.sheet import fraction_label
 
 register = template.Library()
@@ -50,3 +51,11 @@ def slots(value):
 def errant_locations():
     """The places an item may be (PR §Hand, Handy & Worn, §Containers)."""
     return LOCATION_CHOICES
+
+
+@register.simple_tag
+def errant_slot_grid(sheet):
+    """The Item Slots as rows of four quarters ("x" Exhaustion, "f" filled, "" empty): the
+    same grid as the printed sheet's."""
+    return slot_grid(sheet.value("item_slots") or 0, sheet.value("slots_filled") or 0,
+                     sheet.value("exhaustion") or 0)

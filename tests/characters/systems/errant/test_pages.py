@@ -262,3 +262,13 @@ def test_an_errant_campaigns_pages_show_her(client, user):
                  "request_key": "k" * 32})
     shown = stats(client.get(errant.get_absolute_url()))
     assert (shown["xp"], shown["renown"]) == ("2000", "2")
+
+
+def test_the_page_draws_the_slot_grid(player, user):
+    """13 Item Slots, 6 filled and 1 by Exhaustion: 7 boxes of 13 shaded, the first dark."""
+    errant = make_wren(user, exhaustion=1)
+    body = player.get(errant.get_absolute_url()).content.decode()
+    grid = body.split("data-slot-grid>", 1)[1].split("</div>", 1)[0]
+    assert grid.count('class="slot"') == 13
+    assert grid.count("q q-x") == 4 and grid.count("q q-f") == 24
+    assert 'aria-label="Item Slots: 7 of 13 filled, 1 by Exhaustion"' in body
