@@ -134,11 +134,12 @@ def test_a_renown_gain_raises_two_different_attributes(page, live_server, passwo
     expect(stat(page, "renown")).to_have_text("2")
     expect(page.locator("[data-issue=renown_raises_pending]")).to_contain_text(
         "1 Renown raise(s) to choose.")
-    raises = page.get_by_label("Renown raises")
-    raises.fill("phys phys")
+    page.get_by_label("Renown 2, the Company's").select_option("phys")
+    yours = page.get_by_label("Renown 2, yours")
+    yours.select_option("phys")
     expect(page.locator("#errors-renown_raises")).to_contain_text(
         "Renown 2: the player's Attribute must differ from the Company's (phys).")
-    raises.fill("phys pres")
+    yours.select_option("pres")
     expect(stat(page, "phys")).to_have_text("14")
     expect(stat(page, "pres")).to_have_text("10")
     expect(stat(page, "hp_max")).to_have_text("14")

@@ -18,6 +18,7 @@ from fractions import Fraction
 from django import forms
 
 from rules.engine.errant import compute_sheet
+from rules.engine.errant.advancement import renown_for_xp
 from rules.engine.errant.attributes import (
     DICE_PER_ATTRIBUTE,
     DIE_SIDES,
@@ -40,7 +41,7 @@ from .builds import build_from, coins_of, sheet_for, values_of, xp_of
 from .models import AGE_MAX, DEEDS_MAX, EXHAUSTION_MAX, HP_MAX, NOTE_LENGTH, TEXT_LENGTH
 
 MAX_ITEMS = 40  # item rows
-MAX_LINES = 20  # languages, Renown raises
+MAX_LINES = 20  # languages
 ITEM_NAME_LENGTH = 120
 QUANTITY_MAX = 999
 USES_MAX = 99
@@ -127,11 +128,10 @@ class ErrantForm(forms.Form):
                                  required=False,
                                  help_text="Why the Attributes come otherwise (an inheritance, "
                                            "a Guide's ruling).")
-    renown_raises = forms.CharField(
-        label="Renown raises", required=False, max_length=MAX_LINES * 20,
-        widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="One line per Renown gained: the Company's Attribute, then yours (a "
-                  "different one), like \"phys skill\" (ER §Renown).")
+    # Where the Renown raises' problems are said (the raises are the selects of each
+    # Renown gained, renown_<n>_company and renown_<n>_player).
+    renown_raises = forms.CharField(label="Renown raises", required=False,
+                                    widget=forms.HiddenInput)
     ancestry = choice_field("Ancestry", [(key, f"{a.name} ({a.examples})")
                                          for key, a in ANCESTRIES.items()], required=True)
     minimum_age = number_field("Minimum starting age", min_value=0, max_value=AGE_MAX,
@@ -185,6 +185,17 @@ class ErrantForm(forms.Form):
             self.fields[f"proficiency_{key}"] = choice_field(
                 name, PROFICIENCY_CHOICES,
                 help_text=f"Mastery: {mastery}" if mastery else "")
+        # One pair of selects per Renown gained (from the XP ledger), or per raise stored.
+        renown = renown_for_xp(xp_of(character))
+        stored = len(character.renown_raises) if character is not None else 0
+        self.renown_numbers = list(range(2, max(renown, stored + 1) + 1))
+        choices = [("", "—"), *((key, f"{key} ({ATTRIBUTE_NAMES[key]})")
+                                for key in ATTRIBUTE_KEYS)]
+        for number in self.renown_numbers:
+            self.fields[f"renown_{number}_company"] = choice_field(
+                f"Renown {number}, the Company's", choices)
+            self.fields[f"renown_{number}_player"] = choice_field(
+                f"Renown {number}, yours", choices)
         source = self.data if self.is_bound else self.initial
         self.row_count = row_count(source.get("item_rows", 0))
         for row in range(self.row_count):
@@ -224,6 +235,10 @@ class ErrantForm(forms.Form):
                          "guide": self[f"guide_{key}"]})
         return rows
 
+    def renown_rows(self):
+        return [{"renown": number, "company": self[f"renown_{number}_company"],
+                 "player": self[f"renown_{number}_player"]} for number in self.renown_numbers]
+
     def proficiency_fields(self):
         return [self[f"proficiency_{key}"] for key in PROFICIENCIES]
 
@@ -253,18 +268,27 @@ class ErrantForm(forms.Form):
     def clean_extra_languages(self):
         return self._lines(self.cleaned_data["extra_languages"], "languages")
 
-    def clean_renown_raises(self):
-        raises, problems = [], []
-        for number, line in enumerate(self._lines(self.cleaned_data["renown_raises"],
-                                                  "Renown raises"), start=2):
-            words = [word.casefold() for word in DICE_TEXT.split(line) if word]
-            if len(words) != 2 or any(word not in ATTRIBUTE_KEYS for word in words):
-                problems.append(f"Renown {number} (\"{line}\"): two of phys, skill, mind and "
-                                "pres, like \"phys skill\".")
-            else:
-                raises.append(words)
-        if problems:
-            raise forms.ValidationError(problems)
+    def _clean_raises(self) -> list[list[str]]:
+        """The raises chosen, Renown 2 first; each needs both Attributes, and a Renown's
+        raises come after the one before (ER §Renown)."""
+        raises, missing = [], None
+        for renown in self.renown_numbers:
+            pair = [self.cleaned_data.get(f"renown_{renown}_{who}") or ""
+                    for who in ("company", "player")]
+            if not any(pair):
+                missing = missing or renown
+                continue
+            for who, value in zip(("company", "player"), pair, strict=True):
+                if not value:
+                    self.add_error(f"renown_{renown}_{who}",
+                                   f"Choose the Company's Attribute raised at Renown {renown}."
+                                   if who == "company" else
+                                   f"Choose your Attribute raised at Renown {renown}.")
+            if missing:
+                self.add_error(f"renown_{renown}_company", f"Choose Renown {missing}'s raises "
+                                                           "first.")
+            if all(pair) and not missing:
+                raises.append(pair)
         return raises
 
     def _clean_dice(self, key: str) -> list[int] | None:
@@ -320,6 +344,7 @@ class ErrantForm(forms.Form):
         swap = data.get("swap") or ""
         data["swap_first"], _, data["swap_second"] = swap.partition("-")
         data["gear"] = self._clean_items()
+        data["renown_raises"] = self._clean_raises()
         archetype, kit = data.get("archetype"), data.get("kit_choice")
         if kit and archetype in ARCHETYPE_KITS and kit not in ARCHETYPE_KITS[archetype]:
             choices = ", ".join(KIT_LABELS[k] for k in ARCHETYPE_KITS[archetype])
@@ -345,7 +370,7 @@ class ErrantForm(forms.Form):
     def _read_fields(self) -> set[str]:
         names = {"method", "swap", "ancestry", "archetype", "alignment", "age", "minimum_age",
                  "exhaustion", "hp_current", "favour_deeds", "covenant_alignment",
-                 "renown_raises", "extra_languages", "item_rows",
+                 "extra_languages", "item_rows",
                  *(f"proficiency_{key}" for key in PROFICIENCIES),
                  *(f"dice_{key}" for key in ATTRIBUTE_KEYS),
                  *(f"guide_{key}" for key in ATTRIBUTE_KEYS)}
@@ -402,7 +427,9 @@ def initial_from_character(character, items) -> dict:
         initial[f"dice_{key}"] = " ".join(str(face) for face in faces)
     initial["swap"] = f"{character.swap_first}-{character.swap_second}" \
         if character.swap_first else ""
-    initial["renown_raises"] = "\n".join(" ".join(pair) for pair in character.renown_raises)
+    for number, (company, player) in enumerate(character.renown_raises, start=2):
+        initial[f"renown_{number}_company"], initial[f"renown_{number}_player"] = \
+            company, player
     initial["extra_languages"] = _lines_text(character.extra_languages)
     for key, points in character.proficiencies:
         initial[f"proficiency_{key}"] = str(points)

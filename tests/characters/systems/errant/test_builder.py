@@ -6,7 +6,9 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
+from characters.models import XpEntry
 from characters.systems.errant.builds import build_from
 from characters.systems.errant.demo import wren
 from characters.systems.errant.forms import ErrantForm
@@ -84,8 +86,6 @@ def test_moving_the_torch_is_one_select_and_the_numbers_follow(player):
      "Enter phys as the Guide set it (1 to 40)."),
     ({"kit_choice": "grimoires"}, "kit_choice", "The Violent starts with one of"),
     ({"age": "20"}, "age", "Age 20 is below the rolled minimum starting age 31."),
-    ({"renown_raises": "phys phys"}, "renown_raises", "must differ from the Company"),
-    ({"renown_raises": "phys luck"}, "renown_raises", "two of phys, skill, mind and pres"),
     ({"item_0_location": "hand", "item_2_location": "hand"}, "item_rows",
      "slots in hand; there are 2 hand"),
     ({"item_3_size": "5"}, "item_3_size", "Choose one of the listed Size of item 4 values."),
@@ -100,6 +100,43 @@ def test_each_problem_is_said_beside_its_field(player, changes, field, message):
         assert message in errors(response, field), response.content.decode()[:200]
     else:
         assert message in response.content.decode()
+
+
+@pytest.mark.parametrize(("changes", "field", "message"), [
+    ({"renown_2_company": "phys", "renown_2_player": "phys"}, "renown_raises",
+     "Renown 2: the player's Attribute must differ from the Company's (phys)."),
+    ({"renown_2_company": "phys"}, "renown_2_player",
+     "Choose your Attribute raised at Renown 2."),
+    ({"renown_2_player": "mind"}, "renown_2_company",
+     "Choose the Company's Attribute raised at Renown 2."),
+    ({"renown_3_company": "phys", "renown_3_player": "mind"}, "renown_3_company",
+     "Choose Renown 2's raises first."),
+    ({"renown_2_company": "luck", "renown_2_player": "mind"}, "renown_2_company",
+     "Choose one of the listed Renown 2, the Company's values."),
+])
+def test_the_renown_raises_are_two_different_attributes(player, user, changes, field,
+                                                        message):
+    """ER §Renown: 6,000 XP is Renown 3, two raises; each pair beside its selects."""
+    errant = make_wren(user)
+    XpEntry.objects.create(character=errant, kind=XpEntry.Kind.ADJUSTMENT, xp_change=6_000)
+    response = player.post(reverse("characters:preview", args=[errant.pk]), posted(**changes))
+    assert escape(message) in errors(response, field), response.content.decode()[:300]
+
+
+def test_renown_raises_raise_the_attributes_and_are_saved(player, user):
+    errant = make_wren(user)
+    XpEntry.objects.create(character=errant, kind=XpEntry.Kind.ADJUSTMENT, xp_change=6_000)
+    page = player.get(reverse("characters:edit", args=[errant.pk])).content.decode()
+    assert 'name="renown_3_player"' in page and 'name="renown_4_player"' not in page
+    data = posted(renown_2_company="phys", renown_2_player="pres", renown_3_company="pres",
+                  renown_3_player="mind")
+    shown = stats(player.post(reverse("characters:preview", args=[errant.pk]), data))
+    assert [shown[k] for k in ("phys", "skill", "mind", "pres")] == ["14", "13", "9", "11"]
+    player.post(reverse("characters:edit", args=[errant.pk]), data)
+    errant.refresh_from_db()
+    assert errant.renown_raises == [["phys", "pres"], ["pres", "mind"]]
+    page = player.get(reverse("characters:edit", args=[errant.pk])).content.decode()
+    assert '<option value="mind" selected>' in page
 
 
 def test_a_new_errant_shows_no_numbers_before_the_dice(player):
