@@ -220,11 +220,9 @@ class ErrantForm(forms.Form):
             widget=forms.HiddenInput)
         self.fields[prefix + "quality"] = choice_field(f"Quality of {what}", QUALITY_CHOICES)
         self.fields[prefix + "blocks"] = number_field(
-            f"Blocks of {what}", min_value=0, max_value=USES_MAX, required=False,
-            widget=forms.HiddenInput)
+            f"Blocks of {what}", min_value=0, max_value=USES_MAX, required=False)
         self.fields[prefix + "magic"] = number_field(
-            f"Magic bonus of {what}", min_value=0, max_value=MAGIC_MAX, required=False,
-            widget=forms.HiddenInput)
+            f"Magic bonus of {what}", min_value=0, max_value=MAGIC_MAX, required=False)
 
     # -- the groups the template lays out ------------------------------------------------
 
@@ -248,8 +246,7 @@ class ErrantForm(forms.Form):
             fields = {name: self[f"item_{row}_{name}"] for name in ITEM_FIELDS}
             label = (fields["name"].value() or "").strip() or f"item {row + 1}"
             rows.append({"number": row + 1, "label": label, **fields,
-                         "hidden_fields": [fields["uses_max"], fields["blocks"],
-                                           fields["magic"]]})
+                         "hidden_fields": [fields["uses_max"]]})
         return rows
 
     # -- cleaning -----------------------------------------------------------------------

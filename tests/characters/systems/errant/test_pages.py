@@ -212,7 +212,7 @@ HOSTILE = ["", "\x00", "7" * 400, "-1e9", "<script>alert(1)</script>", "' OR 1=1
                                    "ancestry", "age", "archetype", "kit_choice", "alignment",
                                    "renown_raises", "extra_languages", "hp_current",
                                    "exhaustion", "item_rows", "item_0_name", "item_0_size",
-                                   "item_0_location", "item_0_quantity", "item_0_uses_max",
+                                   "item_0_location", "item_0_quantity", "item_0_uses_max", "item_0_magic",
                                    "item_0_quality", "proficiency_fitness", "name"])
 def test_hostile_input_is_refused_or_kept_never_a_500(player, user, field, value):
     errant = make_wren(user)
@@ -272,3 +272,18 @@ def test_the_page_draws_the_slot_grid(player, user):
     assert grid.count('class="slot"') == 13
     assert grid.count("q q-x") == 4 and grid.count("q q-f") == 24
     assert 'aria-label="Item Slots: 7 of 13 filled, 1 by Exhaustion"' in body
+
+
+def test_a_magic_weapon_and_shield_show_their_true_strikes_and_deflects(player, user):
+    """PR §Magic Weapons & Armour: a +N weapon has N True Strikes, +N armour N Deflects."""
+    gear = [{**line, "magic": 2} if line["name"] == "Medium weapon" else
+            {**line, "magic": 1} if line["name"] == "Shield, small" else line
+            for line in make_wren(user).gear]
+    response = player.post(reverse("characters:create"), posted(gear=gear))
+    errant = ErrantCharacter.objects.latest("pk")
+    assert response.status_code == 302 and errant.gear == gear
+    page = player.get(errant.get_absolute_url()).content.decode()
+    assert "+2: <span data-true-strikes>2</span> True Strikes" in page
+    assert "+1: <span data-deflects>1</span> Deflects" in page
+    edit = player.get(reverse("characters:edit", args=[errant.pk])).content.decode()
+    assert 'aria-label="Magic bonus: Medium weapon"' in edit
