@@ -212,8 +212,9 @@ HOSTILE = ["", "\x00", "7" * 400, "-1e9", "<script>alert(1)</script>", "' OR 1=1
                                    "ancestry", "age", "archetype", "kit_choice", "alignment",
                                    "renown_raises", "extra_languages", "hp_current",
                                    "exhaustion", "item_rows", "item_0_name", "item_0_size",
-                                   "item_0_location", "item_0_quantity", "item_0_uses_max", "item_0_magic",
-                                   "item_0_quality", "proficiency_fitness", "name"])
+                                   "item_0_location", "item_0_quantity", "item_0_uses_max",
+                                   "item_0_magic", "item_0_quality", "proficiency_fitness",
+                                   "name"])
 def test_hostile_input_is_refused_or_kept_never_a_500(player, user, field, value):
     errant = make_wren(user)
     for url in (reverse("characters:create"), reverse("characters:preview"),
