@@ -7,4 +7,5 @@ from . import views
 
 urlpatterns = [
     path("<id:pk>/errant/move/", views.item_move, name="errant_item_move"),
+    path("<id:pk>/errant/use/", views.item_use, name="errant_item_use"),
 ]

@@ -1,5 +1,5 @@
-"""Errant's own character page: moving an item between hand, handy, worn and the
-containers, one action (a select and a button, keyboard and screen-reader friendly; with
+"""Errant's own character page actions: moving an item between hand, handy, worn and the
+containers, one action, and using an item with Depletion or restoring it with Supply (a select and a button, keyboard and screen-reader friendly; with
 htmx the slots and the numbers are swapped in place, without it the page reloads)."""
 
 from __future__ import annotations
@@ -28,9 +28,21 @@ def _errant(request: HttpRequest, pk: int, *, edit: bool):
     return as_built(character)
 
 
-def slots_context(character, *, message: str = "", moved: str = "") -> dict:
+def slots_context(character, *, message: str = "", done: str = "") -> dict:
     return {"character": character, "sheet": sheet_for(character), "can_edit": True,
-            "move_message": message, "moved": moved}
+            "move_message": message, "done": done}
+
+
+def _answer(request, character, message: str, done: str) -> HttpResponse:
+    if request.htmx:
+        # A refusal is said in the swapped part (htmx swaps only 2xx answers).
+        return render(request, "characters/errant/detail.html#slots",
+                      slots_context(character, message=message, done=done))
+    if message:
+        messages.error(request, message)
+    else:
+        messages.success(request, done)
+    return redirect(character)
 
 
 @login_required
@@ -49,13 +61,23 @@ def item_move(request: HttpRequest, pk: int) -> HttpResponse:
     except services.MoveRefused as refused:
         message = str(refused)
         character = _errant(request, pk, edit=True)
-    if request.htmx:
-        # A refusal is said in the swapped part (htmx swaps only 2xx answers).
-        return render(request, "characters/errant/detail.html#slots",
-                      slots_context(character, message=message,
-                                    moved="" if message else name))
-    if message:
-        messages.error(request, message)
-    else:
-        messages.success(request, f"{name} moved.")
-    return redirect(character)
+    return _answer(request, character, message, f"{name} moved; the numbers follow.")
+
+
+@login_required
+@require_POST
+def item_use(request: HttpRequest, pk: int) -> HttpResponse:
+    """Use an item once (Depletion or Burn -1), or restore a depleted one with Supply."""
+    character = _errant(request, pk, edit=True)
+    index = parse_id(request.POST.get("index"), high=MAX_ITEMS)
+    name = request.POST.get("name", "")[:200]
+    message = done = ""
+    try:
+        if index is None:
+            raise services.MoveRefused("Choose an item of this sheet.")
+        character, done = services.item_use(character=character, index=index, name=name,
+                                            action=request.POST.get("action", "")[:20])
+    except services.MoveRefused as refused:
+        message = str(refused)
+        character = _errant(request, pk, edit=True)
+    return _answer(request, character, message, done)

@@ -154,6 +154,9 @@ def test_the_guide_reads_the_sheet_but_does_not_edit_it(client, user):
     move = client.post(reverse("characters:errant_item_move", args=[errant.pk]),
                        {"index": torch_index(errant), "name": "Torch", "location": "hand"})
     assert move.status_code == 404
+    used = client.post(reverse("characters:errant_item_use", args=[errant.pk]),
+                       {"index": torch_index(errant), "name": "Torch", "action": "use"})
+    assert used.status_code == 404
     assert ErrantCharacter.objects.get(pk=errant.pk).gear == errant.gear
 
 
@@ -166,7 +169,7 @@ OWN_PAGES = [("characters:detail", "get"), ("characters:edit", "get"),
              ("characters:print", "get"), ("characters:sheet_pdf", "get"),
              ("characters:export", "get"), ("characters:duplicate", "post"),
              ("characters:delete", "get"), ("characters:delete", "post"),
-             ("characters:errant_item_move", "post")]
+             ("characters:errant_item_move", "post"), ("characters:errant_item_use", "post")]
 
 
 @pytest.mark.parametrize(("name", "method"), OWN_PAGES)
@@ -288,3 +291,65 @@ def test_a_magic_weapon_and_shield_show_their_true_strikes_and_deflects(player, 
     assert "+1: <span data-deflects>1</span> Deflects" in page
     edit = player.get(reverse("characters:edit", args=[errant.pk])).content.decode()
     assert 'aria-label="Magic bonus: Medium weapon"' in edit
+
+
+def use(player, errant, name, action):
+    index = next(i for i, line in enumerate(errant.gear) if line["name"] == name)
+    response = player.post(reverse("characters:errant_item_use", args=[errant.pk]),
+                           {"index": index, "name": name, "action": action},
+                           HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    errant.refresh_from_db()
+    return response.content.decode()
+
+
+def line(errant, name):
+    return next((item for item in errant.gear if item["name"] == name), None)
+
+
+def test_using_a_torch_and_restoring_it_with_supply(player, user):
+    """PR §Burn, §Supply: the torch (1/2 slot, Burn 2) burns down, then 2 Supply restore it;
+    the rations (1/4 slot) take 1; with the Supply gone, the next is used up and removed."""
+    errant = make_wren(user)
+    assert "Torch used: Depletion 1 of 2." in use(player, errant, "Torch", "use")
+    use(player, errant, "Torch", "use")
+    assert line(errant, "Torch")["uses"] == 0
+    assert "Torch is depleted: restore it with Supply first." in use(player, errant, "Torch",
+                                                                     "use")
+    body = use(player, errant, "Torch", "restore")
+    assert "Torch restored with 2 Supply (2 left)." in body
+    assert (line(errant, "Torch")["uses"], line(errant, "Supply")["quantity"]) == (2, 2)
+    assert 'data-stat="supply"' in body and stats_of(body)["supply"] == "2"
+    assert "is not depleted (Depletion 2 of 2): nothing to restore." in use(
+        player, errant, "Torch", "restore")
+    use(player, errant, "Rations", "use")
+    assert "Rations restored with 1 Supply (1 left)." in use(player, errant, "Rations",
+                                                             "restore")
+    use(player, errant, "Torch", "use")
+    use(player, errant, "Torch", "use")
+    body = use(player, errant, "Torch", "restore")
+    assert "Torch is used up and removed: it needs 2 Supply, and there is 1." in body
+    assert line(errant, "Torch") is None and line(errant, "Supply")["quantity"] == 1
+    use(player, errant, "Rations", "use")
+    use(player, errant, "Rations", "restore")
+    assert line(errant, "Supply") is None  # the last Supply spent: its line is gone
+
+
+@pytest.mark.parametrize(("name", "action", "message"), [
+    ("Bedroll", "use", "Bedroll has no Depletion to use or restore."),
+    ("Torch", "burn", "Choose to use the item or to restore it"),
+    ("Torch", "", "Choose to use the item or to restore it"),
+])
+def test_a_bad_use_is_said_and_changes_nothing(player, user, name, action, message):
+    errant = make_wren(user)
+    before = list(errant.gear)
+    assert message in use(player, errant, name, action)
+    assert errant.gear == before
+
+
+def test_a_stale_use_is_refused(player, user):
+    errant = make_wren(user)
+    response = player.post(reverse("characters:errant_item_use", args=[errant.pk]),
+                           {"index": "0", "name": "Torch", "action": "use"})
+    assert response.status_code == 302
+    assert ErrantCharacter.objects.get(pk=errant.pk).gear == errant.gear
