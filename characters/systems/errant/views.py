@@ -1,6 +1,7 @@
 """Errant's own character page actions: moving an item between hand, handy, worn and the
-containers, one action, and using an item with Depletion or restoring it with Supply (a select and a button, keyboard and screen-reader friendly; with
-htmx the slots and the numbers are swapped in place, without it the page reloads)."""
+containers (one action: a select and a button, keyboard and screen-reader friendly), and
+using an item with Depletion or restoring it with Supply. With htmx the slots and the
+numbers are swapped in place; without it the page reloads."""
 
 from __future__ import annotations
 
