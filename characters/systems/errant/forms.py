@@ -313,6 +313,11 @@ class ErrantForm(forms.Form):
             name = (value["name"] or "").strip()
             if not name:
                 continue  # a blank line: no item (clearing the name removes one)
+            if value["uses"] is not None and value["uses_max"] is not None \
+                    and value["uses"] > value["uses_max"]:
+                self.add_error(prefix + "uses", f"{name}: Depletion {value['uses']} is above "
+                                                f"its full {value['uses_max']}.")
+                continue
             gear.append({
                 "name": name, "quarters": int(value["size"] or 0),
                 "quantity": value["quantity"] or 1,

@@ -90,6 +90,7 @@ def test_moving_the_torch_is_one_select_and_the_numbers_follow(player):
      "slots in hand; there are 2 hand"),
     ({"item_3_size": "5"}, "item_3_size", "Choose one of the listed Size of item 4 values."),
     ({"item_3_quantity": "0"}, "item_3_quantity", "from 1 to 999"),
+    ({"item_3_uses": "3"}, "item_3_uses", "Torch: Depletion 3 is above its full 2."),
     ({"item_rows": "99"}, "item_rows", "Item lines is a whole number from 0 to 40."),
     ({"exhaustion": "13"}, None, "Exhaustion 13 has reached phys 13: the Errant dies."),
 ])
