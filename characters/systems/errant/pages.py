@@ -15,6 +15,7 @@ from rules.engine.errant.data import (
     ARCHETYPE_NAMES,
     ATTRIBUTE_KEYS,
     ATTRIBUTE_NAMES,
+    STARTING_SUPPLY,
     failed_professions,
     keepsakes,
 )
@@ -97,7 +98,7 @@ def _take_kit(data) -> list[dict]:
             data[key] = "" if value is None else str(value)
     data["item_rows"] = str(len(lines))
     return [{"label": "Starting kit", "dice": [], "total": "",
-             "result": f"the common kit with 4 Supply, and {KIT_LABELS[choice]}: "
+             "result": f"the common kit with {STARTING_SUPPLY} Supply, and {KIT_LABELS[choice]}: "
                        f"{len(lines)} lines{note}"}]
 
 
