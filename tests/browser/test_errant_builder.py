@@ -153,6 +153,20 @@ def test_a_renown_gain_raises_two_different_attributes(page, live_server, passwo
     errant.refresh_from_db()
     assert errant.renown_raises == [["phys", "pres"]]
 
+    # A physical Check from the sheet: phys 14 against DV 10 + Encumbrance 1: 12 to 14.
+    page.get_by_label("DV", exact=True).fill("10")
+    page.get_by_label("Physical (climbing, sneaking, swimming) or stabilise: + Encumbrance"
+                      ).check()
+    expect(page.locator("[data-chance]")).to_have_text("3/20")
+    expect(page.locator("[data-check-dv]")).to_have_text("DV 11 = base 10 + 1 Encumbrance")
+    page.get_by_label("DV", exact=True).fill("-3")
+    expect(page.locator("[data-check-odds]")).to_contain_text("it succeeds by itself")
+    page.get_by_label("DV", exact=True).fill("99")
+    expect(page.locator("#errors-dv")).to_contain_text("DV is a whole number from -20 to 40.")
+    expect(page.get_by_label("DV", exact=True)).to_have_value("99")
+    htmx_settled(page)
+    assert describe(axe_check(page)) == ""
+
 
 def test_the_errant_pages_fit_a_phone(browser, live_server, password):
     """On a 375 px phone the sheet, the builder and the print view do not scroll sideways

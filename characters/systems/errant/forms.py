@@ -439,3 +439,38 @@ def initial_from_character(character, items) -> dict:
     for row, line in enumerate(character.gear):
         initial.update(item_initial(row, line))
     return initial
+
+
+CHECK_DV_MIN, CHECK_DV_MAX = -20, 40
+JETTONS_MAX = 99
+
+
+class CheckOddsForm(forms.Form):
+    """A Check from the sheet (CR §Checks): which Attribute, the DV the Guide set, and what
+    the sheet adds or takes away; the odds are exact (checks.p_success)."""
+
+    attribute = choice_field("Attribute", [(key, f"{key} ({ATTRIBUTE_NAMES[key]})")
+                                           for key in ATTRIBUTE_KEYS], required=True)
+    dv = number_field("DV", min_value=CHECK_DV_MIN, max_value=CHECK_DV_MAX,
+                      help_text="As the Guide sets it (a Saving Throw: the Renown or Threat "
+                                "of its cause).")
+    physical = forms.BooleanField(label="Physical (climbing, sneaking, swimming) or "
+                                        "stabilise: + Encumbrance", required=False)
+    backpack_off = forms.BooleanField(label="Backpack off", required=False)
+    saving_throw = forms.BooleanField(label="Saving Throw", required=False)
+    expertise = forms.BooleanField(label="Expertise (a Deviant's Proficiency: -2)",
+                                   required=False)
+    jettons = number_field("Jettons spent", min_value=0, max_value=JETTONS_MAX,
+                           required=False, help_text="-1 DV each (a Deviant).")
+
+    def __init__(self, *args, sheet=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.sheet = sheet
+
+    def clean(self):
+        data = super().clean()
+        owned = self.sheet.value("jettons") if self.sheet is not None and \
+            "jettons" in self.sheet.stats else 0
+        if (data.get("jettons") or 0) > owned:
+            self.add_error("jettons", f"Jettons spent: at most the {owned} owned.")
+        return data

@@ -8,4 +8,5 @@ from . import views
 urlpatterns = [
     path("<id:pk>/errant/move/", views.item_move, name="errant_item_move"),
     path("<id:pk>/errant/use/", views.item_use, name="errant_item_use"),
+    path("<id:pk>/errant/check/", views.check_odds, name="errant_check_odds"),
 ]

@@ -9,7 +9,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
+
+from rules.engine.errant.checks import check_dv, p_success, successes
 
 from characters.models import Character, as_built
 from config.parsing import parse_id
@@ -17,7 +19,7 @@ from config.parsing import parse_id
 from . import services
 from .apps import KEY
 from .builds import sheet_for
-from .forms import MAX_ITEMS
+from .forms import MAX_ITEMS, CheckOddsForm
 
 
 def _errant(request: HttpRequest, pk: int, *, edit: bool):
@@ -82,3 +84,29 @@ def item_use(request: HttpRequest, pk: int) -> HttpResponse:
         message = str(refused)
         character = _errant(request, pk, edit=True)
     return _answer(request, character, message, done)
+
+
+@login_required
+@require_GET
+def check_odds(request: HttpRequest, pk: int) -> HttpResponse:
+    """The exact odds of a Check from the sheet (CR §Checks: above the DV and at most the
+    Attribute; below DV 0, automatic), the DV with what the sheet adds (Encumbrance on
+    physical Checks, expertise, Jettons). Read-only: whoever may read the sheet may ask."""
+    character = _errant(request, pk, edit=False)
+    sheet = sheet_for(character)
+    form = CheckOddsForm(request.GET, sheet=sheet)
+    odds = None
+    if form.is_valid():
+        data = form.cleaned_data
+        enc = sheet.value("encumbrance_no_backpack" if data["backpack_off"] else "encumbrance")
+        dv = check_dv(data["dv"], encumbrance=enc, physical=data["physical"],
+                      expertise=data["expertise"], jettons=data["jettons"] or 0,
+                      saving_throw=data["saving_throw"])
+        attribute = sheet.value(data["attribute"])
+        chance = p_success(attribute, dv.value)
+        odds = {"dv": dv, "attribute": attribute, "key": data["attribute"],
+                "chance": chance, "faces": successes(attribute, dv.value),
+                "automatic": dv.value < 0,
+                "low": max(dv.value, 0) + 1, "high": min(attribute, 20)}
+    return render(request, "characters/errant/detail.html#check-odds",
+                  {"character": character, "check_form": form, "odds": odds})

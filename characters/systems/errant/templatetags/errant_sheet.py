@@ -7,7 +7,7 @@ from html import escape
 from django import template
 from django.utils.safestring import SafeString
 
-from characters.systems.errant.forms import LOCATION_CHOICES
+from characters.systems.errant.forms import LOCATION_CHOICES, CheckOddsForm
 from characters.systems.errant.printing import slot_grid
 from rules.engine.errant.sheet import fraction_label
 
@@ -59,3 +59,9 @@ def errant_slot_grid(sheet):
     same grid as the printed sheet's."""
     return slot_grid(sheet.value("item_slots") or 0, sheet.value("slots_filled") or 0,
                      sheet.value("exhaustion") or 0)
+
+
+@register.simple_tag
+def errant_check_form(sheet):
+    """The sheet's Check form, unbound (a phys Check against DV 10 to start)."""
+    return CheckOddsForm(initial={"attribute": "phys", "dv": 10}, sheet=sheet)

@@ -353,3 +353,55 @@ def test_a_stale_use_is_refused(player, user):
                            {"index": "0", "name": "Torch", "action": "use"})
     assert response.status_code == 302
     assert ErrantCharacter.objects.get(pk=errant.pk).gear == errant.gear
+
+
+def odds(client, errant, **query):
+    response = client.get(reverse("characters:errant_check_odds", args=[errant.pk]),
+                          {"attribute": "phys", "dv": "10", **query}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+@pytest.mark.parametrize(("query", "chance", "dv"), [
+    # Wren: phys 13, skill 13, Encumbrance 1 (0 backpack off), no Jettons (a Violent).
+    ({}, "3/20", "DV 10 = base 10"),
+    ({"physical": "on"}, "1/10", "DV 11 = base 10 + 1 Encumbrance"),
+    ({"physical": "on", "backpack_off": "on"}, "3/20", "DV 10 = base 10"),
+    ({"attribute": "mind", "dv": "4"}, "1/5", "DV 4 = base 4"),
+    ({"dv": "13"}, "0/1", "DV 13 = base 13"),
+    ({"dv": "-1"}, "1/1", "DV -1 = base -1"),
+    ({"dv": "0"}, "13/20", "DV 0 = base 0"),
+    ({"dv": "6", "expertise": "on", "saving_throw": "on"}, "7/20", "DV 6 = base 6"),
+    ({"dv": "6", "expertise": "on"}, "9/20", "DV 4 = base 6 - 2 expertise"),
+])
+def test_a_checks_exact_odds_from_the_sheet(player, user, query, chance, dv):
+    """CR §Checks: above the DV and at most the Attribute; PR §Encumbrance on physical
+    Checks; ER §The Deviant: expertise -2, but not on Saving Throws."""
+    body = odds(player, make_wren(user), **query)
+    assert f"<strong data-chance>{chance}</strong>" in body and dv in body
+
+
+def test_a_deviants_jettons_lower_the_dv_up_to_those_owned(player, user):
+    errant = make_wren(user, archetype="deviant", kit_choice="burglars_tools")
+    assert "DV 7 = base 10 - 3 Jettons" in odds(player, errant, jettons="3")
+    assert "Jettons spent: at most the 15 owned." in odds(player, errant, jettons="16")
+
+
+@pytest.mark.parametrize("query", [{"dv": "x"}, {"dv": "99"}, {"attribute": "luck"},
+                                   {"jettons": "-1"}, {"dv": "9" * 400}, {"dv": ""}])
+def test_a_bad_check_is_said_beside_its_field(player, user, query):
+    body = odds(player, make_wren(user), **query)
+    assert "data-chance" not in body and "invalid-feedback" in body
+
+
+def test_who_may_ask_a_checks_odds(client, user):
+    campaign = CampaignFactory(system=KEY)
+    errant = make_wren(user)
+    Character.objects.filter(pk=errant.pk).update(campaign=campaign)
+    url = reverse("characters:errant_check_odds", args=[errant.pk])
+    assert client.get(url).status_code == 302  # anonymous: to the login
+    client.force_login(UserFactory())
+    assert client.get(url, {"attribute": "phys", "dv": "3"}).status_code == 404
+    client.force_login(campaign.owner)  # the Guide reads the sheet, and its odds
+    assert "data-chance" in odds(client, errant)
+    assert client.post(url).status_code == 405
