@@ -11,10 +11,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from rules.engine.errant.checks import check_dv, p_success, successes
-
 from characters.models import Character, as_built
 from config.parsing import parse_id
+from rules.engine.errant.checks import check_dv, p_success, successes
 
 from . import services
 from .apps import KEY
