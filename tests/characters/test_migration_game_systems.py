@@ -258,7 +258,7 @@ def _other_apps_latest() -> list[tuple[str, str]]:
     graph = MigrationLoader(connection).graph
     return [node for node in graph.leaf_nodes()
             # The game systems' apps: each builds on the characters app's latest.
-            if node[0] not in ("characters", "eldritch_gambit", "mettle")]
+            if node[0] not in ("characters", "eldritch_gambit", "mettle", "errant")]
 
 
 def _current_apps():
