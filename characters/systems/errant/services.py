@@ -74,17 +74,22 @@ USE, RESTORE = "use", "restore"
 
 
 @transaction.atomic
-def item_use(*, character, index: int, name: str, action: str) -> tuple[ErrantCharacter, str]:
+def item_use(*, character, index: int, name: str, action: str,
+             seen: int | None = None) -> tuple[ErrantCharacter, str]:
     """Use an item with Depletion (or Burn) once: -1, never below 0; or, at 0, restore it
     with Supply, 1 per quarter slot it fills, taken from the Supply lines (PR §Supply);
-    without enough Supply it is used up and removed. The row is locked; a second click on
-    a stale page is refused, never applied twice. Returns the Errant and what was done."""
+    without enough Supply it is used up and removed. The row is locked, and `seen` is the
+    Depletion the page showed: a double click (or a stale page) finds it changed and is
+    refused, never applied twice. Returns the Errant and what was done."""
     if action not in (USE, RESTORE):
         raise MoveRefused("Choose to use the item or to restore it with Supply.")
     character, gear, line = _locked_line(character, index, name)
     if line.get("uses_max") is None:
         raise MoveRefused(f"{name} has no Depletion to use or restore.")
     uses = line.get("uses") or 0
+    if seen is not None and seen != uses:
+        raise MoveRefused(f"{name}'s Depletion is {uses} now, not {seen}: the page was out "
+                          "of date (a second click?), here it is again.")
     if action == USE:
         if uses <= 0:
             raise MoveRefused(f"{name} is depleted: restore it with Supply first.")

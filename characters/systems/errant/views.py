@@ -77,8 +77,10 @@ def item_use(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         if index is None:
             raise services.MoveRefused("Choose an item of this sheet.")
-        character, done = services.item_use(character=character, index=index, name=name,
-                                            action=request.POST.get("action", "")[:20])
+        character, done = services.item_use(
+            character=character, index=index, name=name,
+            action=request.POST.get("action", "")[:20],
+            seen=parse_id(request.POST.get("seen"), high=999))
     except services.MoveRefused as refused:
         message = str(refused)
         character = _errant(request, pk, edit=True)

@@ -405,3 +405,18 @@ def test_who_may_ask_a_checks_odds(client, user):
     client.force_login(campaign.owner)  # the Guide reads the sheet, and its odds
     assert "data-chance" in odds(client, errant)
     assert client.post(url).status_code == 405
+
+
+def test_a_double_click_on_use_uses_once(player, user):
+    """The page sends the Depletion it showed: the second click of a double click finds it
+    changed and is refused (and so is a Restore clicked twice)."""
+    errant = make_wren(user)
+    url = reverse("characters:errant_item_use", args=[errant.pk])
+    click = {"index": torch_index(errant), "name": "Torch", "action": "use", "seen": "2"}
+    player.post(url, click, HTTP_HX_REQUEST="true")
+    body = player.post(url, click, HTTP_HX_REQUEST="true").content.decode()
+    assert "Torch&#x27;s Depletion is 1 now, not 2" in body
+    errant.refresh_from_db()
+    assert line(errant, "Torch")["uses"] == 1
+    page = player.get(errant.get_absolute_url()).content.decode()
+    assert 'name="seen" value="1"' in page
