@@ -51,6 +51,8 @@ from campaigns.systems.mettle.rolls import MettleRoll
 from characters.models import CoinEntry, GearTransfer, InventoryItem, XpEntry
 from characters.systems.eldritch_gambit.demo import ASPHODEL
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
+from characters.systems.errant.apps import KEY as ERRANT
+from characters.systems.errant.models import ErrantCharacter
 from characters.systems.mettle.apps import KEY as METTLE
 from characters.systems.mettle.demo import VIKTOR
 from characters.systems.mettle.demo import seed_demo as seed_mettle_demo
@@ -149,6 +151,8 @@ class World:
                                          by=self.mettle_campaign.owner)
         self.mettle_combatant = MettleCombatant.objects.get(encounter=self.mettle_encounter).pk
         self.owner = self.hero.owner
+        # The Errant demo's Wren (seed_demo seeds every system's), of the second player.
+        self.wren = ErrantCharacter.objects.get(name="Wren")
         self.stranger = UserFactory()
         self.strangers_hero = CharacterFactory(owner=self.stranger)
         self.gear = GearItem.objects.create(owner=self.owner, name="Lucky spoon",
@@ -171,7 +175,7 @@ class World:
                                       characters=[self.hero], by=self.imp)
         self.encounter = encounter
         self.roles = {"owner": self.owner, "imp": self.imp, "stranger": self.stranger,
-                      "anonymous": None}
+                      "anonymous": None, "errant_owner": self.wren.owner}
 
         session = self.campaign.sessions.order_by("-number").first()
         self.quest = QuestFactory(character=self.hero)
@@ -261,15 +265,19 @@ class FuzzTests(TestCase):
 
     @classmethod
     def _field_names(cls) -> list[str]:
-        """Every form field name on every page, as the Imp and as the owner see them."""
+        """Every form field name on every page, as the Imp, the owner and the Errant's
+        player see them."""
         from django.test import Client
 
         found = set(QUERY_KEYS) | {"request_key", "gambit_key"}
-        for role in ("imp", "owner"):
+        for role in ("imp", "owner", "errant_owner"):
             client = Client()
             client.force_login(cls.world.roles[role])
             mettle_pages = [reverse("characters:edit", args=[cls.world.viktor.pk]),
-                            f"{reverse('characters:create')}?system={METTLE}"]
+                            f"{reverse('characters:create')}?system={METTLE}",
+                            f"{reverse('characters:create')}?system={ERRANT}",
+                            reverse("characters:detail", args=[cls.world.wren.pk]),
+                            reverse("characters:edit", args=[cls.world.wren.pk])]
             urls = [url_for(route, cls.world.ids(name)) for name, route, _ in cls.endpoints]
             for url in urls + mettle_pages:
                 response = client.get(url)
@@ -336,6 +344,26 @@ class FuzzTests(TestCase):
                 if method == "GET":
                     data = {key: data[key] for key in QUERY_KEYS}
                 path_ids = {"pk": self.world.viktor.pk} if "pk" in params else {}
+                self.request(name, route, role=role, method=method, data=data,
+                             path_ids=path_ids, htmx=method == "POST")
+
+    def test_every_character_page_of_an_errant_hostile(self):
+        """The same sweep with an Errant (the demo's Wren) in the URL, as her player, a
+        stranger and her player reading, and a new Errant."""
+        values = cycle(HOSTILE + [str(pk) for pk in self.world.other_ids()])
+        self.assertIn("dice_phys", self.names)  # the Errant builder was read
+        self.assertIn("item_3_location", self.names)  # ... and its item rows and moves
+        self.assertIn("index", self.names)
+        for name, route, params in self.endpoints:
+            if not name.startswith("characters:"):
+                continue
+            for role, method in (("errant_owner", "POST"), ("stranger", "POST"),
+                                 ("errant_owner", "GET")):
+                data = {key: next(values) for key in self.names}
+                data["system"] = ERRANT
+                if method == "GET":
+                    data = {key: data[key] for key in QUERY_KEYS}
+                path_ids = {"pk": self.world.wren.pk} if "pk" in params else {}
                 self.request(name, route, role=role, method=method, data=data,
                              path_ids=path_ids, htmx=method == "POST")
 

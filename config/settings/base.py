@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     # The game systems (rules.systems): one package each.
     "characters.systems.eldritch_gambit",
     "characters.systems.mettle",
+    "characters.systems.errant",
     "csp",
     # Last, as its documentation asks: failed logins are counted in its database tables.
     "axes",

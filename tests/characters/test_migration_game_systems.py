@@ -262,7 +262,7 @@ def _other_apps_latest() -> list[tuple[str, str]]:
     latest = []
     for leaf in graph.leaf_nodes():
         # The game systems' apps: each builds on the characters app's latest.
-        if leaf[0] in ("characters", "eldritch_gambit", "mettle"):
+        if leaf[0] in ("characters", "eldritch_gambit", "mettle", "errant"):
             continue
         node = leaf
         while node is not None and any(

@@ -119,6 +119,7 @@ class ErrantBuild:
     coins_location: str = item_slots.BACKPACK
     exhaustion: int = 0
     hp_lost: int = 0
+    hp_current: int | None = None  # None: HP as lost by hp_lost (0: full); else HP now
     times_at_zero_hp: int = 0
     keepsake: str = ""
     failed_profession: str = ""
@@ -342,8 +343,11 @@ def compute_sheet(build: ErrantBuild) -> ErrantSheet:
     # HP and slots (ER §Record Other Information; PR §Item Slots, §Exhaustion).
     add("hp_max", "HP", attrs.phys, [Term("phys", attrs.phys)], source="ER §Record Other "
         "Information")
-    hp_current = attrs.phys - max(build.hp_lost, 0)
-    lost = max(build.hp_lost, 0)
+    if build.hp_current is not None and build.hp_current > attrs.phys:
+        issues.append(Issue("hp_over_max", f"HP {build.hp_current} is above the maximum, phys "
+                            f"{attrs.phys}.", "hp_current"))
+    lost = max(build.hp_lost if build.hp_current is None else attrs.phys - build.hp_current, 0)
+    hp_current = attrs.phys - lost
     add("hp_current", "HP now", max(hp_current, 0),
         [Term("HP", attrs.phys)] + ([Term("lost", -lost)] if lost else []),
         source="ER §Record Other Information")

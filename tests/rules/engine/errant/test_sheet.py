@@ -223,3 +223,21 @@ def test_item_lines_show_depletion_supply_and_quality():
     assert lines["Sword +1"].true_strikes == 1 and lines["Helmet +2"].deflects == 2
     assert lines["Supply"].total == 1
     assert sheet.value("supply") == 4
+
+
+def test_hp_now_as_stored_or_as_lost():
+    """HP now may be given as it is (the app stores it; None: full) or as HP lost; above
+    phys is a problem on the field, and HP now is never below 0 (ER §Record Other
+    Information)."""
+    assert compute_sheet(violent(hp_current=None)).value("hp_current") == 12
+    sheet = compute_sheet(violent(hp_current=5))
+    assert sheet.value("hp_current") == 5 and sheet["hp_current"].explanation == \
+        "HP now 5 = HP 12 - lost 7"
+    assert compute_sheet(violent(hp_current=0)).value("hp_current") == 0
+    assert compute_sheet(violent(hp_lost=3)).value("hp_current") == 9
+    over = compute_sheet(violent(hp_current=13))
+    assert [(i.code, i.field) for i in over.errors] == [("hp_over_max", "hp_current")]
+    assert over.value("hp_current") == 12
+    # A Renown raise of phys raises full HP with it.
+    raised = compute_sheet(violent(hp_current=12, xp=2_000, renown_raises=(("phys", "skill"),)))
+    assert (raised.value("hp_max"), raised.value("hp_current")) == (13, 12)

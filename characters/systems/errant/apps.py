@@ -1,0 +1,52 @@
+"""Errant's character package: the third game system (seed 003 and the Errant SRD in
+../shared/srd/errant/SRD/, CC BY-SA 4.0; its tables ship in rules/engine/errant/data/ with
+their ATTRIBUTION.md)."""
+from django.apps import AppConfig
+
+from rules import systems
+from rules.engine.errant.data import ATTRIBUTION
+
+KEY = "errant"
+NAME = "Errant"
+# The attribution CC BY-SA 4.0 asks for, on every sheet (the generic system line).
+LICENCE = ATTRIBUTION
+
+
+class ErrantConfig(AppConfig):
+    name = "characters.systems.errant"
+    label = "errant"
+    verbose_name = "Errant"
+
+    def ready(self):
+        from . import pages, services
+        from .builds import sheet_for
+        from .exchange import EXCHANGE
+        from .forms import NEW_CHARACTER_INITIAL, ErrantForm, initial_from_character
+        from .models import ErrantCharacter
+        from .printing import TEMPLATE, printed_sheets
+
+        systems.register(systems.GameSystem(
+            key=KEY, name=NAME, licence=LICENCE,
+            character_model=ErrantCharacter, exchange=EXCHANGE,
+            form_class=ErrantForm,
+            new_character_initial=NEW_CHARACTER_INITIAL,
+            initial_from_character=initial_from_character,
+            sheet=sheet_for,
+            summary=pages.summary,
+            game_master="Guide",
+            create=services.character_create,
+            update=services.character_update,
+            printed_sheets=printed_sheets,
+            templates=systems.SheetTemplates(
+                builder="characters/errant/builder.html",
+                detail="characters/errant/detail.html",
+                print=TEMPLATE,
+                compare="characters/errant/compare.html",
+            ),
+            builder_roll_actions=pages.ROLL_ACTIONS,
+            builder_roll=pages.builder_roll,
+            # Moving an item between hand, handy, worn and the containers (one action).
+            urls="characters.systems.errant.urls",
+            # An Errant for the second demo player (manage.py seed_demo).
+            demo="characters.systems.errant.demo.seed_demo",
+        ))

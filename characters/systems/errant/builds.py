@@ -1,0 +1,120 @@
+"""From a stored Errant (or the builder's cleaned data) to the engine's ErrantBuild, and
+the sheet: the one place the app turns Errant choices into numbers
+(rules/engine/errant/sheet.py computes them)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from rules.engine.errant import Attributes, ErrantBuild, ErrantSheet, Item, compute_sheet
+from rules.engine.errant.archetypes import starting_kit
+from rules.engine.errant.attributes import Method
+from rules.engine.errant.data import ARCHETYPE_KITS, ATTRIBUTE_KEYS
+from rules.engine.errant.sheet import items_from_kit
+
+QUARTERS_PER_SLOT = 4
+
+
+def item_from_line(line: Mapping) -> Item:
+    """A stored gear line (sizes in quarter slots) as the engine's Item."""
+    return Item(
+        name=line.get("name") or "",
+        slots=Fraction(int(line.get("quarters") or 0), QUARTERS_PER_SLOT),
+        quantity=int(line.get("quantity") or 1),
+        location=line.get("location") or "backpack",
+        kind=line.get("kind") or "",
+        depletion=line.get("uses"),
+        depletion_max=line.get("uses_max"),
+        quality=line.get("quality"),
+        blocks=line.get("blocks"),
+        magic_bonus=int(line.get("magic") or 0),
+    )
+
+
+def line_from_item(item: Item) -> dict:
+    """The engine's Item as a stored gear line."""
+    return {"name": item.name, "quarters": int(Fraction(item.slots) * QUARTERS_PER_SLOT),
+            "quantity": item.quantity, "location": item.location, "kind": item.kind,
+            "uses": item.depletion, "uses_max": item.depletion_max, "quality": item.quality,
+            "blocks": item.blocks, "magic": item.magic_bonus}
+
+
+def kit_lines(archetype: str, choice: str) -> list[dict]:
+    """ER §Select Starting Equipment in one step: the common kit (with its 4 Supply), the
+    Archetype's kit choice, each where it starts (the engine's items_from_kit)."""
+    return [line_from_item(item) for item in items_from_kit(starting_kit(archetype, choice))]
+
+
+def kit_choices(archetype: str) -> tuple[str, ...]:
+    return tuple(ARCHETYPE_KITS.get(archetype, {}))
+
+
+def build_from(values: Mapping[str, Any], *, xp: int = 0, coins: int = 0) -> ErrantBuild:
+    """The engine's build from the builder's values (the form's cleaned data, or a stored
+    Errant's columns read by `values_of`)."""
+    method = values.get("method") or Method.ROLLED.value
+    guide = None
+    if method == Method.GUIDE.value:
+        guide = Attributes(*(values.get(f"guide_{key}") or 0 for key in ATTRIBUTE_KEYS))
+    swap = (values["swap_first"], values["swap_second"]) if values.get("swap_first") else None
+    return ErrantBuild(
+        method=method,
+        dice=tuple(tuple(faces) for faces in values.get("dice") or ()),
+        swap=swap,
+        guide_attributes=guide,
+        guide_note=values.get("guide_note") or "",
+        renown_raises=tuple(tuple(pair) for pair in values.get("renown_raises") or ()),
+        xp=xp,
+        ancestry=values.get("ancestry") or "adaptable",
+        age=values.get("age"),
+        minimum_age=values.get("minimum_age"),
+        archetype=values.get("archetype") or "violent",
+        covenant_alignment=values.get("covenant_alignment") or "",
+        alignment=values.get("alignment") or None,
+        extra_languages=tuple(values.get("extra_languages") or ()),
+        proficiencies=tuple((key, int(points)) for key, points in
+                            values.get("proficiencies") or ()),
+        favour_deeds=values.get("favour_deeds") or 0,
+        items=tuple(item_from_line(line) for line in values.get("gear") or ()),
+        coins=max(coins, 0),
+        exhaustion=values.get("exhaustion") or 0,
+        hp_current=values.get("hp_current"),
+        times_at_zero_hp=values.get("times_at_zero_hp") or 0,
+        keepsake=values.get("keepsake") or "",
+        failed_profession=values.get("failed_profession") or "",
+    )
+
+
+BUILD_COLUMNS = (
+    "method", "dice", "swap_first", "swap_second", *(f"guide_{key}" for key in ATTRIBUTE_KEYS),
+    "guide_note", "renown_raises", "ancestry", "minimum_age", "age", "keepsake",
+    "failed_profession", "archetype", "kit_choice", "proficiencies", "covenant_alignment",
+    "favour_deeds", "extra_languages", "alignment", "hp_current", "exhaustion",
+    "times_at_zero_hp", "gear",
+)
+
+
+def values_of(character) -> dict[str, Any]:
+    return {column: getattr(character, column) for column in BUILD_COLUMNS}
+
+
+def xp_of(character) -> int:
+    """The XP the Errant earned: its XP ledger's sum (ER §Renown: money wasted, entered
+    with its reason, by the campaign side); Renown is derived from it."""
+    return character.xp if character is not None and character.pk is not None else 0
+
+
+def coins_of(character) -> int:
+    """The coins carried, in pennies (GS §Money): the generic coin ledger's sum."""
+    if character is None or character.pk is None:
+        return 0
+    return character.coins_cp
+
+
+def sheet_for(character, items: Sequence | None = None) -> ErrantSheet:
+    """The Errant's sheet: the same function for the page, the builder, the print and the
+    export. `items` (the generic inventory lines) are not Errant's: its gear is a column."""
+    return compute_sheet(build_from(values_of(character), xp=xp_of(character),
+                                    coins=coins_of(character)))
