@@ -30,7 +30,7 @@ from config.parsing import parse_id
 from rules.engine.mettle.data import ACTIONS, ATTRIBUTE_NAMES, DIFFICULTY, EDGE, TWIST_SEEDS
 from rules.engine.mettle.guide import FACTION_NAMES, FACTION_TWIST
 
-from . import guide
+from . import guide, hazards
 from .guide_forms import FactionCheckForm, FactionNameForm, NpcForm, ResourcesForm
 from .guide_models import MettleNpc
 
@@ -91,6 +91,10 @@ def _render(request, membership, *, status: int = 200, section: str | None = Non
                      ResourcesForm(prefix="res", initial={"request_key": _key()}))
     forms.setdefault("check_form",
                      FactionCheckForm(prefix="check", initial={"request_key": _key()}))
+    party = _party(campaign)
+    forms.setdefault("hazard_form", hazards.HazardForm(
+        prefix="hz", party=[row["character"] for row in party],
+        initial={"request_key": _key()}))
     factions = guide.triangle_view(campaign)
     template = f"{SCREEN}#{section}" if section and request.htmx else SCREEN
     return render(request, template, {
@@ -98,7 +102,8 @@ def _render(request, membership, *, status: int = 200, section: str | None = Non
         "difficulty": _difficulty_ladder(), "edge": list(enumerate(EDGE)),
         "actions": [{"action": a, "active": ATTRIBUTE_NAMES[a.active]} for a in ACTIONS],
         "twist_seeds": TWIST_SEEDS, "faction_twist": FACTION_TWIST,
-        "party": _party(campaign),
+        "party": party,
+        "hazards": campaign.mettle_hazards.select_related("character")[:10],
         "npcs": [guide.npc_line(npc) for npc in campaign.mettle_npcs.all()],
         "factions": factions, "faction_names": FACTION_NAMES, "notice": notice,
         **forms,
@@ -320,3 +325,36 @@ def faction_turn(request: HttpRequest, pk: int) -> HttpResponse:
     return _done(request, membership, "factions", f"Faction turn {triangle.turn}.")
 
 
+
+
+@login_required
+@require_POST
+def hazard_apply(request: HttpRequest, pk: int) -> HttpResponse:
+    """The Hazards card: roll a hazard and apply it to a character (hazards.py)."""
+    membership = guide_membership(request.user, pk)
+    party = (membership.campaign.game_system.character_model.objects
+             .filter(campaign=membership.campaign).order_by("name", "pk"))
+    form = hazards.HazardForm(request.POST, prefix="hz", party=party)
+    if form.is_valid():
+        try:
+            hazard = hazards.apply(campaign=membership.campaign, by=request.user,
+                                   data=form.cleaned_data)
+        except CampaignError as error:
+            add_service_error(form, error)
+        else:
+            return _done(request, membership, "hazards", hazard.summary)
+    return _invalid(request, membership, "hazards", hazard_form=form)
+
+
+@login_required
+@require_POST
+def hazard_undo(request: HttpRequest, pk: int, hazard_pk: int) -> HttpResponse:
+    membership = guide_membership(request.user, pk)
+    try:
+        hazard = hazards.undo(campaign=membership.campaign, by=request.user,
+                              hazard_pk=hazard_pk)
+    except CampaignError as error:
+        if error.code == "no_such_hazard":
+            raise Http404(error.message) from error
+        return _refused(request, membership, error, "hazards")
+    return _done(request, membership, "hazards", f"Undone: {hazard.summary}")

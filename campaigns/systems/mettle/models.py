@@ -15,5 +15,8 @@ from .guide_models import (  # noqa: F401
     MettleTriangle,
 )
 
+# The Guide's hazards: falls, fire, area damage, afflictions (hazard_models.py).
+from .hazard_models import MettleHazard  # noqa: F401
+
 # The Play page's Checks and Twists, the session log (rolls.py).
 from .rolls import MettleRoll  # noqa: F401

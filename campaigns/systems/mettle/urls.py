@@ -34,6 +34,9 @@ campaign_urlpatterns += [
     path("<id:pk>/guide/factions/check/<id:check_pk>/twist/", guide_views.faction_twist,
          name="mettle_faction_twist"),
     path("<id:pk>/guide/factions/turn/", guide_views.faction_turn, name="mettle_faction_turn"),
+    path("<id:pk>/guide/hazards/", guide_views.hazard_apply, name="mettle_hazard_apply"),
+    path("<id:pk>/guide/hazards/<id:hazard_pk>/undo/", guide_views.hazard_undo,
+         name="mettle_hazard_undo"),
 ]
 
 # --- Volleyball Initiative, METTLE's version (initiative_views.py): the Guide's tracker and

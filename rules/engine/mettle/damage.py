@@ -264,3 +264,56 @@ def ram_return_damage(target_frame: int, target_speed: int, own_frame: int, edge
     """The rammer's collateral damage: the target's FRAME + Speed, "soaked by their FRAME +
     Edge"; what gets through."""
     return max(target_frame + target_speed - (own_frame + edge), 0)
+
+
+# -- fire and afflictions (Scenery > Fire, Affliction) -----------------------------------------
+
+FIRE_DICE_MAX = 5  # "a torch ... 1d6 or so, a raging Bonfire 2d6, and a forge or lava flow 3d6
+# or more": the form's ceiling, a house limit
+
+
+def fire_damage(faces: Iterable[int]) -> int:
+    """Fire: "1d6 or more damage each round", soaked by FRAME and armour."""
+    return roll_total(sum(faces))
+
+
+@dataclass(frozen=True)
+class Affliction:
+    """A row of Scenery > Affliction's SAMPLE AFFLICTIONS: Dose = dice + modifier, less the
+    victim's FRAME for poisons and tranquilizers; disease 1/day, poison 1/Round."""
+
+    key: str
+    source: str
+    type: str  # "Disease", "Poison", "Tranquilizer"
+    dice: int
+    modifier: int
+    minus_frame: bool
+    symptoms: str
+
+    @property
+    def dose_text(self) -> str:
+        tail = "-FRAME" if self.minus_frame else f"{self.modifier:+d}" if self.modifier else ""
+        return f"{self.dice}d6{tail}"
+
+    @property
+    def interval(self) -> str:
+        return "day" if self.type == "Disease" else "Round"
+
+
+AFFLICTIONS = (
+    Affliction("cold", "Common cold", "Disease", 1, -3, False, "Cough, sneezing"),
+    Affliction("monitor", "Monitor lizard bite", "Disease", 1, -1, False,
+               "Swelling, gangrene"),
+    Affliction("curare", "Curare dart", "Poison", 2, 0, True, "Shortness of breath"),
+    Affliction("cobra", "Cobra venom", "Poison", 2, 0, True, "Fatigue, swelling"),
+    Affliction("tranquilizer", "Tranquilizer dart", "Tranquilizer", 1, 0, True,
+               "Fatigue, clumsiness"),
+)
+AFFLICTION_BY_KEY = {a.key: a for a in AFFLICTIONS}
+
+
+def affliction_dose(affliction: Affliction, faces: Iterable[int], frame: int) -> int:
+    """The secret Dose: the most max Mettle the affliction takes, one a day (disease) or a
+    Round (poison, tranquilizer). A Roll never goes below zero (EN §Roll Modifiers)."""
+    rolled = roll_total(sum(faces), affliction.modifier)
+    return poison_dose(rolled, frame) if affliction.minus_frame else rolled

@@ -1,0 +1,210 @@
+"""The Guide's Hazards card (issue #13): a fall, fire (and Burning), area damage or an
+affliction applied to a character of the party, through the rules engine
+(rules/engine/mettle/damage.py; seed 001 Scenery > Falls, Fire, Affliction; Attack > Area
+Attacks; EN §Taking Damage). Each application is one MettleHazard row (the dice, the
+arithmetic, the sheet before and after) written in a transaction that locks the
+character; the request key makes a double click one row; the last hazard applied to a
+character can be undone while its sheet is as the hazard left it."""
+
+from __future__ import annotations
+
+import random
+
+from django import forms
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from campaigns.forms import BootstrapForm
+from campaigns.models import Campaign
+from campaigns.services import CampaignError, require_imp
+from characters.systems.mettle.builds import for_sheets, sheet_for
+from characters.systems.mettle.models import METTLE_MAX, METTLE_MIN, MettleCharacter
+from config.parsing import RequestKeyField
+from rules.engine.mettle import damage as engine
+from rules.engine.mettle.statuses import STAGGERED, statuses_after_scene
+
+from .hazard_models import MettleHazard
+
+RNG = random.SystemRandom()  # tests pass a seeded random.Random
+MAX_ZONES = 20
+MAX_DM = 30
+MAX_SOAK = 40
+
+SURFACE_CHOICES = [(Surface.value, Surface.value.capitalize()) for Surface in engine.Surface]
+AFFLICTION_CHOICES = [(a.key, f"{a.source} ({a.type}, Dose {a.dose_text})")
+                      for a in engine.AFFLICTIONS]
+
+
+class HazardForm(BootstrapForm):
+    """Every hazard's fields; which ones count depends on the kind (the service checks)."""
+
+    request_key = RequestKeyField()
+    character = forms.TypedChoiceField(coerce=int, label="Character", choices=())
+    kind = forms.ChoiceField(choices=MettleHazard.Kind.choices, label="Hazard")
+    soak = forms.IntegerField(required=False, min_value=0, max_value=MAX_SOAK,
+                              label="Soak (leave empty for the sheet's)",
+                              help_text="A fall is soaked by POISE + armour, the rest by "
+                                        "FRAME + armour.")
+    zones = forms.IntegerField(required=False, min_value=0, max_value=MAX_ZONES,
+                               label="Zones fallen (~5 m each)")
+    surface = forms.ChoiceField(choices=SURFACE_CHOICES, required=False, label="Surface")
+    jumped = forms.BooleanField(required=False, label="Jumped on purpose (-2)")
+    fire_dice = forms.IntegerField(required=False, min_value=1,
+                                   max_value=engine.FIRE_DICE_MAX, label="Fire dice (d6)",
+                                   help_text="Torch 1, bonfire 2, forge or lava 3+.")
+    burning = forms.BooleanField(required=False, label="Flammable: takes the Burning status")
+    dm = forms.IntegerField(required=False, min_value=0, max_value=MAX_DM,
+                            label="Area damage DM")
+    partial_cover = forms.BooleanField(required=False, label="In Partial Cover (half damage)")
+    affliction = forms.ChoiceField(choices=[("", "(choose)"), *AFFLICTION_CHOICES],
+                                   required=False, label="Affliction")
+    stagger = forms.BooleanField(required=False,
+                                 label="On a Felling blow: Staggered (one more damage) "
+                                       "instead of Fallen")
+
+    def __init__(self, *args, party=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["character"].choices = [("", "(choose)")] + [
+            (c.pk, c.name) for c in party]
+
+
+def _locked_character(campaign: Campaign, character_id: int) -> MettleCharacter:
+    MettleCharacter.objects.select_for_update().filter(pk=character_id).first()
+    character = (for_sheets(MettleCharacter.objects.with_progress())
+                 .filter(pk=character_id, campaign=campaign).first())
+    if character is None:
+        raise CampaignError("Choose a character of this campaign.", "character",
+                            field="character")
+    return character
+
+
+def _need(data: dict, name: str, message: str):
+    value = data.get(name)
+    if value is None or value == "":
+        raise CampaignError(message, name, field=name)
+    return value
+
+
+def apply(*, campaign: Campaign, by, data: dict, rng: random.Random | None = None
+          ) -> MettleHazard:
+    """Roll the hazard, take it through Soak and apply it to the character's Mettle (an
+    affliction: the Dose is rolled and kept for the Guide, the character is Afflicted)."""
+    require_imp(campaign, by, "apply a hazard")
+    rng = rng or RNG
+    key = data.get("request_key") or None
+    if key:
+        existing = MettleHazard.objects.filter(request_key=key, campaign=campaign).first()
+        if existing is not None:
+            return existing
+    with transaction.atomic():
+        character = _locked_character(campaign, data.get("character"))
+        sheet = sheet_for(character)
+        kind = data.get("kind")
+        inputs: dict = {}
+        dose = None
+        if kind == MettleHazard.Kind.FALL:
+            zones = _need(data, "zones", "How many Zones did they fall? (0 for a short fall)")
+            surface = engine.Surface(data.get("surface") or engine.Surface.NORMAL)
+            jumped = bool(data.get("jumped"))
+            dice = [rng.randint(1, 6)]
+            modifier = engine.fall_modifier(zones, surface, jumped=jumped)
+            amount = engine.fall_damage(dice[0], zones, surface, jumped=jumped)
+            # Falls: "Soaks with POISE instead of FRAME" (AMB-M-HZ-1: armour still counts).
+            soak = sheet.value("soak") - sheet.value("frame") + sheet.value("poise")
+            inputs = {"zones": zones, "surface": surface.value, "jumped": jumped}
+            arithmetic = f"1d6 ({dice[0]}) {modifier:+d}"
+        elif kind == MettleHazard.Kind.FIRE:
+            count = _need(data, "fire_dice", "How many d6 is the fire?")
+            dice = [rng.randint(1, 6) for _ in range(count)]
+            amount = engine.fire_damage(dice)
+            soak = sheet.value("soak")
+            inputs = {"fire_dice": count, "burning": bool(data.get("burning"))}
+            arithmetic = f"{count}d6 ({'+'.join(map(str, dice))})"
+        elif kind == MettleHazard.Kind.AREA:
+            dm = _need(data, "dm", "Give the area attack's DM.")
+            cover = bool(data.get("partial_cover"))
+            dice = [rng.randint(1, 6)]
+            amount = engine.area_damage(dice[0], dm, partial_cover=cover)
+            soak = sheet.value("soak")
+            inputs = {"dm": dm, "partial_cover": cover}
+            arithmetic = f"1d6 ({dice[0]}) + DM {dm}" + (", halved (Partial Cover)" if cover
+                                                         else "")
+        elif kind == MettleHazard.Kind.AFFLICTION:
+            choice = _need(data, "affliction", "Choose the affliction.")
+            affliction = engine.AFFLICTION_BY_KEY.get(choice)
+            if affliction is None:
+                raise CampaignError("Choose an affliction of the table.", "affliction",
+                                    field="affliction")
+            dice = [rng.randint(1, 6) for _ in range(affliction.dice)]
+            dose = engine.affliction_dose(affliction, dice, sheet.value("frame"))
+            amount, soak = 0, 0
+            inputs = {"affliction": affliction.key}
+            arithmetic = f"Dose {affliction.dose_text}"
+        else:
+            raise CampaignError("Choose a hazard.", "kind", field="kind")
+        if data.get("soak") is not None and kind != MettleHazard.Kind.AFFLICTION:
+            soak = data["soak"]
+        before = character.mettle_current
+        current = sheet.value("mettle_current")
+        statuses = list(character.statuses or ())
+        through = engine.damage_through_soak(amount, soak)
+        result = engine.take_damage(current, through, stagger=bool(data.get("stagger")))
+        after_statuses = set(statuses)
+        if result.felled is engine.Felled.STAGGERED:
+            after_statuses.add(STAGGERED)
+        if kind == MettleHazard.Kind.FIRE and inputs["burning"]:
+            after_statuses.add("burning")
+        if kind == MettleHazard.Kind.AFFLICTION:
+            after_statuses.add("afflicted")
+        mettle = max(min(result.mettle, METTLE_MAX), METTLE_MIN)
+        after = before if through == 0 else mettle
+        new_statuses = list(statuses_after_scene(after_statuses, after))
+        name = character.name
+        if kind == MettleHazard.Kind.AFFLICTION:
+            summary = f"{name} is Afflicted: {affliction.source} ({arithmetic})."
+        else:
+            summary = (f"{name}: {MettleHazard.Kind(kind).label}, {arithmetic} = {amount}, "
+                       f"less Soak {soak} = {through} damage; Mettle {current} → {mettle}")
+            if result.felled:
+                summary += f", a Felling blow: {result.felled.value.capitalize()}"
+            summary += "."
+        character_row = MettleCharacter.objects.filter(pk=character.pk)
+        character_row.update(mettle_current=after, statuses=new_statuses,
+                             updated_at=timezone.now())
+        try:
+            with transaction.atomic():
+                return MettleHazard.objects.create(
+                    campaign=campaign, character=character, kind=kind, dice=dice,
+                    inputs=inputs, damage=amount, soak=soak, through=through, dose=dose,
+                    felled=result.felled.value if result.felled else "",
+                    mettle_before=before, mettle_after=after, statuses_before=statuses,
+                    statuses_after=new_statuses, summary=summary[:300], created_by=by,
+                    request_key=key)
+        except IntegrityError as error:
+            raise CampaignError("That request was already used for something else.",
+                                "request_key_reused") from error
+
+
+@transaction.atomic
+def undo(*, campaign: Campaign, by, hazard_pk: int) -> MettleHazard:
+    """Put the character's Mettle and statuses back as they were, if nothing has changed
+    them since (else the Guide edits the sheet); undone once (a second click is a no-op)."""
+    require_imp(campaign, by, "undo a hazard")
+    hazard = MettleHazard.objects.filter(pk=hazard_pk, campaign=campaign).first()
+    if hazard is None:
+        raise CampaignError("That hazard does not exist.", "no_such_hazard")
+    character = MettleCharacter.objects.select_for_update().get(pk=hazard.character_id)
+    hazard.refresh_from_db()
+    if hazard.undone_at is not None:
+        return hazard
+    if (character.mettle_current != hazard.mettle_after
+            or list(character.statuses or ()) != list(hazard.statuses_after)):
+        raise CampaignError(f"{character.name}'s Mettle or statuses changed since; change "
+                            "the sheet instead.", "changed_since")
+    MettleCharacter.objects.filter(pk=character.pk).update(
+        mettle_current=hazard.mettle_before, statuses=hazard.statuses_before,
+        updated_at=timezone.now())
+    hazard.undone_at = timezone.now()
+    hazard.undone_by = by
+    hazard.save(update_fields=["undone_at", "undone_by"])
+    return hazard
