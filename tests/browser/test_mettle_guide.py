@@ -82,3 +82,39 @@ def test_guide_adds_an_npc_and_rolls_the_faction_triangle(page, live_server, bro
     response = player_page.goto(f"/campaigns/{campaign.pk}/guide/")
     assert response.status == 403
     other.close()
+
+
+def test_guide_applies_a_fall_to_viktor_and_undoes_it(page, live_server):
+    """The Hazards card (AMB-M-HZ-1): a fall without its Zones is refused beside the field
+    (the character kept); two Zones roll 1d6+4 through POISE 2 and Viktor's Mettle drops,
+    in the hazard log and on the party card (its poll); Undo gives it back."""
+    campaign = CampaignFactory(system=KEY, name="The Idol")
+    player = MembershipFactory(campaign=campaign).user
+    viktor = make_viktor(player)
+    services.character_join(campaign=campaign, character=viktor, by=player)
+
+    login(page, live_server, campaign.owner, DEFAULT_PASSWORD)
+    page.goto(f"/campaigns/{campaign.pk}/guide/")
+    page.evaluate("() => { window.stayed = true; }")
+    form = page.locator("#hazard-form")
+    form.get_by_label("Character").select_option(label="Viktor")
+    form.get_by_label("Hazard").select_option("fall")
+    form.get_by_role("button", name="Apply the hazard").click()
+    form = page.locator("#hazard-form")
+    expect(form.locator("#errors-hz-zones")).to_contain_text("How many Zones")
+    expect(form.get_by_label("Character")).to_have_value(str(viktor.pk))
+    form.get_by_label("Zones fallen (~5 m each)").fill("2")
+    form.get_by_role("button", name="Apply the hazard").click()
+    expect(page.locator("#hazards-notice")).to_contain_text("Viktor: Fall, 1d6")
+    expect(page.locator("#hazards-notice")).to_contain_text("less Soak 2")
+    expect(page.locator("#hazard-log tbody tr")).to_have_count(1)
+    mettle = page.locator("#party-glance [data-stat=mettle]")
+    expect(mettle).not_to_have_text("9/9", timeout=12_000)  # the party card's 5 s poll
+    dropped = mettle.inner_text()
+    assert int(dropped.split("/")[0]) in range(1, 7)  # 9 - (1d6 + 4 - 2)
+    screenshot(page, "mettle-guide-hazard")
+    page.get_by_role("button", name="Undo").click()
+    expect(page.locator("#hazards-notice")).to_contain_text("Undone")
+    expect(mettle).to_have_text("9/9", timeout=12_000)
+    htmx_settled(page)
+    assert page.evaluate("() => window.stayed") is True
