@@ -98,6 +98,10 @@ def apply(*, campaign: Campaign, by, data: dict, rng: random.Random | None = Non
             return existing
     with transaction.atomic():
         character = _locked_character(campaign, data.get("character"))
+        if key:  # a double click that waited for the lock: the first click's row
+            existing = MettleHazard.objects.filter(request_key=key, campaign=campaign).first()
+            if existing is not None:
+                return existing
         sheet = sheet_for(character)
         kind = data.get("kind")
         inputs: dict = {}

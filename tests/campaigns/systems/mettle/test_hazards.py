@@ -161,7 +161,11 @@ def test_permissions(client, campaign, gm, player, viktor):
     co_guide = CoImpMembershipFactory(campaign=campaign).user
     client.force_login(co_guide)
     response = client.post(url(campaign, "hazard_apply"), posted(viktor), HTTP_HX_REQUEST="true")
-    assert response.status_code == 200 and 'id="hazards"' in response.content.decode()
+    page = response.content.decode()
+    assert response.status_code == 200 and 'id="hazards"' in page
+    assert 'hx-swap-oob="true"' in page  # the party card, with the new Mettle
+    viktor.refresh_from_db()
+    assert f"{viktor.mettle_current}/9" in page
     assert MettleHazard.objects.count() == 3
     assert client.post(url(campaign, "hazard_undo", 99999)).status_code == 404
 
