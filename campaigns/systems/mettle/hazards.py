@@ -23,6 +23,7 @@ from config.parsing import RequestKeyField
 from rules.engine.mettle import damage as engine
 from rules.engine.mettle.statuses import STAGGERED, statuses_after_scene
 
+from .encounters import MettleCombatant, MettleEncounter
 from .hazard_models import MettleHazard
 
 RNG = random.SystemRandom()  # tests pass a seeded random.Random
@@ -102,6 +103,15 @@ def apply(*, campaign: Campaign, by, data: dict, rng: random.Random | None = Non
             existing = MettleHazard.objects.filter(request_key=key, campaign=campaign).first()
             if existing is not None:
                 return existing
+        fight = (MettleCombatant.objects.filter(character_id=character.pk)
+                 .exclude(encounter__status=MettleEncounter.Status.ENDED)
+                 .select_related("encounter").first())
+        if fight is not None:
+            # The tracker keeps the fight's Mettle and writes it back at its end: a hazard
+            # written on the sheet meanwhile would be lost.
+            raise CampaignError(f"{character.name} is in the fight “{fight.encounter.name}”: "
+                                "deal the damage in the Initiative tracker, or end the "
+                                "fight first.", "in_a_fight", field="character")
         sheet = sheet_for(character)
         kind = data.get("kind")
         inputs: dict = {}

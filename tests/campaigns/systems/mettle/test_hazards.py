@@ -225,3 +225,16 @@ def test_the_dose_is_shown_to_the_guide_only(client, campaign, gm, player, vikto
         text = response.content.decode()
         assert marker not in text and "Dose" not in text and "Curare" not in text, path
     assert client.get(url(campaign, "guide")).status_code == 403
+
+
+def test_a_character_in_a_fight_is_refused_beside_the_field(client, campaign, gm, viktor):
+    """The Initiative tracker writes the fight's Mettle back at its end: a hazard on the
+    sheet meanwhile would be lost, so it is refused until the fight ends."""
+    from campaigns.systems.mettle import initiative
+    encounter = initiative.create(campaign=campaign, by=gm, name="Quay")
+    initiative.add_characters(encounter_id=encounter.pk, version=None, characters=[viktor])
+    client.force_login(gm)
+    response = client.post(url(campaign, "hazard_apply"), posted(viktor))
+    assert response.status_code == 400
+    assert "Quay" in " ".join(response.context["hazard_form"].errors["character"])
+    assert not MettleHazard.objects.exists()
