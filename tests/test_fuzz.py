@@ -47,6 +47,7 @@ from campaigns.systems.mettle.guide_models import (
     MettleNpc,
     MettleResourcesEntry,
 )
+from campaigns.systems.mettle.hazard_models import MettleHazard
 from campaigns.systems.mettle.rolls import MettleRoll
 from characters.models import CoinEntry, GearTransfer, InventoryItem, XpEntry
 from characters.systems.eldritch_gambit.demo import ASPHODEL
@@ -150,6 +151,13 @@ class World:
                                          characters=[self.viktor],
                                          by=self.mettle_campaign.owner)
         self.mettle_combatant = MettleCombatant.objects.get(encounter=self.mettle_encounter).pk
+        # A hazard on the Guide's screen to undo (the demo's PCs are in its fight, which
+        # the service refuses: a row as the service writes one).
+        self.mettle_hazard = MettleHazard.objects.create(
+            campaign=self.mettle_campaign, character=self.viktor,
+            kind=MettleHazard.Kind.FALL, dice=[3], inputs={"zones": 1}, damage=3, soak=2,
+            through=1, mettle_before=None, mettle_after=8, summary="Fuzz fall",
+            created_by=self.mettle_campaign.owner)
         self.owner = self.hero.owner
         # The Errant demo's Wren (seed_demo seeds every system's), of the second player.
         self.wren = ErrantCharacter.objects.get(name="Wren")
@@ -193,6 +201,8 @@ class World:
             "encounter_pk": self.encounter.pk,
             "combatant_pk": Combatant.objects.filter(encounter=self.encounter).first().pk,
             "npc_pk": MettleNpc.objects.filter(campaign=self.mettle_campaign).first().pk,
+            # Each METTLE campaign route gets its own (ids() below); here for the check.
+            "hazard_pk": 0,
             "check_pk": MettleFactionCheck.objects.filter(
                 triangle__campaign=self.mettle_campaign).first().pk,
             "code": self.invitation.code,
@@ -223,7 +233,7 @@ class World:
         if name.startswith("campaigns:mettle_"):  # the METTLE campaign's own pages
             ids.update(pk=self.mettle_campaign.pk, entry_pk=self.mettle_entry,
                        encounter_pk=self.mettle_encounter.pk,
-                       combatant_pk=self.mettle_combatant)
+                       combatant_pk=self.mettle_combatant, hazard_pk=self.mettle_hazard.pk)
         elif name.startswith("characters:mettle_"):  # a METTLE character's own pages
             ids.update(pk=self.viktor.pk, roll_pk=self.mettle_check.pk,
                        item_pk=self.mettle_item)
@@ -248,7 +258,9 @@ def ledgers() -> dict:
         "faction_checks": MettleFactionCheck.objects.aggregate(n=Count("pk")),
         "mettle": [model.objects.count() for model in (AttributeRaise, VoucherEntry,
                                                        ContactEvent, MakeUp, MettleRoll,
-                                                       MettleInitiativeStep, CreditEntry)],
+                                                       MettleInitiativeStep, CreditEntry,
+                                                       MettleHazard)],
+        "hazards_undone": MettleHazard.objects.filter(undone_at__isnull=False).count(),
         "mettle_fights": MettleEncounter.objects.aggregate(n=Count("pk"),
                                                            version=Sum("version")),
     }
