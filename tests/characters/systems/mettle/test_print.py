@@ -6,6 +6,7 @@ poppler (tests/characters/pdf_tools.py) and kept as PNGs in artifacts/print/ to 
 import pytest
 from django.urls import reverse
 
+from characters.systems.mettle.forms import GEAR_NAME_LENGTH
 from characters.systems.mettle.models import CreditEntry
 from characters.systems.mettle.printing import printed_sheet
 from rules.engine.mettle.data import ATTRIBUTION
@@ -102,14 +103,16 @@ def test_the_print_page_offers_both_papers(player, user, paper):
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_the_most_a_sheet_can_hold_prints_on_one_page(player, user, paper):
-    """The builder's limits (20 lines of 200 characters, 120-character Descriptors):
+    """The builder's limits (20 lines of 200 characters, 120-character Descriptors and
+    gear names):
     smaller type, then a last line counting what the page could not hold."""
     long = "a long tale of cards and trains, " * 6
     viktor = make_viktor(
         user, credit=9, contacts=[f"Contact {n}: {long}"[:200] for n in range(20)],
         backstories=[f"Backstory {n}: {long}"[:200] for n in range(20)],
         concept_descriptor="An itinerant gambler " * 5,
-        gear=[{"name": f"Gear line {n} {long}"[:200], "load": None, "quantity": 2}
+        gear=[{"name": f"Gear line {n} {long}"[:GEAR_NAME_LENGTH], "load": None,
+               "quantity": 2}
               for n in range(20)])
     content = pdf_of(player, viktor, paper)
     pdf_tools.png(content, f"mettle-sheet-full-{paper}", 60)
