@@ -25,10 +25,10 @@ def make_up_xp_per_session(campaign) -> int:
 
 
 def freestyle_budget(campaign) -> int:
-    """The Freestyle budget of `campaign`'s characters (CH §Attributes, Freestyle: "a
-    budget, 22 by default"; AMB-M-BUD-1: the Guide sets it for the campaign, and a
-    character may not join by Freestyle with a bigger one). A campaign made before the
-    setting existed has the SRD's 22."""
+    """The Freestyle budget of `campaign`'s characters (CH §Step 3, Freestyle method: "22
+    points"; next-games M3: "a campaign setting"; AMB-M-BUD-1: the Guide sets it for the
+    campaign, and a character may not join by Freestyle with a bigger one). A campaign
+    made before the setting existed has the SRD's 22."""
     return campaign.settings.get("freestyle_budget", FREESTYLE_BUDGET)
 
 

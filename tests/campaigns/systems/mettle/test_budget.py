@@ -44,7 +44,7 @@ def create_post(**fields):
 # -- the setting --------------------------------------------------------------------------
 
 def test_the_default_is_the_srds_22_and_old_campaigns_read_it():
-    assert FREESTYLE_BUDGET == 22  # CH §Attributes, Freestyle
+    assert FREESTYLE_BUDGET == 22  # CH §Step 3, Freestyle method; next-games M3
     assert freestyle_budget(CampaignFactory(system=KEY, settings={})) == 22
     assert freestyle_budget(CampaignFactory(system=KEY,
                                             settings={"freestyle_budget": 30})) == 30
