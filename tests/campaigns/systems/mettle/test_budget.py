@@ -178,3 +178,23 @@ def test_a_duplicate_above_the_budget_makes_no_copy(client, campaign, player):
                            {"character": viktor.pk, "request_key": ""})
     assert response["Location"] == reverse("campaigns:bring", args=[campaign.pk])
     assert Character.objects.count() == 1
+
+
+@pytest.mark.parametrize("typed", ["abc", "", "-3", "9" * 30, "2.5"])
+def test_a_hostile_budget_for_the_campaign_is_said_beside_the_field(client, campaign, player,
+                                                                    typed):
+    client.force_login(player)
+    response = client.post(reverse("characters:create"),
+                           posted(method="freestyle", budget=typed, campaign=str(campaign.pk)))
+    assert response.status_code == 200
+    assert response.context["form"].errors["budget"]
+    assert f'name="budget" value="{typed}"' in response.content.decode() or typed == ""
+    assert not Character.objects.exists()
+
+
+def test_the_preview_for_the_campaign_says_the_cap(client, campaign, player):
+    client.force_login(player)
+    response = client.post(reverse("characters:preview"),
+                           posted(method="freestyle", budget="22", campaign=str(campaign.pk)))
+    assert response.status_code == 200
+    assert "Freestyle budget is 18: spend at most that." in response.content.decode()
