@@ -198,3 +198,14 @@ def test_the_preview_for_the_campaign_says_the_cap(client, campaign, player):
                            posted(method="freestyle", budget="22", campaign=str(campaign.pk)))
     assert response.status_code == 200
     assert "Freestyle budget is 18: spend at most that." in response.content.decode()
+
+
+def test_the_bring_page_says_why_before_the_click(client, campaign, player):
+    viktor = make_viktor(player, method="freestyle", budget=22)
+    fits = make_viktor(player, name="Fits", method="array")
+    client.force_login(player)
+    page = client.get(reverse("campaigns:bring", args=[campaign.pk])).content.decode()
+    assert f'data-character="{viktor.pk}" data-state="refused"' in page
+    assert f'data-character="{fits.pk}" data-state="free"' in page
+    assert "Cannot be brought: Viktor was built by Freestyle with a budget of 22" in page
+    assert f'aria-label="Bring {viktor.display_name}"' not in page
