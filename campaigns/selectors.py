@@ -23,20 +23,26 @@ def ways_forward(campaign: Campaign, user) -> dict:
     """What a member can bring to the campaign: each of their characters, with what
     one click does for it (bring a free one, duplicate one that plays elsewhere), and
     the builder's address for a new one that lands here (of the campaign's game system);
-    a character of another system is listed, saying why it cannot be brought. Two
-    queries."""
+    a character of another system, or one the system refuses (GameSystem.join_refusal:
+    METTLE Core's Freestyle budget), is listed saying why it cannot be brought. Two
+    queries, and what the system's join_refusal reads for each of its characters."""
     rows = []
+    refusal = campaign.game_system.join_refusal
     for character in (Character.objects.filter(owner=user).with_progress()
                       .select_related("campaign").order_by("name", "pk")):
+        reason = ""
         if character.campaign_id == campaign.pk:
             state = "here"
         elif character.system != campaign.system:
             state = "other_system"  # only characters of the campaign's system join
+        elif refusal is not None and (reason := refusal(character, campaign)):
+            state = "refused"
         elif character.campaign_id is None:
             state = "free"
         else:
             state = "elsewhere"
-        rows.append({"character": character, "state": state, "key": uuid.uuid4().hex})
+        rows.append({"character": character, "state": state, "reason": reason,
+                     "key": uuid.uuid4().hex})
     return {
         "rows": rows,
         "build_url": f"{reverse('characters:create')}?campaign={campaign.pk}",

@@ -307,6 +307,10 @@ def character_join(*, campaign: Campaign, character: Character, by,
             f"{campaign.name} plays {campaign.game_system.name}: only its characters can join.",
             "wrong_system", field="character",
         )
+    refusal = character.game_system.join_refusal
+    reason = refusal(character, campaign) if refusal is not None else ""
+    if reason:
+        raise CampaignError(reason, "refused_by_system", field="character")
     character.campaign = campaign
     character.save(update_fields=["campaign", "updated_at"])
     _campaign_record(character, campaign, kind=Kind.JOINED, by=by, request_key=request_key)

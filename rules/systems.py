@@ -149,6 +149,11 @@ class GameSystem:
     # campaign does to the system's own rows, inside that transaction (METTLE Core: lost
     # Credit recovers "between campaigns"); None for nothing.
     campaign_changed: Callable[..., None] | None = None
+    # join_refusal(character, campaign) -> str: why the system refuses the character
+    # joining the campaign (campaigns.services.character_join, checked after the generic
+    # rules, in its transaction, the character's row locked), "" to let it join; METTLE
+    # Core: a Freestyle budget above the campaign's (AMB-M-BUD-1). None: no refusal.
+    join_refusal: Callable[..., str] | None = None
     # The system's own character pages, if it has any (Eldritch Gambit's inventory and
     # Template page): a URLconf module's dotted path, or a list of URL patterns.
     # config/urls.py serves them under characters/ in the "characters" namespace, beside

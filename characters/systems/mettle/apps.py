@@ -19,7 +19,7 @@ class MettleConfig(AppConfig):
     def ready(self):
         from . import inventory, pages, services
         from .builds import for_sheets, sheet_for, xp_earned
-        from .campaign_settings import CampaignSettingsForm
+        from .campaign_settings import CampaignSettingsForm, join_refusal
         from .exchange import EXCHANGE
         from .forms import NEW_CHARACTER_INITIAL, MettleForm, initial_from_character
         from .models import MettleCharacter
@@ -55,12 +55,15 @@ class MettleConfig(AppConfig):
             stash_loads=inventory.stash_loads,
             duplicated=inventory.duplicated,
             campaign_changed=inventory.campaign_changed,
+            # A Freestyle budget above the campaign's may not join (AMB-M-BUD-1).
+            join_refusal=join_refusal,
             # Its campaign side (named, not imported: characters never import campaigns).
             campaign_package="campaigns.systems.mettle",
             # The Highlights at the start of each session after the first; its XP buys
             # nothing by itself (Attribute raises are bought any time).
             ritual="campaigns.systems.mettle.ritual.RITUAL",
-            # The make-up XP of a returning player (AMB-M10).
+            # The make-up XP of a returning player (AMB-M10) and the Freestyle budget
+            # (AMB-M-BUD-1).
             campaign_settings_form=CampaignSettingsForm,
             # Viktor for player1 and the demo METTLE campaign (manage.py seed_demo).
             demo="campaigns.systems.mettle.demo.seed",

@@ -18,6 +18,7 @@ from rules.engine.mettle.sheet import DEFAULT_CREDIT
 from rules.engine.mettle.statuses import LASTING_STATUSES, STATUS_EFFECTS, status_label
 
 from .builds import TABLE_LOADS, build_from, sheet_for, table_name, values_of, xp_earned
+from .campaign_settings import freestyle_budget
 from .inventory import legacy_gear, lines_of, preview_items
 from .models import (
     BUDGET_MAX,
@@ -159,6 +160,15 @@ class MettleForm(forms.Form):
             self.fields[lock] = forms.BooleanField(label="Keep", required=False)
         self.sheet = None
         self.unreadable: list[str] = []
+        # Built for a campaign: Freestyle starts at, and may not exceed, its budget
+        # (AMB-M-BUD-1).
+        self.budget_cap = (freestyle_budget(joining)
+                           if joining is not None and character is None else None)
+        if self.budget_cap is not None:
+            self.initial["budget"] = self.budget_cap
+            self.fields["budget"].help_text = (
+                f"{joining.name}'s budget is {self.budget_cap}; no Attribute may cost more "
+                "than half of it.")
 
     # -- the groups the template lays out ------------------------------------------------
 
@@ -241,7 +251,12 @@ class MettleForm(forms.Form):
         if data.get("method") == Method.ARRAY.value and "budget" in self.errors:
             # The budget is Freestyle's alone: an Array build keeps it as it was.
             del self.errors["budget"]
-            data["budget"] = self.character.budget if self.character else FREESTYLE_BUDGET
+            data["budget"] = (self.character.budget if self.character
+                              else self.budget_cap or FREESTYLE_BUDGET)
+        if (self.budget_cap is not None and data.get("method") == Method.FREESTYLE.value
+                and (data.get("budget") or 0) > self.budget_cap):
+            self.add_error("budget", f"{self.joining.name}'s Freestyle budget is "
+                                     f"{self.budget_cap}: spend at most that.")
         self.unreadable = [name for name in self.errors if name in self._read_fields()]
         stored = values_of(self.character) if self.character is not None else {}
         data["raises"] = stored.get("raises", [])

@@ -273,7 +273,7 @@ def test_a_bad_make_up_setting_is_refused(guide, settings):
 
 def test_a_new_mettle_campaign_gives_one_make_up_xp(guide):
     campaign = services.campaign_create(owner=guide, name="Baltimore 1904", system=KEY)
-    assert campaign.settings == {"make_up_xp": 1}
+    assert campaign.settings == {"make_up_xp": 1, "freestyle_budget": 22}
 
 
 def test_who_and_when_make_up_xp(back, viktor, guide, player, campaign, other):

@@ -380,6 +380,6 @@ def test_a_mettle_campaign_form_has_the_make_up_setting(client):
     response = client.post(reverse("campaigns:create"), {
         "name": "Baltimore", "system": KEY, "make_up_xp": "2",
         "default_highlight_rounds": "2"})
-    assert Campaign.objects.get().settings == {"make_up_xp": 2}
+    assert Campaign.objects.get().settings == {"make_up_xp": 2, "freestyle_budget": 22}
     listing = client.get(reverse("campaigns:list")).content.decode()
-    assert "2 make-up XP per missed session" in listing
+    assert "2 make-up XP per missed session, Freestyle budget 22" in listing
