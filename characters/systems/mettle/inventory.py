@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Sum
+from django.db.models import Max
 
 from characters.inventory import MAX_QUANTITY, MIN_QUANTITY, InventoryError, describe
 from characters.inventory import pk_of as _pk
@@ -40,7 +40,7 @@ from rules.engine.mettle.data import (
 )
 from rules.engine.mettle.sheet import Purchase, purchase
 
-from .models import CreditEntry, MettleCharacter, MettleWeapon
+from .models import CreditEntry, MettleCharacter, MettleWeapon, credit_lost_of
 
 Kind = InventoryItem.Kind
 
@@ -370,15 +370,7 @@ def _container(character, value) -> InventoryItem | None:
 
 def current_credit(character: MettleCharacter) -> int:
     """Credit now: as assigned, less what purchases took until it is restored."""
-    return character.credit - credit_lost(character)
-
-
-def credit_lost(character) -> int:
-    annotated = getattr(character, "credit_lost_total", None)
-    if annotated is not None:
-        return annotated
-    total = CreditEntry.objects.filter(character_id=character.pk).aggregate(t=Sum("change"))
-    return total["t"] or 0
+    return character.credit - credit_lost_of(character)
 
 
 @dataclass(frozen=True)
@@ -550,7 +542,7 @@ def credit_restore(*, character, by, kind: str = CreditEntry.Kind.GUIDE,
     """All the Credit lost comes back (CH §Credit: "Lost Credit recovers between
     campaigns"): one entry of minus what was lost; None when nothing was lost."""
     character = _lock(character)
-    lost = credit_lost(character)
+    lost = credit_lost_of(character)
     if lost <= 0:
         return None
     label = note or ("Restored between campaigns" if kind == CreditEntry.Kind.RESTORED
@@ -574,7 +566,7 @@ def credit_entry_reverse(*, character, entry, by) -> CreditEntry:
         raise InventoryError("A reversal cannot be reversed.", "reversal_of_reversal")
     if CreditEntry.objects.filter(reverses=original).exists():
         raise InventoryError("That entry was reversed already.", "already_reversed")
-    after = credit_lost(character) - original.change
+    after = credit_lost_of(character) - original.change
     if not 0 <= after <= character.credit:
         raise InventoryError(
             f"Undoing it would leave {after} Credit lost, with Credit {character.credit}.",
@@ -603,7 +595,7 @@ def duplicated(source, copy, items: Mapping[int, InventoryItem]) -> None:
     for detail in MettleWeapon.objects.filter(item_id__in=list(items)):
         MettleWeapon.objects.create(item=items[detail.item_id], weapon=detail.weapon,
                                     concept=detail.concept)
-    lost = credit_lost(source)
+    lost = credit_lost_of(source)
     if lost:
         CreditEntry.objects.create(character_id=copy.pk, kind=CreditEntry.Kind.IMPORT,
                                    change=lost, note=f"Duplicated from #{source.pk}",

@@ -140,7 +140,7 @@ def _context(request: HttpRequest, character: MettleCharacter, **extra) -> dict:
         "containers": [line for line in lines if services.is_container(line)],
         "table": _table(character),
         "credit_now": services.current_credit(character),
-        "credit_lost": services.credit_lost(character),
+        "credit_lost": services.credit_lost_of(character),
         "ledger": CreditEntry.objects.filter(character=character).select_related(
             "created_by").order_by("-created_at", "-pk"),
         "reversed": set(CreditEntry.objects.filter(character=character,

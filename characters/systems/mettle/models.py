@@ -131,12 +131,7 @@ class MettleCharacter(Character):
         """The Credit lost to purchases one digit over it, until it is restored between
         campaigns: the CreditEntry ledger's sum (a `credit_lost_total` annotation, if
         the queryset has one)."""
-        annotated = getattr(self, "credit_lost_total", None)
-        if annotated is not None:
-            return annotated
-        if self.pk is None:
-            return 0
-        return self.credit_entries.aggregate(total=models.Sum("change"))["total"] or 0
+        return credit_lost_of(self)
 
 
 class MettleWeapon(models.Model):
@@ -195,4 +190,19 @@ class CreditEntry(LedgerEntry):
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.change:+d} Credit lost"
 
+
+def credit_lost_of(character) -> int:
+    """The Credit `character` (a METTLE character, or the generic row of one) has lost:
+    its `credit_lost_total` annotation (builds.for_sheets), else the CreditEntry ledger's
+    sum."""
+    annotated = getattr(character, "credit_lost_total", None)
+    if annotated is not None:
+        return annotated
+    if character.pk is None:
+        return 0
+    return (CreditEntry.objects.filter(character_id=character.pk)
+            .aggregate(total=models.Sum("change"))["total"] or 0)
+
+
 from .ledgers import AttributeRaise, ContactEvent, MakeUp, VoucherEntry  # noqa: E402, F401
+
