@@ -1,0 +1,155 @@
+"""Travel Turns (TT; next-games.md E41-E42, AMB-E28, AMB-E142..E145)."""
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rules.engine.errant import travel as T
+from rules.engine.errant.data.turns_tables import TRAVEL_PACE
+
+
+def test_standard_pace():
+    r = T.travel_pace()
+    assert str(r.pace) == "1/1" and r.navigation_dv == 0
+
+
+def test_pace_adds_numerators_and_denominators_unreduced():
+    """AMB-E28: 2/2 is kept, not 1/1."""
+    r = T.travel_pace(["road", "rough"])
+    assert (r.pace.locations, r.pace.turns) == (2, 2) and r.pace.rate == 1
+    assert r.cannot_get_lost and r.navigation_dv == 2
+
+
+def test_swamp_at_night_in_a_storm():
+    r = T.travel_pace(["wild", "night", "severe", "slow"])
+    assert str(r.pace) == "1/7"
+    assert r.navigation_dv == 12 and r.positive_dice == 1 and r.detects
+    assert r.exhaustion_unless_camping
+
+
+def test_quick_adds_a_negative_die_and_overlooks():
+    r = T.travel_pace(["quick", "mounted"])
+    assert str(r.pace) == "3/1" and r.negative_dice == 1 and r.overlooks
+
+
+@pytest.mark.parametrize("keys", [["slow", "quick"], ["teleport"], ["road", "road"]])
+def test_bad_pace(keys):
+    with pytest.raises(ValueError):
+        T.travel_pace(keys)
+
+
+@given(st.lists(st.sampled_from(sorted(TRAVEL_PACE)), unique=True))
+def test_pace_is_additive(keys):
+    if "slow" in keys and "quick" in keys:
+        return
+    r = T.travel_pace(keys)
+    assert r.pace.locations == 1 + sum(TRAVEL_PACE[k].locations for k in keys)
+    assert r.pace.turns == 1 + sum(TRAVEL_PACE[k].turns for k in keys)
+
+
+def test_day_and_night():
+    """AMB-E142: night from the fourth Turn of six."""
+    assert [T.is_night(t) for t in range(1, 7)] == [False] * 3 + [True] * 3
+    assert T.day_and_turn(1) == (1, 1) and T.day_and_turn(6) == (1, 6)
+    assert T.day_and_turn(10) == (2, 4) and T.is_night(T.day_and_turn(10)[1])
+    for bad in (0, 7):
+        with pytest.raises(ValueError):
+            T.is_night(bad)
+    with pytest.raises(ValueError):
+        T.day_and_turn(0)
+
+
+def test_over_marching():
+    assert [T.over_march_exhaustion(n) for n in range(7)] == [0, 0, 0, 0, 0, 1, 2]
+
+
+def test_navigation_dv_and_secret():
+    pace = T.travel_pace(["rough", "night"])
+    nav = T.navigation_dv(6, pace, oriented=True, misleading=3)
+    assert nav.dv == 6 + 2 + 4 - 4 + 3 and nav.secret and nav.needed
+    assert ("Orient", -4) in nav.terms
+    assert T.navigation_dv(6, T.travel_pace(["detailed_map"])).dv == 2
+    with pytest.raises(ValueError):
+        T.navigation_dv(6, misleading=1)
+
+
+def test_road_or_landmark_never_gets_lost():
+    nav = T.navigation_dv(10, T.travel_pace(["road"]))
+    assert not nav.needed and T.p_lost(5, nav) == 0
+    assert T.p_lost(5, T.navigation_dv(10, landmark=True)) == 0
+
+
+def test_p_lost_is_a_failed_check():
+    nav = T.navigation_dv(4)
+    assert T.p_lost(10, nav) == Fraction(7, 10)
+
+
+def test_lost_direction_goes_round_the_hex():
+    assert [T.lost_direction(d) for d in range(1, 7)] == ["N", "NE", "SE", "S", "SW", "NW"]
+    with pytest.raises(ValueError):
+        T.lost_direction(7)
+
+
+def test_forage():
+    assert T.forage_expected_supply([10, 14], 4) == 2 * Fraction(6, 20) + 2 * Fraction(10, 20)
+
+
+def test_watch():
+    """AMB-E143: two or more watchers, no Exhaustion."""
+    assert T.watch(1) == T.Watch(1, False)
+    assert T.watch(2) == T.Watch(0, False) and T.watch(3) == T.Watch(0, False)
+    assert T.watch(0).fives_are_ones
+    assert T.watch(2, open_campsite=True).fives_are_ones
+    with pytest.raises(ValueError):
+        T.watch(-1)
+
+
+def test_nights_rest():
+    assert not T.nights_rest(1).full
+    full = T.nights_rest(2)
+    assert full.full and full.exhaustion_removed == 1 and full.heal_with_kit
+    assert not full.heal_without_kit and T.nights_rest(2, safe_bed=True).heal_without_kit
+    assert T.nights_rest(1, beautiful_day=True).full
+
+
+def test_uncomfortable_campsite_keeps_other_resources():
+    """AMB-E144."""
+    r = T.nights_rest(2, uncomfortable=True)
+    assert r.full and r.exhaustion_removed == 0 and not r.heal_with_kit and r.resources
+
+
+def test_deplete_and_starving():
+    assert T.deplete_member(True, 0) == T.Deplete("ration", 0)
+    assert T.deplete_member(False, 3) == T.Deplete("supply", 0)
+    assert T.deplete_member(False, 0) == T.Deplete("starving", 1)
+    assert T.deplete_member(True, 2, plentiful=True).outcome == "supply"
+    # AMB-E145: plentiful food but no Supply left: the ration is eaten, nobody starves
+    assert T.deplete_member(True, 0, plentiful=True).outcome == "ration"
+
+
+def test_weather_exhaustion():
+    assert T.weather_exhaustion("fair", sheltered=False) == 0
+    assert T.weather_exhaustion("inclement", sheltered=False, save_passed=False) == 1
+    assert T.weather_exhaustion("inclement", sheltered=False, save_passed=True) == 0
+    assert T.weather_exhaustion("inclement", sheltered=True) == 0
+    assert T.weather_exhaustion("severe", sheltered=False) == 1
+    assert T.weather_exhaustion("severe", sheltered=False, extreme_climate=True,
+                                outfitted=False) == 2
+    with pytest.raises(ValueError):
+        T.weather_exhaustion("inclement", sheltered=False)
+    with pytest.raises(ValueError):
+        T.weather_exhaustion("sunny", sheltered=False)
+
+
+def test_mounts():
+    assert T.mount_exhaustion(1) == 10
+    assert T.rider_slots(10) == 30
+
+
+def test_actions():
+    assert T.action("forage").navigation_check == "each Errant"
+    assert T.action("orient").navigation_check == ""
+    with pytest.raises(ValueError):
+        T.action("teleport")
