@@ -38,3 +38,8 @@ __all__ = [
     "items_from_kit",
     "p_success",
 ]
+
+# Turn procedures, part 1 (issue #15): Event Die, Travel, weather, Exploration.
+from . import event_die, exploration, travel, weather  # noqa: E402
+
+__all__ += ["event_die", "exploration", "travel", "weather"]
