@@ -12,12 +12,17 @@ from fractions import Fraction
 from .checks import p_success
 from .data.turns_tables import (
     FORAGE_SUPPLY,
+    GALE_DAMAGE_IN_6,
     HEX_DIRECTIONS,
+    MARINE_PACE,
     MISLEADING_MAP_DV,
     NAVIGATOR_DV,
     ORIENT_DV,
+    STORM_SINK_IN_6,
     TRAVEL_ACTIONS,
     TRAVEL_PACE,
+    VESSELS,
+    WIND_BANDS,
     PaceModifier,
 )
 
@@ -254,3 +259,90 @@ def mount_exhaustion(person_exhaustion: int) -> int:
 
 def rider_slots(filled_slots: Fraction | int) -> Fraction:
     return Fraction(RIDER_SLOTS) + Fraction(filled_slots)
+
+
+def march_exhaustion_this_turn(peregrinations_before_today: int) -> int:
+    """The ledger's step: this Turn's peregrination is beyond the fourth -> 1 each."""
+    if peregrinations_before_today < 0:
+        raise ValueError("a count of Turns cannot be negative")
+    return 1 if peregrinations_before_today >= MARCH_TURNS else 0
+
+
+def starvation_exhaustion(depletions_without_food: int, days_without_food: int) -> int:
+    """TT §Eating & Drinking: 1 Exhaustion when a Deplete finds neither rations nor Supply,
+    then another for each such Deplete and for each day without food (AMB-E154: the days
+    are whole days past the first starving Deplete)."""
+    if depletions_without_food < 0 or days_without_food < 0:
+        raise ValueError("counts cannot be negative")
+    return depletions_without_food + days_without_food
+
+
+def disease_dv(hp: int, max_hp: int) -> int:
+    """TT §Disease & Infection: a phys Check, DV = maximum HP - current HP."""
+    if max_hp < 0 or not 0 <= hp <= max_hp:
+        raise ValueError("HP must be between 0 and the maximum")
+    return max_hp - hp
+
+
+MONSTER_COOKING_RUSHED = 4  # TT §Eating Monsters: "+4 if you cannot spend a full Travel Turn"
+
+
+def eating_monster_dv(threat: int, *, clean_water: bool = False, cooking_gear: bool = False,
+                      fire: bool = False, spices: bool = False, rushed: bool = False) -> int:
+    """TT §Eating Monsters: a skill Check vs Threat, -1 for each of clean water, cooking
+    equipment (not a mess kit), fire, salt or spices; +4 if not a full Travel Turn."""
+    if threat < 0:
+        raise ValueError("Threat cannot be negative")
+    return (threat - sum((clean_water, cooking_gear, fire, spices))
+            + (MONSTER_COOKING_RUSHED if rushed else 0))
+
+
+VOYAGE_CAP = 3  # TT §Voyages: situational modifiers "should not exceed either -3 or +3"
+
+
+def voyage_odds(modifier: int = 0) -> dict[str, Fraction]:
+    """TT §Voyages: 2D6 + modifier (-3..+3): 10+ arrives, 7-9 a complication, 6- fails."""
+    if not -VOYAGE_CAP <= modifier <= VOYAGE_CAP:
+        raise ValueError("a voyage's modifiers total -3 to +3")
+    out = {"arrives": Fraction(0), "complication": Fraction(0), "fails": Fraction(0)}
+    for a in range(1, 7):
+        for b in range(1, 7):
+            t = a + b + modifier
+            key = "arrives" if t >= 10 else "complication" if t >= 7 else "fails"
+            out[key] += Fraction(1, 36)
+    return out
+
+
+def wind(dice_total: int) -> str:
+    """TT §Marine Travel: the day's 2D6 wind roll -> a MARINE_PACE key."""
+    for lo, hi, key in WIND_BANDS:
+        if lo <= dice_total <= hi:
+            return key
+    raise ValueError(f"{dice_total} is not a 2D6 total")
+
+
+def marine_pace(vessel: str, *, sailing: bool, conditions: tuple[str, ...] | list[str] = (),
+                ) -> Pace | None:
+    """The vessel's rowing or sailing Pace plus the wind/water rows; None when it cannot
+    move that way (no oars, no sails, or becalmed under sail). A weather effect replaces
+    the wind (TT), so pass "gales"/"storms" instead of the day's wind."""
+    if vessel not in VESSELS:
+        raise ValueError(f"unknown vessel {vessel!r}")
+    unknown = [c for c in conditions if c not in MARINE_PACE]
+    if unknown:
+        raise ValueError(f"unknown condition(s): {', '.join(unknown)}")
+    base = VESSELS[vessel].sailing if sailing else VESSELS[vessel].rowing
+    if base is None or (sailing and "becalmed" in conditions):
+        return None
+    winds = {"becalmed", "weak", "normal", "fair", "strong", "gales", "storms"}
+    rows = [MARINE_PACE[c] for c in conditions if sailing or c not in winds]
+    return Pace(base[0] + sum(r.locations for r in rows), base[1] + sum(r.turns for r in rows))
+
+
+def p_gale_damage(vessel: str) -> Fraction:
+    return Fraction(GALE_DAMAGE_IN_6[VESSELS[vessel].deep_water], 6)
+
+
+def p_storm_sinking(*, rowed: bool) -> Fraction:
+    """A storm sinks a rowed vessel 4-in-6; a sailed one drifts (shipwreck 4-in-6 on land)."""
+    return Fraction(STORM_SINK_IN_6 if rowed else 0, 6)

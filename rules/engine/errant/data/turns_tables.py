@@ -231,3 +231,59 @@ LOCK_MODIFIERS = {
     1: SPIKED, 2: SPIKED, 3: SECURED, 4: SECURED, 5: WEATHERED, 6: WEATHERED,
     7: CRACKED, 8: CRACKED, 9: NORMAL, 10: NORMAL, 11: NORMAL, 12: NORMAL,
 }
+
+# TT §Marine Travel: the wind and water rows of the marine Pace table ("Becalmed: no
+# sailing possible"; gales and storms carry the water-damage and sinking chances).
+MARINE_PACE = {
+    m.key: m
+    for m in (
+        PaceModifier("upriver", "Upriver", turns=1),
+        PaceModifier("downriver", "Downriver", locations=1),
+        PaceModifier("becalmed", "Becalmed"),
+        PaceModifier("weak", "Weak winds", turns=1),
+        PaceModifier("normal", "Normal winds"),
+        PaceModifier("fair", "Fair winds", locations=1),
+        PaceModifier("strong", "Strong winds", locations=2),
+        PaceModifier("gales", "Inclement weather (gales)", locations=2),
+        PaceModifier("storms", "Severe weather (storms)", locations=3),
+        PaceModifier("water_damaged", "Water damaged", turns=1),
+    )
+}
+# TT §Marine Travel: "At the start of each day, roll to see wind conditions" (2D6 bands).
+WIND_BANDS = ((2, 2, "becalmed"), (3, 5, "weak"), (6, 8, "normal"), (9, 11, "fair"),
+              (12, 12, "strong"))
+
+
+@dataclass(frozen=True)
+class Vessel:
+    key: str
+    name: str
+    oarsmen: int | None  # None: cannot be rowed ("-")
+    sailors: int | None  # None: cannot be sailed
+    rowing: tuple[int, int] | None  # Pace locations/Turns
+    sailing: tuple[int, int] | None
+    waters: str
+    passengers: int
+    deep_water: bool  # for the gale chances; a longship counts as shallow
+
+
+# TT §Marine Travel (vessel table and the passenger list)
+VESSELS = {
+    v.key: v
+    for v in (
+        Vessel("canoe", "Canoe", 1, None, (1, 1), None, "Shallow water.", 2, False),
+        Vessel("galley", "Galley", 60, 20, (2, 1), (3, 1), "Shallow water.", 240, False),
+        Vessel("longship", "Longship", 0, 0, (1, 1), (4, 1), "Shallow water, deep water.",
+               0, False),
+        Vessel("raft", "Raft", 1, None, (1, 2), None, "Shallow water.", 10, False),
+        Vessel("riverboat", "Riverboat", 10, 1, (2, 1), (3, 1), "Shallow water.", 25, False),
+        Vessel("sailing_ship", "Sailing ship", None, 20, None, (4, 1), "Deep water.", 100,
+               True),
+        Vessel("warship", "Warship", None, 40, None, (3, 1), "Deep water.", 360, True),
+    )
+}
+# TT §Marine Travel: gales water-damage shallow vessels 2-in-6, deep 1-in-6; a storm sinks a
+# rowed vessel 4-in-6; a sailed vessel driven into land is wrecked 4-in-6.
+GALE_DAMAGE_IN_6 = {False: 2, True: 1}
+STORM_SINK_IN_6 = 4
+SHIPWRECK_IN_6 = 4

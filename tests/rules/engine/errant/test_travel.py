@@ -153,3 +153,72 @@ def test_actions():
     assert T.action("orient").navigation_check == ""
     with pytest.raises(ValueError):
         T.action("teleport")
+
+
+def test_march_ledger_step_matches_the_day_total():
+    for n in range(9):
+        assert sum(T.march_exhaustion_this_turn(i) for i in range(n)) == T.over_march_exhaustion(n)
+    with pytest.raises(ValueError):
+        T.march_exhaustion_this_turn(-1)
+
+
+def test_pace_dice_agree_with_the_event_die_sources():
+    from rules.engine.errant import event_die as E
+    for pace in ("slow", "quick"):
+        r = T.travel_pace([pace])
+        d = E.event_dice("travel", pace=pace)
+        assert (r.positive_dice, r.negative_dice) == (d.positive, d.negative)
+
+
+def test_starvation():
+    """AMB-E154: the first starving Deplete, then one per Deplete and per day."""
+    assert T.starvation_exhaustion(1, 0) == 1
+    assert T.starvation_exhaustion(2, 1) == 3
+    with pytest.raises(ValueError):
+        T.starvation_exhaustion(-1, 0)
+
+
+def test_disease_and_eating_monsters():
+    assert T.disease_dv(3, 10) == 7 and T.disease_dv(10, 10) == 0
+    with pytest.raises(ValueError):
+        T.disease_dv(11, 10)
+    assert T.eating_monster_dv(6, clean_water=True, fire=True, spices=True) == 3
+    assert T.eating_monster_dv(6, cooking_gear=True, rushed=True) == 9
+
+
+def test_voyage_odds():
+    assert T.voyage_odds() == {"arrives": Fraction(1, 6), "complication": Fraction(5, 12),
+                               "fails": Fraction(5, 12)}
+    assert T.voyage_odds(3) == {"arrives": Fraction(7, 12), "complication": Fraction(1, 3),
+                                "fails": Fraction(1, 12)}
+    with pytest.raises(ValueError):
+        T.voyage_odds(4)
+
+
+def test_wind_roll():
+    assert [T.wind(t) for t in (2, 3, 5, 6, 8, 9, 11, 12)] == [
+        "becalmed", "weak", "weak", "normal", "normal", "fair", "fair", "strong"]
+    with pytest.raises(ValueError):
+        T.wind(1)
+
+
+def test_marine_pace():
+    """AMB-E155: wind rows change sailing Pace only; the river's flow changes both."""
+    assert str(T.marine_pace("galley", sailing=True, conditions=["fair"])) == "4/1"
+    assert str(T.marine_pace("galley", sailing=False, conditions=["fair"])) == "2/1"
+    assert str(T.marine_pace("raft", sailing=False, conditions=["upriver"])) == "1/3"
+    assert str(T.marine_pace("warship", sailing=True, conditions=["storms", "water_damaged"])
+               ) == "6/2"
+    assert T.marine_pace("sailing_ship", sailing=True, conditions=["becalmed"]) is None
+    assert T.marine_pace("canoe", sailing=True) is None
+    for bad in ({"vessel": "zeppelin", "sailing": True},
+                {"vessel": "canoe", "sailing": False, "conditions": ["tsunami"]}):
+        with pytest.raises(ValueError):
+            T.marine_pace(**bad)
+
+
+def test_marine_chances():
+    assert T.p_gale_damage("longship") == Fraction(1, 3)
+    assert T.p_gale_damage("warship") == Fraction(1, 6)
+    assert T.p_storm_sinking(rowed=True) == Fraction(2, 3)
+    assert T.p_storm_sinking(rowed=False) == 0
