@@ -280,3 +280,20 @@ def dig_turns(cubic_feet: int, *, tools: bool) -> int:
         raise ValueError("cubic feet cannot be negative")
     rate = DIG_TOOLS if tools else DIG_BARE_HANDS
     return -(-cubic_feet // rate)
+
+
+@dataclass(frozen=True)
+class Burn:
+    burns: tuple[int, ...]  # each lit light's Burn after the result (0: it has gone out)
+    supply_each: int  # Supply each member loses when no light was lit
+
+
+def burn_result(lit_burns: tuple[int, ...] | list[int]) -> Burn:
+    """PR §Event Die – Exploration, Burn (3): every lit light's Burn -1; with no lit light,
+    Supply -1 for every member instead (lights already at Burn 0 are not lit)."""
+    if any(b < 0 for b in lit_burns):
+        raise ValueError("Burn cannot be negative")
+    lit = tuple(b for b in lit_burns if b > 0)
+    if not lit:
+        return Burn((), 1)
+    return Burn(tuple(b - 1 for b in lit), 0)

@@ -346,3 +346,22 @@ def p_gale_damage(vessel: str) -> Fraction:
 def p_storm_sinking(*, rowed: bool) -> Fraction:
     """A storm sinks a rowed vessel 4-in-6; a sailed one drifts (shipwreck 4-in-6 on land)."""
     return Fraction(STORM_SINK_IN_6 if rowed else 0, 6)
+
+
+def turn_conditions(turn_of_day: int, weather_pace_key: str | None = None,
+                    terrain: str | None = None) -> list[str]:
+    """The Pace rows the day and the weather impose on a Travel Turn (the Company adds its
+    own: road, mounted, slow or quick, maps): night from the fourth Turn, the weather's
+    inclement/severe row, and the terrain's row ("rough" or "wild")."""
+    keys = []
+    if terrain is not None:
+        if terrain not in ("rough", "wild"):
+            raise ValueError(f"unknown terrain {terrain!r}")
+        keys.append(terrain)
+    if is_night(turn_of_day):
+        keys.append("night")
+    if weather_pace_key is not None:
+        if weather_pace_key not in ("inclement", "severe"):
+            raise ValueError(f"unknown weather row {weather_pace_key!r}")
+        keys.append(weather_pace_key)
+    return keys

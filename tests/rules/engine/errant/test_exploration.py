@@ -150,3 +150,44 @@ def test_traps_harvest_dig():
     for f in (lambda: X.trap_dv(-1), lambda: X.harvest_dv(-1), lambda: X.dig_turns(-1, tools=True)):
         with pytest.raises(ValueError):
             f()
+
+
+def test_burn_result():
+    assert X.burn_result([3, 1]) == X.Burn((2, 0), 0)
+    assert X.burn_result([]) == X.Burn((), 1)
+    assert X.burn_result([0]) == X.Burn((), 1)
+    with pytest.raises(ValueError):
+        X.burn_result([-1])
+
+
+actions = st.sampled_from(["twist", "tap", "turn"])
+
+
+@given(st.integers(1, 12), st.integers(1, 12), st.lists(actions, max_size=8))
+def test_lock_invariants(seq, mod, picks):
+    lock = X.generate_lock(1, seq, mod)
+    state = X.LockState()
+    for a in picks:
+        if state.jammed or state.open:
+            with pytest.raises(ValueError):
+                X.pick(lock, state, a)
+            break
+        before = state
+        state = X.pick(lock, state, a)
+        assert state.progress >= before.progress  # AMB-E151: never undone
+        assert state.stiff >= before.stiff  # stiff until unlocked
+        if state.wrongs > before.wrongs:
+            assert state.stiff
+    allowed = {"normal": 1, "spiked": 1, "cracked": 1, "secured": 0, "weathered": 2}
+    if state.jammed:
+        assert state.wrongs == allowed[lock.modifier] + 1
+
+
+@given(st.lists(st.integers(0, 20), max_size=6), st.integers(5, 40), st.integers(0, 10))
+def test_force_door_invariants(helpers, width, base):
+    door = X.force_door(helpers, base=base, width_ft=width)
+    assert door.helpers_counted <= width // 5 - 1
+    assert door.dv == base - 2 * door.helpers_counted
+    assert door.helpers_counted + len(door.refused) == len(helpers)
+    more = X.force_door([*helpers, 2 * base], base=base, width_ft=width)
+    assert more.dv <= door.dv

@@ -222,3 +222,15 @@ def test_marine_chances():
     assert T.p_gale_damage("warship") == Fraction(1, 6)
     assert T.p_storm_sinking(rowed=True) == Fraction(2, 3)
     assert T.p_storm_sinking(rowed=False) == 0
+
+
+def test_turn_conditions_from_the_day_and_the_weather():
+    from rules.engine.errant import weather as W
+    storm = W.Weather("summer", 0)
+    keys = T.turn_conditions(5, storm.pace_key, "wild")
+    assert keys == ["wild", "night", "severe"]
+    assert str(T.travel_pace([*keys, "road"]).pace) == "2/6"
+    assert T.turn_conditions(1, W.start("spring").pace_key) == []
+    for bad in ({"weather_pace_key": "sunny"}, {"terrain": "ocean"}):
+        with pytest.raises(ValueError):
+            T.turn_conditions(1, **bad)
