@@ -156,6 +156,12 @@ TRAVEL_ACTIONS = {
         TravelAction("make_camp", "Make camp",
                      "the pathfinder makes a navigation Check to find a suitable campsite; "
                      "Errants may take watch or sleep.", "pathfinder"),
+        TravelAction("take_watch", "Take watch",
+                     "keep lookout while others sleep: one watcher for a whole Turn gains 1 "
+                     "Exhaustion, two none; with no watch, Event Die 5s count as 1s.", ""),
+        TravelAction("sleep", "Sleep",
+                     "two full Travel Turns sleeping give the effects of a full night's "
+                     "Rest.", ""),
     )
 }
 FORAGE_SUPPLY = 2  # TT §Travel Turn Actions, Forage

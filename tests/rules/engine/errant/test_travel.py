@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.engine.errant import travel as T
-from rules.engine.errant.data.turns_tables import TRAVEL_PACE
+from rules.engine.errant.data.turns_tables import TRAVEL_ACTIONS, TRAVEL_PACE
 
 
 def test_standard_pace():
@@ -151,6 +151,8 @@ def test_mounts():
 def test_actions():
     assert T.action("forage").navigation_check == "each Errant"
     assert T.action("orient").navigation_check == ""
+    assert {"peregrinate", "explore", "orient", "forage", "make_camp", "take_watch",
+            "sleep"} == set(TRAVEL_ACTIONS)
     with pytest.raises(ValueError):
         T.action("teleport")
 
