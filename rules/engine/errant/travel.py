@@ -365,3 +365,22 @@ def turn_conditions(turn_of_day: int, weather_pace_key: str | None = None,
             raise ValueError(f"unknown weather row {weather_pace_key!r}")
         keys.append(weather_pace_key)
     return keys
+
+
+def mount_load(mount_slots: int, riders_filled: tuple[Fraction | int, ...] | list,
+               cargo: Fraction | int = 0) -> Fraction:
+    """TT §Mounts & Vehicles: each rider counts 20 + their filled slots, plus cargo."""
+    if mount_slots < 0 or cargo < 0 or any(f < 0 for f in riders_filled):
+        raise ValueError("slots cannot be negative")
+    return sum((rider_slots(f) for f in riders_filled), Fraction(cargo))
+
+
+def mount_overloaded(mount_slots: int, load: Fraction) -> bool:
+    """More items than slots: SPD 0 and no Pace bonus (TT §Mounts & Vehicles)."""
+    return load > mount_slots
+
+
+def mounted_pace(all_mounted: bool, any_overloaded: bool) -> bool:
+    """Whether the "mounted" +1/x row applies: everyone appropriately mounted or in a
+    vehicle for the terrain, and no mount or vehicle overloaded."""
+    return all_mounted and not any_overloaded

@@ -293,3 +293,31 @@ VESSELS = {
 GALE_DAMAGE_IN_6 = {False: 2, True: 1}
 STORM_SINK_IN_6 = 4
 SHIPWRECK_IN_6 = 4
+
+
+@dataclass(frozen=True)
+class Mount:
+    """TT §Mounts & Vehicles, the mount table. Headers lost; inferred (AMB-E30): Item
+    Slots, SPD, appropriate terrain, notes."""
+
+    key: str
+    name: str
+    slots: int
+    spd: int
+    terrain: str
+    note: str = ""
+
+
+MOUNTS = {
+    m.key: m
+    for m in (
+        Mount("cattle", "Cattle", 100, 4, "None",
+              "Can only be used for carrying packs or pulling vehicles."),
+        Mount("horse_draft", "Horse, draft", 100, 8, "Flat lands, forests, roads.",
+              "No SPD reduction when pulling vehicles."),
+        Mount("horse_riding", "Horse, riding", 80, 12, "Flat lands, forests, roads."),
+        Mount("horse_war", "Horse, war", 60, 16, "Flat lands, forests, roads."),
+        Mount("mule", "Mule", 80, 1, "Flat lands, forests, roads."),
+    )
+}
+MOUNT_HEADERS_INFERRED = True  # AMB-E30: show a warning beside these numbers

@@ -236,3 +236,17 @@ def test_turn_conditions_from_the_day_and_the_weather():
     for bad in ({"weather_pace_key": "sunny"}, {"terrain": "ocean"}):
         with pytest.raises(ValueError):
             T.turn_conditions(1, **bad)
+
+
+def test_mount_load_and_the_mounted_pace_row():
+    from rules.engine.errant.data.turns_tables import MOUNTS
+    horse = MOUNTS["horse_riding"]
+    load = T.mount_load(horse.slots, [10], cargo=45)
+    assert load == 75 and not T.mount_overloaded(horse.slots, load)
+    heavy = T.mount_load(horse.slots, [10, 10 + Fraction(1, 2)])
+    assert heavy == Fraction(121, 2) and not T.mount_overloaded(horse.slots, heavy)
+    assert T.mount_overloaded(MOUNTS["horse_war"].slots, heavy)
+    assert T.mounted_pace(True, False) and not T.mounted_pace(True, True)
+    assert not T.mounted_pace(False, False)
+    with pytest.raises(ValueError):
+        T.mount_load(80, [-1])
