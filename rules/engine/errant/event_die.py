@@ -125,9 +125,9 @@ def distribution(positive: int = 0, negative: int = 0) -> dict[int, Fraction]:
 
 
 def enumerate_distribution(positive: int = 0, negative: int = 0) -> dict[int, Fraction]:
-    """The same distribution by rolling every die, including the cancelled ones: each side
-    keeps its best (positive) or worst (negative) and the normal die is one of them. Used by
-    the tests to check `distribution`; feasible for a few dice only."""
+    """The same distribution by listing every roll of the 1 + |net| dice left after
+    cancelling and keeping a face with `keep`. Used by the tests to check `distribution`;
+    feasible for a few dice only."""
     net = positive - negative
     k = 1 + abs(net)
     counts = dict.fromkeys(range(1, FACES + 1), 0)

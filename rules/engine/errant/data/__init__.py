@@ -5,7 +5,8 @@ ER = 5-errants.md, PR = 3-core-procedures.md, CR = 2-core-rules.md, IT =
 10-initiative-turns.md, GS = 4-goods-and-services.md, QR = 0-core-quick-reference.md.
 Licence: CC BY-SA 4.0 (this folder only: the engine beside it reads it). Tables whose
 headers the SRD lost carry our inferred column names, marked "inferred" (AMB-E19).
-The d100 tables and the price lists are JSON files in this folder.
+The d100 tables and the price lists are JSON files in this folder; the Turn procedures'
+tables (Event Die, Pace, weather, locks, mounts, vessels) are in turns_tables.py.
 """
 
 from __future__ import annotations
