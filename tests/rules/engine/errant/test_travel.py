@@ -250,3 +250,14 @@ def test_mount_load_and_the_mounted_pace_row():
     assert not T.mounted_pace(False, False)
     with pytest.raises(ValueError):
         T.mount_load(80, [-1])
+
+
+@given(st.integers(1, 20), st.integers(0, 20),
+       st.lists(st.sampled_from(["rough", "wild", "night", "inclement", "severe",
+                                 "detailed_map", "general_map"]), unique=True))
+def test_harder_navigation_never_lowers_the_chance_of_getting_lost(attribute, base, keys):
+    easy = T.navigation_dv(base)
+    hard = T.navigation_dv(base, T.travel_pace(keys))
+    assert 0 <= T.p_lost(attribute, hard) <= 1
+    if hard.dv >= easy.dv:
+        assert T.p_lost(attribute, hard) >= T.p_lost(attribute, easy)
