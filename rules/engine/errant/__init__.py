@@ -38,3 +38,9 @@ __all__ = [
     "items_from_kit",
     "p_success",
 ]
+
+# Initiative Turns, wounds and death, Chases, Reactions and Negotiations, Downtime Turns
+# (issue #15, part 2): modules initiative, wounds, chases, reactions, downtime.
+from . import chases, downtime, initiative, reactions, wounds  # noqa: E402
+
+__all__ += ["chases", "downtime", "initiative", "reactions", "wounds"]

@@ -210,6 +210,15 @@ def source_destroyed(scourge: Scourge, d4: int) -> Scourge:
     return replace(scourge, peril=1 + max(1, scourge.loci - d4))
 
 
+def setback_xp(base_investment_cost: int, investors: int = 1) -> tuple[int, ...]:
+    """DT §Setbacks: an Estate, Institution, infrastructure project or Domain's setback gives
+    XP equal to its current base investment cost, divided equally among the Errants invested
+    (rounded down, CR §Rounding: the remainder is not given, AMB-E85)."""
+    if base_investment_cost < 0 or investors < 1:
+        raise DowntimeError("bad_setback", "A cost of 0 or more and at least one investor.")
+    return (base_investment_cost // investors,) * investors
+
+
 # -- step 5: debt ----------------------------------------------------------------------------
 
 

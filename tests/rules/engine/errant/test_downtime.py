@@ -225,3 +225,11 @@ def test_lifestyle(money, accountant, paid, kept):
 def test_lifestyle_never_loses_money(money, accountant):
     paid, kept = D.lifestyle(money, accountant=accountant)
     assert paid + kept == money and paid >= 0 and kept >= 0
+
+
+def test_setback_xp_split_among_investors():
+    # DT §Setbacks: a tier 3 Institution's setback gives 2,500 XP.
+    assert D.setback_xp(2500) == (2500,)
+    assert D.setback_xp(2500, 3) == (833, 833, 833)
+    with pytest.raises(D.DowntimeError):
+        D.setback_xp(2500, 0)
