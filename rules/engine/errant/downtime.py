@@ -23,6 +23,8 @@ from .data.downtime_tables import (
     CONSUMPTION_DICE,
     CONSUMPTION_KINDS,
     CONSUMPTION_TROUBLE,
+    CREDITOR_ADJECTIVES,
+    CREDITOR_FIGURES,
     DOWNTIME_STEPS,
     HENCHMAN_ARCHETYPES,
     HENCHMAN_RENOWN_DIE,
@@ -228,6 +230,20 @@ def double_debt(debt: int) -> int:
     if debt < 0:
         raise DowntimeError("bad_debt", "Debt is never negative.")
     return debt * 2
+
+
+def repay_debt(debt: int, paid: int) -> tuple[int, int]:
+    """(debt left, change returned): paying more than is owed clears it."""
+    if debt < 0 or paid < 0:
+        raise DowntimeError("bad_amount", "Debt and payments are never negative.")
+    return max(0, debt - paid), max(0, paid - debt)
+
+
+def creditor(adjective_d6: int, figure_d6: int) -> str:
+    """DT §Debts: the creditor table for inspiration, one D6 per column."""
+    _die(adjective_d6, 6, "first D6")
+    _die(figure_d6, 6, "second D6")
+    return f"{CREDITOR_ADJECTIVES[adjective_d6 - 1]} {CREDITOR_FIGURES[figure_d6 - 1]}"
 
 
 # -- step 7: free actions --------------------------------------------------------------------

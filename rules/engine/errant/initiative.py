@@ -20,6 +20,7 @@ from .data.initiative_tables import (
 )
 
 D6 = 6
+MOVEMENT_DIE = 4  # IT §Speed & Movement: "1 movement die, which is a D4"
 DISTANCE_MULTIPLIER = 10  # IT §Combat Distance: "roll a D6 and multiply by 10"
 COMPANY, NPCS = "company", "npcs"
 SIDES = (COMPANY, NPCS)
@@ -130,11 +131,15 @@ class Combatant:
 
 @dataclass(frozen=True)
 class Effect:
-    """An ongoing effect; every one expires at the end of the Initiative Turn (IT §Determining
-    Initiative Turn Order: "Any ongoing effects expire at the end of an Initiative Turn")."""
+    """An ongoing effect. By default it expires at the end of the Initiative Turn (IT
+    §Determining Initiative Turn Order: "Any ongoing effects expire at the end of an
+    Initiative Turn"); a Status with a stated duration (IT §Statuses: "for a duration
+    specified by the effect", e.g. paralysed for 2D4 Initiative Turns) lasts `turns` Turns,
+    this one included (AMB-E87)."""
 
     label: str
     source: str = ""
+    turns: int = 1
 
 
 @dataclass(frozen=True)
@@ -182,7 +187,7 @@ class InitiativeTurn:
 
 
 def start_turn(number: int, roll: OrderRoll | None, combatants: dict[str, str], *,
-               surprised: str = "") -> InitiativeTurn:
+               surprised: str = "", effects: tuple[Effect, ...] = ()) -> InitiativeTurn:
     """Open Initiative Turn `number`. `combatants` maps each key to its side. A surprise
     Turn (IT §Surprise: "a free Initiative Turn in which the other side is unable to act")
     needs no order roll: the surprising side wins it and the surprised side cannot act."""
@@ -201,7 +206,7 @@ def start_turn(number: int, roll: OrderRoll | None, combatants: dict[str, str], 
         winner = roll.winner
     return InitiativeTurn(number, winner,
                           tuple(Combatant(k, s) for k, s in combatants.items()),
-                          surprised=surprised)
+                          surprised=surprised, effects=tuple(effects))
 
 
 def choose_pace(turn: InitiativeTurn, key: str, pace: str) -> InitiativeTurn:
@@ -274,10 +279,13 @@ def free_action(turn: InitiativeTurn, key: str) -> InitiativeTurn:
     return replace(turn, free_actions=(*turn.free_actions, key))
 
 
-def add_effect(turn: InitiativeTurn, label: str, source: str = "") -> InitiativeTurn:
+def add_effect(turn: InitiativeTurn, label: str, source: str = "", turns: int = 1
+               ) -> InitiativeTurn:
     if not label.strip():
         raise InitiativeError("bad_effect", "Name the effect.")
-    return replace(turn, effects=(*turn.effects, Effect(label.strip(), source)))
+    if not isinstance(turns, int) or turns < 1:
+        raise InitiativeError("bad_duration", "An effect lasts at least this Turn.")
+    return replace(turn, effects=(*turn.effects, Effect(label.strip(), source, turns)))
 
 
 def set_out_of_action(turn: InitiativeTurn, key: str, out: bool = True) -> InitiativeTurn:
@@ -294,6 +302,21 @@ def next_phase(turn: InitiativeTurn) -> InitiativeTurn:
 
 
 def end_turn(turn: InitiativeTurn) -> tuple[InitiativeTurn, tuple[Effect, ...]]:
-    """Step 8: every ongoing effect expires. Returns the closed Turn (no effects left) and
-    the effects that expired."""
-    return replace(turn, phase=len(PHASES), effects=()), turn.effects
+    """Step 8: effects and conditions expire. Returns the closed Turn, holding only the
+    effects that carry into the next Turn (one Turn fewer), and those that expired. Pass
+    `closed.effects` to the next `start_turn`."""
+    expired = tuple(e for e in turn.effects if e.turns <= 1)
+    carried = tuple(replace(e, turns=e.turns - 1) for e in turn.effects if e.turns > 1)
+    return replace(turn, phase=len(PHASES), effects=carried), expired
+
+
+def movement_distance(faces: tuple[int, ...] | list[int], terrain: int = 0) -> int:
+    """IT §Speed & Movement: the movement dice x 10 feet or yards, less 10 per point of
+    difficult terrain's rating (not below 0). No dice: an action moves 10."""
+    for f in faces:
+        if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= MOVEMENT_DIE:
+            raise InitiativeError("bad_die", "Movement dice are D4s: 1 to 4.")
+    if terrain < 0:
+        raise InitiativeError("bad_terrain", "A terrain rating is never negative.")
+    base = sum(faces) * DISTANCE_MULTIPLIER if faces else DISTANCE_MULTIPLIER
+    return max(0, base - terrain * DISTANCE_MULTIPLIER)

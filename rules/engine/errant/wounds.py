@@ -381,7 +381,56 @@ def suffocation_dice(phys: int, turn_without_air: int) -> int:
     return 1 if turn_without_air > breath_turns(phys) else 0
 
 
-# -- NPCs: Morale ----------------------------------------------------------------------------
+# -- NPCs: the stat line and Morale ----------------------------------------------------------
+
+THREAT_RANGE = (1, 10)  # IT §NPC Attributes: Threat "from 1 to 10"
+NPC_ALIGNMENTS = ("Lawful", "Chaotic", "Neutral", "Any")  # "Any": the veteran's stat line
+
+
+@dataclass(frozen=True)
+class Npc:
+    """IT §NPC Attributes: Threat, HP, ATT (text), MV (movement dice; "2/4" two kinds),
+    Morale, Alignment, Special. An NPC dies at 0 HP (IT §Hit Protection for NPCs)."""
+
+    name: str
+    threat: int
+    hp: int
+    attacks: str
+    movement: tuple[int, ...]
+    morale: int
+    alignment: str
+    special: str = ""
+
+    @property
+    def save_dv(self) -> int:
+        """An Errant's Save against this NPC's effect: DV = Threat (CR §Saving Throws)."""
+        return self.threat
+
+    @property
+    def check_target(self) -> int:
+        """The NPC's own Checks and Saves succeed on at most Threat + 8."""
+        return self.threat + 8
+
+    @property
+    def p_morale_breaks(self) -> Fraction:
+        return p_morale_breaks(self.morale)
+
+
+def npc_problems(npc: Npc) -> list[tuple[str, str]]:
+    """(field, message) for each value outside what the text allows."""
+    problems = []
+    if not THREAT_RANGE[0] <= npc.threat <= THREAT_RANGE[1]:
+        problems.append(("threat", "Threat is 1 to 10."))
+    if npc.hp < 1:
+        problems.append(("hp", "An NPC has at least 1 HP."))
+    if not npc.movement or any(m < 0 for m in npc.movement):
+        problems.append(("movement", "MV is one or more numbers of movement dice, 0 or more."))
+    if not MORALE_RANGE[0] <= npc.morale <= MORALE_RANGE[1]:
+        problems.append(("morale", "Morale is 2 to 12."))
+    if npc.alignment not in NPC_ALIGNMENTS:
+        problems.append(("alignment", "Alignment is Lawful, Chaotic or Neutral."))
+    return problems
+
 
 
 def morale_breaks(roll: int, morale: int, penalty: int = 0) -> bool:

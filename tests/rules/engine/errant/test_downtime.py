@@ -233,3 +233,37 @@ def test_setback_xp_split_among_investors():
     assert D.setback_xp(2500, 3) == (833, 833, 833)
     with pytest.raises(D.DowntimeError):
         D.setback_xp(2500, 0)
+
+
+def test_debt_repayment_and_creditors():
+    assert D.repay_debt(500, 200) == (300, 0) and D.repay_debt(500, 700) == (0, 200)
+    assert D.creditor(1, 2) == "unctuous merchant"
+    assert D.creditor(6, 6) == "vainglorious intellectual"
+
+
+def test_a_downtime_turn_from_first_step_to_lifestyle():
+    """Two Errants in a town: recovery, debt doubling from 0, Ava's action, then Conspicuous
+    Consumption: Ava within her means, Bo beyond his (debt and a Save), after which the
+    Company owes and nobody else may consume; lifestyle after the last Turn."""
+    turn = D.start_downtime(1)
+    for step in ("declare", "recover", "event_die", "resolve_event"):
+        turn = D.complete_step(turn, step)
+    debt = D.double_debt(0)
+    turn = D.complete_step(turn, "debt")
+    for step in ("rumour", "free_actions"):
+        turn = D.complete_step(turn, step)
+    elvish = D.attempt(D.tracker("Elvish", 1), 10 + D.action_modifier([1]))
+    assert elvish.complete
+    turn = D.complete_step(turn, "actions")
+    ava = D.consumption("carousing", "town", 6, money=4000, company_debt=debt)
+    assert (ava.xp, ava.debt) == (3600, 0)
+    bo = D.consumption("frippery", "town", 8, money=1000, company_debt=debt)
+    assert (bo.xp, bo.debt, bo.save_attribute, bo.save_dv) == (4800, 3800, "skill", 8)
+    debt += bo.debt
+    with pytest.raises(D.DowntimeError):
+        D.consumption("obscurantism", "town", 1, money=10 ** 6, company_debt=debt)
+    for step in ("consumption", "factions", "calendar"):
+        turn = D.complete_step(turn, step)
+    assert D.lifestyle_due(turn, last=True)
+    assert D.lifestyle(4000 - ava.amount) == (200, 200)
+    assert D.double_debt(debt) == 7600  # the next Downtime Turn's step 5

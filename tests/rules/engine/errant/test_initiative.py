@@ -189,11 +189,26 @@ def test_out_of_action_cannot_act():
 def test_effects_expire_at_the_end_of_the_turn():
     turn = I.add_effect(_turn(), "Ready to strike", "ava")
     turn = I.add_effect(turn, "Smoke", "gob")
+    turn = I.add_effect(turn, "Paralysed", "cube", turns=3)  # 2D4 rolled 3
     closed, expired = I.end_turn(turn)
     assert [e.label for e in expired] == ["Ready to strike", "Smoke"]
-    assert closed.effects == () and closed.over
+    assert [(e.label, e.turns) for e in closed.effects] == [("Paralysed", 2)] and closed.over
     with pytest.raises(I.InitiativeError):
         I.act(closed, "ava", "attack")
+    nxt = I.start_turn(2, I.order_roll("even", 1, 1), {"ava": "company"},
+                       effects=closed.effects)
+    closed, _ = I.end_turn(nxt)
+    closed, expired = I.end_turn(I.start_turn(3, I.order_roll("odd", 1, 2), {"ava": "company"},
+                                              effects=closed.effects))
+    assert [e.label for e in expired] == ["Paralysed"] and closed.effects == ()
+    with pytest.raises(I.InitiativeError):
+        I.add_effect(turn, "Forever", turns=0)
+
+
+@pytest.mark.parametrize(("faces", "terrain", "feet"), [
+    ((4,), 0, 40), ((3, 2), 2, 30), ((1,), 2, 0), ((), 0, 10), ((4, 4, 4), 6, 60)])
+def test_movement_distance_with_difficult_terrain(faces, terrain, feet):
+    assert I.movement_distance(faces, terrain) == feet
 
 
 @given(st.lists(st.tuples(st.sampled_from(["ava", "bo", "gob", "ogre"]),

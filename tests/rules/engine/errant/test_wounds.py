@@ -227,3 +227,29 @@ def test_warband_steps_table():
 def test_damage_hits_the_band_first():
     assert W.damage_warband(6, 10, 4) == (2, 10, 0)
     assert W.damage_warband(6, 10, 9) == (0, 7, 3)
+
+
+@given(st.sampled_from(["trauma", "shock", "burn", "toxic"]), st.integers(1, 9),
+       st.lists(st.integers(1, 9), max_size=12), st.lists(st.integers(1, 9), max_size=4))
+def test_a_wound_is_never_above_the_damage_nor_over_its_limit(column, damage, received,
+                                                              impossible):
+    r = W.wound(column, damage, received, impossible)
+    assert 0 <= r.row <= damage
+    if r.wound:
+        assert r.row not in impossible
+        assert received.count(r.row) < r.wound.limit
+    else:
+        # nothing at or below the damage was available
+        for row in range(1, damage + 1):
+            w = WOUND_TABLES[column][row - 1]
+            assert row in impossible or received.count(row) >= w.limit
+
+
+def test_npc_stat_line_from_the_bestiary():
+    goblin = W.Npc("Goblin", 1, 6, "1 x weapon (D6)", (1,), 7, "Chaotic")
+    assert W.npc_problems(goblin) == []
+    assert goblin.save_dv == 1 and goblin.check_target == 9
+    assert goblin.p_morale_breaks == Fraction(5, 12)
+    bad = W.Npc("Thing", 11, 0, "", (), 13, "Evil")
+    assert [f for f, _ in W.npc_problems(bad)] == ["threat", "hp", "movement", "morale",
+                                                    "alignment"]
