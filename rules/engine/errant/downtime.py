@@ -203,12 +203,14 @@ def locus_destroyed(scourge: Scourge) -> Scourge:
     return replace(scourge, peril=scourge.peril - 1)
 
 
-def source_destroyed(scourge: Scourge, d4: int) -> Scourge:
-    """The source dealt with while loci remain: remove D4 loci, never below one; the Scourge
-    re-emerges at a remaining locus."""
-    _die(d4, 4, "D4")
+def source_destroyed(scourge: Scourge, d4: int | None = None) -> Scourge | None:
+    """The source dealt with: with no locus the Scourge ends (None); with loci, remove D4 of
+    them, never below one, and the Scourge re-emerges at a remaining locus."""
     if scourge.loci == 0:
-        raise DowntimeError("no_locus", "With no locus left, dealing with the source ends it.")
+        return None
+    if d4 is None:
+        raise DowntimeError("missing_die", "Roll a D4 for the loci removed.")
+    _die(d4, 4, "D4")
     return replace(scourge, peril=1 + max(1, scourge.loci - d4))
 
 
@@ -419,8 +421,8 @@ def consumption(kind: str, settlement: str, face: int, *, money: int, company_de
                             "Conspicuous Consumption.")
     if money < 0 or institution_tier < 0 or penalty < 0:
         raise DowntimeError("bad_amount", "Money, tier and penalty are never negative.")
-    roll = max(0, face + institution_tier - penalty)
-    amount = roll * multiplier * (2 if doubled else 1)
+    roll = max(0, face + institution_tier - penalty) * (2 if doubled else 1)
+    amount = roll * multiplier
     debt = max(0, amount - money)
     attribute = CONSUMPTION_KINDS[kind][1] if debt else None
     return Consumption(kind, settlement, face, roll, amount, debt, attribute,

@@ -127,6 +127,7 @@ class Combatant:
     side: str
     pace: str = ""  # quick or slow, chosen before the Turn's phases
     out_of_action: bool = False
+    alert: bool = False  # ER §The Deviant, mastery Alert: may act while surprised
 
 
 @dataclass(frozen=True)
@@ -187,7 +188,8 @@ class InitiativeTurn:
 
 
 def start_turn(number: int, roll: OrderRoll | None, combatants: dict[str, str], *,
-               surprised: str = "", effects: tuple[Effect, ...] = ()) -> InitiativeTurn:
+               surprised: str = "", effects: tuple[Effect, ...] = (),
+               alert: tuple[str, ...] = ()) -> InitiativeTurn:
     """Open Initiative Turn `number`. `combatants` maps each key to its side. A surprise
     Turn (IT §Surprise: "a free Initiative Turn in which the other side is unable to act")
     needs no order roll: the surprising side wins it and the surprised side cannot act."""
@@ -205,7 +207,8 @@ def start_turn(number: int, roll: OrderRoll | None, combatants: dict[str, str], 
     else:
         winner = roll.winner
     return InitiativeTurn(number, winner,
-                          tuple(Combatant(k, s) for k, s in combatants.items()),
+                          tuple(Combatant(k, s, alert=k in alert)
+                                for k, s in combatants.items()),
                           surprised=surprised, effects=tuple(effects))
 
 
@@ -235,7 +238,7 @@ def act(turn: InitiativeTurn, key: str, kind: str) -> InitiativeTurn:
     if turn.over:
         raise InitiativeError("turn_over", "This Initiative Turn is over.")
     c = turn.combatant(key)
-    if c.side == turn.surprised:
+    if c.side == turn.surprised and not c.alert:
         raise InitiativeError("surprised", f"{key}'s side is surprised and cannot act.")
     if c.out_of_action:
         raise InitiativeError("out_of_action", f"{key} is out of action.")
@@ -259,7 +262,7 @@ def shift(turn: InitiativeTurn, key: str, movement_dice: int) -> InitiativeTurn:
     """IT §Speed & Movement: a shift takes no action, once per Turn, never in a Turn with a
     movement roll, and not with 0 movement dice."""
     c = turn.combatant(key)
-    if c.side == turn.surprised or c.out_of_action:
+    if (c.side == turn.surprised and not c.alert) or c.out_of_action:
         raise InitiativeError("cannot_act", f"{key} cannot act this Turn.")
     if movement_dice < 1:
         raise InitiativeError("no_movement_dice", "A character with no movement dice cannot shift.")

@@ -81,6 +81,9 @@ def test_malice_six_grows_the_peril_and_loci():
     assert D.source_destroyed(D.Scourge("Rot", 6), 2).loci == 3
     with pytest.raises(D.DowntimeError):
         D.locus_destroyed(D.Scourge("New"))
+    assert D.source_destroyed(D.Scourge("New")) is None  # no locus: it ends
+    with pytest.raises(D.DowntimeError):
+        D.source_destroyed(s)  # loci left: the D4 is needed
 
 
 def test_debt_doubles():
@@ -167,7 +170,8 @@ def test_no_consumption_while_the_company_owes():
 
 def test_consumption_penalty_and_notoriety():
     assert D.consumption("do_goodery", "village", 3, money=10 ** 6, penalty=5).amount == 0
-    assert D.consumption("do_goodery", "village", 3, money=10 ** 6, doubled=True).amount == 2400
+    c = D.consumption("do_goodery", "village", 3, money=100, doubled=True)
+    assert (c.roll, c.amount, c.save_dv) == (6, 2400, 6)  # the roll itself is doubled
 
 
 @pytest.mark.parametrize(("settlement", "die", "mult"), [

@@ -147,6 +147,15 @@ def test_surprised_side_cannot_act_in_the_free_turn():
     assert err.value.code == "surprised"
 
 
+def test_an_alert_deviant_acts_while_surprised():
+    turn = I.start_turn(1, None, {"ava": "company", "gob": "npcs"}, surprised="company",
+                        alert=("ava",))
+    turn = I.choose_pace(I.choose_pace(turn, "ava", "quick"), "gob", "quick")
+    turn = I.act(turn, "gob", "attack")
+    turn = I.act(I.next_phase(turn), "ava", "attack")
+    assert turn.actions == (("gob", "attack"), ("ava", "attack"))
+
+
 def test_a_normal_turn_needs_the_order_roll():
     with pytest.raises(I.InitiativeError) as err:
         I.start_turn(1, None, {"ava": "company"})
