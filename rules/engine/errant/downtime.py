@@ -123,14 +123,18 @@ class Member:
     true_strikes: tuple[int, int] = (0, 0)
     deflects: tuple[int, int] = (0, 0)
     supply: int = 0
+    can_recover_hp: bool = True  # False with a wound that says "Can't recover HP"
 
 
 def recover(member: Member) -> Member:
     """DT §Recovery and step 2: HP to maximum, Archetype resources full, True Strikes and
-    Deflects recharged, leftover Supply removed."""
-    return Member(member.max_hp, member.max_hp,
+    Deflects recharged, leftover Supply removed. A wound that forbids recovering HP (toxic
+    3, "Blood tainted") keeps the HP where it is (AMB-E89)."""
+    hp = member.max_hp if member.can_recover_hp else member.hp
+    return Member(hp, member.max_hp,
                   {k: (full, full) for k, (_, full) in member.resources.items()},
-                  (member.true_strikes[1],) * 2, (member.deflects[1],) * 2, 0)
+                  (member.true_strikes[1],) * 2, (member.deflects[1],) * 2, 0,
+                  member.can_recover_hp)
 
 
 # -- steps 3-4: the Event Die's tables and Scourges ------------------------------------------

@@ -305,6 +305,18 @@ def stabilise(clock: DeathClock) -> DeathClock:
     return replace(clock, stopped=True)
 
 
+def max_hp_with_wounds(max_hp: int, wounds_: Iterable[Wound]) -> int:
+    """"HP halved": the maximum halved, rounded down (CR §Rounding), once per such wound."""
+    for w in wounds_:
+        if w.halves_hp:
+            max_hp //= 2
+    return max_hp
+
+
+def can_recover_hp(wounds_: Iterable[Wound]) -> bool:
+    return not any(w.no_hp_recovery for w in wounds_)
+
+
 def dead_of_attributes(attributes: Iterable[int]) -> bool:
     """"If any of an Errant's attributes are reduced to 0, they immediately die"."""
     return any(a <= 0 for a in attributes)
@@ -492,3 +504,42 @@ def damage_warband(band_hp: int, leader_hp: int, damage: int) -> tuple[int, int,
     to_band = min(band_hp, damage)
     to_leader = damage - to_band
     return band_hp - to_band, max(0, leader_hp - to_leader), to_leader
+
+
+# -- mass combat -----------------------------------------------------------------------------
+
+
+def outnumbering_bonus(ours: int, theirs: int) -> int:
+    """IT §Mass Combat: +1 if a side outnumbers the enemy at all, +2 at two to one, +3 at
+    three to one, and so on."""
+    if ours < 0 or theirs < 0:
+        raise CombatError("bad_numbers", "Numbers are never negative.")
+    if ours <= theirs:
+        return 0
+    if theirs == 0:
+        raise CombatError("no_enemy", "The other side has nobody to fight.")
+    return max(1, ours // theirs)
+
+
+@dataclass(frozen=True)
+class MassSide:
+    d6: int
+    outnumbering: int
+    leader: int  # the highest Renown (Errants) or Threat (NPCs) on the side
+    advantages: int = 0  # +1 each: cover, high ground, ambush, relevant magic, ...
+    flashpoint: int = 0  # +D6 to the side that won the flashpoint
+
+    @property
+    def total(self) -> int:
+        return self.d6 + self.outnumbering + self.leader + self.advantages + self.flashpoint
+
+
+def mass_combat(first: MassSide, second: MassSide) -> tuple[str, int, int]:
+    """(winner "first"/"second"/"draw", loser's losses %, winner's losses %): the margin x 10
+    for the loser, the loser's roll (its total, AMB-E90) for the winner; a tie is a draw."""
+    _faces((first.d6, second.d6), D6)
+    a, b = first.total, second.total
+    if a == b:
+        return "draw", 0, 0
+    high, low = max(a, b), min(a, b)
+    return ("first" if a > b else "second"), min(100, (high - low) * 10), max(0, min(100, low))

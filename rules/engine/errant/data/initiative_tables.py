@@ -37,6 +37,8 @@ class Wound:
     reaper: bool = False
     out_of_action: bool = False
     exhaustion: int = 0
+    halves_hp: bool = False  # "HP halved"
+    no_hp_recovery: bool = False  # "Can't recover HP"
 
 
 # Column keys and names are inferred (AMB-E11): the SRD and QR print the four tables
@@ -98,8 +100,8 @@ WOUND_TABLES: dict[str, tuple[Wound, ...]] = {
     ),
     "toxic": (
         Wound(1, "Nauseous. 1 point of Exhaustion.", exhaustion=1),
-        Wound(2, "Immune system compromised. HP halved."),
-        Wound(3, "Blood tainted. Can't recover HP."),
+        Wound(2, "Immune system compromised. HP halved.", halves_hp=True),
+        Wound(3, "Blood tainted. Can't recover HP.", no_hp_recovery=True),
         Wound(4, "Bleeding from nose and eyes. On death's door, but in Exploration Turns.",
               deaths_door_exploration=True),
         Wound(5, "Excreting blood from pores. On death's door, but in Exploration Turns, and "

@@ -43,6 +43,8 @@ def test_recovery_restores_everything_and_discards_supply():
     r = D.recover(m)
     assert r.hp == 12 and r.resources == {"Jettons": (5, 5), "Favour": (4, 4)}
     assert r.true_strikes == (2, 2) and r.deflects == (3, 3) and r.supply == 0
+    tainted = D.recover(D.Member(hp=3, max_hp=12, resources={}, can_recover_hp=False))
+    assert tainted.hp == 3  # "Blood tainted. Can't recover HP." (AMB-E89)
 
 
 def test_complications_read_2d6_as_entries_1_to_11():

@@ -253,3 +253,26 @@ def test_npc_stat_line_from_the_bestiary():
     bad = W.Npc("Thing", 11, 0, "", (), 13, "Evil")
     assert [f for f, _ in W.npc_problems(bad)] == ["threat", "hp", "movement", "morale",
                                                     "alignment"]
+
+
+def test_wounds_that_halve_hp_or_stop_recovery():
+    halved, tainted = WOUND_TABLES["toxic"][1], WOUND_TABLES["toxic"][2]
+    assert W.max_hp_with_wounds(13, [halved]) == 6
+    assert W.max_hp_with_wounds(13, [halved, WOUND_TABLES["trauma"][0]]) == 6
+    assert not W.can_recover_hp([tainted]) and W.can_recover_hp([halved])
+
+
+@pytest.mark.parametrize(("ours", "theirs", "bonus"), [
+    (10, 10, 0), (11, 10, 1), (19, 10, 1), (20, 10, 2), (35, 10, 3), (5, 10, 0)])
+def test_outnumbering(ours, theirs, bonus):
+    assert W.outnumbering_bonus(ours, theirs) == bonus
+
+
+def test_mass_combat():
+    company = W.MassSide(4, 0, 3, advantages=2)  # 9
+    bandits = W.MassSide(5, 1, 2)  # 8
+    assert W.mass_combat(company, bandits) == ("first", 10, 8)
+    assert W.mass_combat(bandits, company) == ("second", 10, 8)
+    assert W.mass_combat(W.MassSide(3, 0, 2), W.MassSide(2, 0, 3)) == ("draw", 0, 0)
+    with pytest.raises(W.CombatError):
+        W.mass_combat(W.MassSide(7, 0, 0), bandits)
