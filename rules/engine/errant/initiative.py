@@ -152,6 +152,7 @@ class InitiativeTurn:
     phase: int = 0  # index into PHASES; len(PHASES) once the Turn is over
     actions: tuple[tuple[str, str], ...] = ()  # (combatant, kind) in the order taken
     free_actions: tuple[str, ...] = ()  # combatant keys, one per free action
+    granted: tuple[tuple[str, str], ...] = ()  # immediate actions taken out of turn
     shifts: tuple[str, ...] = ()
     effects: tuple[Effect, ...] = field(default_factory=tuple)
 
@@ -179,6 +180,10 @@ class InitiativeTurn:
 
     def actions_of(self, key: str) -> tuple[str, ...]:
         return tuple(kind for k, kind in self.actions if k == key)
+
+    def all_actions_of(self, key: str) -> tuple[str, ...]:
+        """Phase actions and immediate ones: what the once-per-Turn rule looks at."""
+        return self.actions_of(key) + tuple(kind for k, kind in self.granted if k == key)
 
     def actions_left(self, key: str) -> int:
         c = self.combatant(key)
@@ -250,12 +255,36 @@ def act(turn: InitiativeTurn, key: str, kind: str) -> InitiativeTurn:
                               f"{turn.acting[1]}ly now).")
     if turn.actions_left(key) <= 0:
         raise InitiativeError("no_actions_left", f"{key} has no actions left this Turn.")
-    if kind in EXCLUSIVE_ACTIONS and any(k in EXCLUSIVE_ACTIONS for k in turn.actions_of(key)):
+    _check_exclusive(turn, key, kind)
+    return replace(turn, actions=(*turn.actions, (key, kind)))
+
+
+def _check_exclusive(turn: InitiativeTurn, key: str, kind: str) -> None:
+    if kind in EXCLUSIVE_ACTIONS and any(k in EXCLUSIVE_ACTIONS
+                                         for k in turn.all_actions_of(key)):
         raise InitiativeError("one_attack_or_magic",
                               "Only one Attack Roll, Sorcery or Miracle per Initiative Turn.")
     if kind == "move" and key in turn.shifts:
         raise InitiativeError("shifted", "No movement roll in a Turn with a shift.")
-    return replace(turn, actions=(*turn.actions, (key, kind)))
+
+
+def immediate_action(turn: InitiativeTurn, key: str, kind: str) -> InitiativeTurn:
+    """An action out of turn, granted by a 1 on an Attack Roll against `key` (IT §Attacking)
+    or a successful Save against a gambit not at dire Position (IT §Gambits). It does not
+    use the pace's actions and needs no phase, but the surprised and the out of action
+    cannot take it and the once-per-Turn Attack Roll/Sorcery/Miracle still holds (AMB-E91);
+    an Attack Roll so made is a single Attack Roll."""
+    if kind not in ACTION_KINDS:
+        raise InitiativeError("bad_action", f"Unknown action {kind!r}.")
+    if turn.over:
+        raise InitiativeError("turn_over", "This Initiative Turn is over.")
+    c = turn.combatant(key)
+    if c.side == turn.surprised and not c.alert:
+        raise InitiativeError("surprised", f"{key}'s side is surprised and cannot act.")
+    if c.out_of_action:
+        raise InitiativeError("out_of_action", f"{key} is out of action.")
+    _check_exclusive(turn, key, kind)
+    return replace(turn, granted=(*turn.granted, (key, kind)))
 
 
 def shift(turn: InitiativeTurn, key: str, movement_dice: int) -> InitiativeTurn:
@@ -268,7 +297,7 @@ def shift(turn: InitiativeTurn, key: str, movement_dice: int) -> InitiativeTurn:
         raise InitiativeError("no_movement_dice", "A character with no movement dice cannot shift.")
     if key in turn.shifts:
         raise InitiativeError("shifted", "Only one shift per Initiative Turn.")
-    if "move" in turn.actions_of(key):
+    if "move" in turn.all_actions_of(key):
         raise InitiativeError("moved", "No shift in a Turn with a movement roll.")
     return replace(turn, shifts=(*turn.shifts, key))
 

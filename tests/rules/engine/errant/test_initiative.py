@@ -110,6 +110,31 @@ def test_only_one_attack_sorcery_or_miracle_per_turn():
         assert err.value.code == "one_attack_or_magic"
 
 
+def test_immediate_action_on_a_1_is_outside_pace_and_phase():
+    turn = I.act(_turn(), "ava", "attack")  # ava rolls a 1: gob may act at once
+    turn = I.immediate_action(turn, "gob", "attack")
+    assert turn.actions_left("gob") == 1  # its own quick action is still there
+    with pytest.raises(I.InitiativeError) as err:
+        I.act(I.next_phase(turn), "gob", "attack")  # but not a second Attack Roll
+    assert err.value.code == "one_attack_or_magic"
+    turn = I.act(I.next_phase(turn), "gob", "move")
+    # ava already attacked: a 1 against her grants an action, not a second Attack Roll
+    with pytest.raises(I.InitiativeError) as err:
+        I.immediate_action(turn, "ava", "attack")
+    assert err.value.code == "one_attack_or_magic"
+    assert I.immediate_action(turn, "ava", "move").granted[-1] == ("ava", "move")
+
+
+def test_immediate_action_refused_when_surprised_or_out():
+    turn = I.start_turn(1, None, {"ava": "company", "gob": "npcs"}, surprised="npcs")
+    with pytest.raises(I.InitiativeError) as err:
+        I.immediate_action(turn, "gob", "attack")
+    assert err.value.code == "surprised"
+    with pytest.raises(I.InitiativeError) as err:
+        I.immediate_action(I.set_out_of_action(turn, "ava"), "ava", "attack")
+    assert err.value.code == "out_of_action"
+
+
 def test_out_of_phase_actions_are_refused():
     turn = _turn()
     for key in ("bo", "gob", "ogre"):
