@@ -423,7 +423,7 @@ def consumption(kind: str, settlement: str, face: int, *, money: int, company_de
         raise DowntimeError("company_in_debt",
                             "While the Company owes a debt, no Errant may engage in "
                             "Conspicuous Consumption.")
-    if money < 0 or institution_tier < 0 or penalty < 0:
+    if money < 0 or institution_tier < 0 or penalty < 0 or company_debt < 0:
         raise DowntimeError("bad_amount", "Money, tier and penalty are never negative.")
     roll = max(0, face + institution_tier - penalty) * (2 if doubled else 1)
     amount = roll * multiplier

@@ -198,7 +198,8 @@ def exchange(n: Negotiation, kind: str, *, success: bool | None = None,
     disposition = n.disposition + change
     ended = False
     if count > n.tolerance:
-        disposition = max(END_DISPOSITION, disposition - OVERTIME_DROP)
+        if disposition > END_DISPOSITION:  # lowers "until it reaches 2", never raises it
+            disposition = max(END_DISPOSITION, disposition - OVERTIME_DROP)
         ended = disposition <= END_DISPOSITION
     return replace(n, disposition=disposition, exchanges=count, ended=ended,
                    log=(*n.log, (kind, outcome, disposition - n.disposition)))

@@ -127,21 +127,33 @@ def test_the_npc_tolerates_its_starting_disposition_then_ends_it():
     assert err.value.code == "ended"
 
 
-@given(st.integers(2, 12), st.lists(st.tuples(
+def test_overtime_never_raises_a_low_disposition():
+    n = R.start_negotiation(1)
+    n = R.exchange(n, "taking", success=False)  # 1 - 1 = 0, within tolerance
+    assert n.disposition == 0 and not n.ended
+    n = R.exchange(n, "banal")  # overtime at 0: ends, stays 0
+    assert n.disposition == 0 and n.ended
+
+
+@given(st.integers(-1, 12), st.lists(st.tuples(
     st.sampled_from(["banal", "giving", "taking", "convincing"]), st.booleans(),
     st.sampled_from(R.POSITIONS), st.sampled_from(R.IMPACTS)), max_size=30))
 def test_overtime_costs_2_and_ends_at_2(start, steps):
     """Beyond the tolerated exchanges, each exchange lands 2 lower than its own outcome
-    (never below 2), and reaching 2 in overtime ends the Negotiation."""
+    (stopping at 2, never raising a lower one), and 2 or less in overtime ends it."""
     n = R.start_negotiation(start)
     for kind, success, position, impact in steps:
         if n.ended:
             break
         before = n
         n = R.exchange(n, kind, success=success, position=position, impact=impact)
-        own = n.log[-1][2] if n.exchanges <= n.tolerance else None
-        if own is not None:
-            assert n.disposition == before.disposition + own and not n.ended
-        else:
-            assert n.disposition >= R.END_DISPOSITION
+        patient = R.Negotiation(before.disposition, tolerance=10 ** 6)
+        own = R.exchange(patient, kind, success=success, position=position,
+                         impact=impact).disposition
+        if n.exchanges <= n.tolerance:
+            assert n.disposition == own and not n.ended
+        elif own > R.END_DISPOSITION:
+            assert n.disposition == max(R.END_DISPOSITION, own - 2)
             assert n.ended == (n.disposition == R.END_DISPOSITION)
+        else:
+            assert n.disposition == own and n.ended
