@@ -140,6 +140,13 @@ def recover(member: Member) -> Member:
 # -- steps 3-4: the Event Die's tables and Scourges ------------------------------------------
 
 
+def table_for_event(event_result: int) -> str | None:
+    """PR §Event Die - Downtime Turns: a 2 sends the Guide to the complications (2D6), a 4 to
+    the trends (2D4); other results use no table here (the Event Die is rolled elsewhere)."""
+    _die(event_result, 6, "Event Die")
+    return {EVENT_COMPLICATION: "complication", EVENT_TREND: "trend"}.get(event_result)
+
+
 def complication(total_2d6: int) -> str:
     """DT §Downtime Complications says "Roll 2D6" over eleven entries: the total 2-12 reads
     entry total - 1 (AMB-E78)."""

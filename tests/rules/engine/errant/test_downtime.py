@@ -47,6 +47,13 @@ def test_recovery_restores_everything_and_discards_supply():
     assert tainted.hp == 3  # "Blood tainted. Can't recover HP." (AMB-E89)
 
 
+def test_event_results_that_send_to_a_table():
+    assert [D.table_for_event(r) for r in range(1, 7)] == [
+        None, "complication", None, "trend", None, None]
+    with pytest.raises(D.DowntimeError):
+        D.table_for_event(7)
+
+
 def test_complications_read_2d6_as_entries_1_to_11():
     assert D.complication(2) == COMPLICATIONS[0] and D.complication(12) == COMPLICATIONS[10]
     odds = D.complication_odds()
