@@ -352,3 +352,76 @@ def movement_distance(faces: tuple[int, ...] | list[int], terrain: int = 0) -> i
         raise InitiativeError("bad_terrain", "A terrain rating is never negative.")
     base = sum(faces) * DISTANCE_MULTIPLIER if faces else DISTANCE_MULTIPLIER
     return max(0, base - terrain * DISTANCE_MULTIPLIER)
+
+
+# -- duels -----------------------------------------------------------------------------------
+
+KING, QUEEN, JACK = "king", "queen", "jack"
+DUEL_CARDS = (KING, QUEEN, JACK)
+# IT §Duels: what the card revealed gives the participant who acts.
+DUEL_EFFECTS = {KING: "next Attack Roll enhanced 1 step",
+                QUEEN: "next Attack Roll against them impaired 1 step",
+                JACK: "DV of their next gambit +2"}
+DUEL_ATTACK_ROLLS = 1  # "only one Attack Roll may be made" in a duel
+
+
+@dataclass(frozen=True)
+class Duel:
+    """IT §Duels: each participant lays a King, a Queen and a Jack face down; the guesser
+    names the opponent's next card. Right: the guesser acts; wrong: the opponent acts; then
+    whoever acted guesses. The Turn ends once all three of either line are revealed."""
+
+    lines: dict[str, tuple[str, ...]]
+    guesser: str
+    revealed: dict[str, int]
+    acted: tuple[tuple[str, str], ...] = ()  # (who acts, the card's effect)
+
+    @property
+    def over(self) -> bool:
+        return any(n == len(DUEL_CARDS) for n in self.revealed.values())
+
+    def opponent(self, who: str) -> str:
+        return next(k for k in self.lines if k != who)
+
+
+def start_duel_turn(lines: dict[str, tuple[str, ...] | list[str]], first_guesser: str) -> Duel:
+    """The challenger guesses first in the first Turn; later, the participant with fewer
+    cards revealed in the previous Turn (`next_duel_guesser`)."""
+    if len(lines) != 2:
+        raise InitiativeError("bad_duel", "A duel has two participants.")
+    for who, line in lines.items():
+        if sorted(line) != sorted(DUEL_CARDS):
+            raise InitiativeError("bad_line", f"{who} lays one King, one Queen and one Jack.")
+    if first_guesser not in lines:
+        raise InitiativeError("bad_duel", "The first guesser must be a participant.")
+    return Duel({k: tuple(v) for k, v in lines.items()}, first_guesser, dict.fromkeys(lines, 0))
+
+
+def duel_guess(duel: Duel, card: str) -> Duel:
+    """The guesser names the opponent's next face-down card; it is revealed."""
+    if duel.over:
+        raise InitiativeError("turn_over", "All of one line is revealed: lay the cards again.")
+    if card not in DUEL_CARDS:
+        raise InitiativeError("bad_card", "Guess the King, the Queen or the Jack.")
+    target = duel.opponent(duel.guesser)
+    shown = duel.lines[target][duel.revealed[target]]
+    actor = duel.guesser if card == shown else target
+    revealed = {**duel.revealed, target: duel.revealed[target] + 1}
+    return replace(duel, guesser=actor, revealed=revealed,
+                   acted=(*duel.acted, (actor, DUEL_EFFECTS[shown])))
+
+
+def next_duel_guesser(finished: Duel, challenger: str) -> str:
+    """Who guesses first next Turn: fewer cards revealed; on equal counts, the challenger
+    (AMB-E92)."""
+    a, b = finished.lines
+    if finished.revealed[a] == finished.revealed[b]:
+        return challenger
+    return a if finished.revealed[a] < finished.revealed[b] else b
+
+
+def p_duel_guess(unrevealed: int) -> Fraction:
+    """The chance a guess is right knowing only which cards are still face down."""
+    if not 1 <= unrevealed <= len(DUEL_CARDS):
+        raise InitiativeError("bad_count", "One to three cards can be face down.")
+    return Fraction(1, unrevealed)

@@ -189,11 +189,16 @@ class Hit:
         return max(0, self.damage - self.hp_before)
 
 
-def hit(hp_before: int, damage: int) -> Hit:
+def hit(hp_before: int, damage: int, *, tough: bool = False) -> Hit:
+    """`tough`: the Tough Ancestry's once-per-session choice (ER §Choose Ancestry) "when you
+    would be reduced to 0 HP ... to be reduced to 1 HP instead": from above 0, the hit
+    leaves 1 HP, with no Save and no wound (AMB-E93)."""
     if hp_before < 0:
         raise CombatError("bad_hp", "HP is never below 0.")
     if damage < 0:
         raise CombatError("bad_damage", "Damage is never negative.")
+    if tough and hp_before > 0 and damage >= hp_before:
+        return Hit(hp_before, hp_before - 1)
     return Hit(hp_before, damage)
 
 

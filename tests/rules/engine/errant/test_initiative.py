@@ -258,3 +258,30 @@ def test_no_sequence_breaks_the_limits(steps):
         taken = turn.actions_of(c.key)
         assert len(taken) <= I.ACTIONS_PER_PACE[c.pace]
         assert sum(k in I.EXCLUSIVE_ACTIONS for k in taken) <= 1
+
+
+def test_duel_right_guess_acts_wrong_guess_gives_the_opponent_the_action():
+    duel = I.start_duel_turn({"ava": ["king", "queen", "jack"],
+                              "rook": ("jack", "king", "queen")}, "ava")
+    duel = I.duel_guess(duel, "jack")  # right: rook's first card is the Jack
+    assert duel.acted[-1] == ("ava", I.DUEL_EFFECTS["jack"]) and duel.guesser == "ava"
+    duel = I.duel_guess(duel, "queen")  # wrong: it is the King; rook acts and guesses
+    assert duel.acted[-1] == ("rook", I.DUEL_EFFECTS["king"]) and duel.guesser == "rook"
+    duel = I.duel_guess(duel, "king")  # right: ava's first is the King
+    assert duel.revealed == {"ava": 1, "rook": 2}
+    duel = I.duel_guess(duel, "queen")
+    duel = I.duel_guess(duel, "jack")
+    assert duel.over and duel.revealed == {"ava": 3, "rook": 2}
+    with pytest.raises(I.InitiativeError):
+        I.duel_guess(duel, "king")
+    assert I.next_duel_guesser(duel, "ava") == "rook"
+
+
+def test_duel_bad_lines_and_odds():
+    with pytest.raises(I.InitiativeError) as err:
+        I.start_duel_turn({"ava": ["king", "king", "jack"], "rook": ["jack", "king", "queen"]},
+                          "ava")
+    assert err.value.code == "bad_line"
+    with pytest.raises(I.InitiativeError):
+        I.start_duel_turn({"ava": ["king", "queen", "jack"]}, "ava")
+    assert [I.p_duel_guess(n) for n in (3, 2, 1)] == [Fraction(1, 3), Fraction(1, 2), 1]

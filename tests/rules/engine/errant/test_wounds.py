@@ -76,6 +76,13 @@ def test_damage_at_0_hp_is_all_wound_and_another_save():
     assert (h.wound_damage, h.save_dv) == (4, 4)
 
 
+def test_tough_ancestry_stays_at_1():
+    h = W.hit(4, 9, tough=True)
+    assert (h.hp_after, h.wound_damage, h.save_dv) == (1, 0, None)
+    assert W.hit(4, 2, tough=True).hp_after == 2  # not reduced to 0: nothing to choose
+    assert W.hit(0, 3, tough=True).save_dv == 3  # already at 0: no effect
+
+
 def test_no_save_above_0():
     assert W.hit(10, 3).save_dv is None and W.p_stay_in_action(10, W.hit(10, 3)) is None
 
