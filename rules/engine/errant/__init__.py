@@ -43,3 +43,9 @@ __all__ = [
 from . import event_die, exploration, travel, weather  # noqa: E402
 
 __all__ += ["event_die", "exploration", "travel", "weather"]
+
+# Initiative Turns, wounds and death, Chases, Reactions and Negotiations, Downtime Turns
+# (issue #15, part 2): modules initiative, wounds, chases, reactions, downtime.
+from . import chases, downtime, initiative, reactions, wounds  # noqa: E402
+
+__all__ += ["chases", "downtime", "initiative", "reactions", "wounds"]

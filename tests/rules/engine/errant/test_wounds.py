@@ -1,0 +1,285 @@
+"""Attacks, 0 HP, wounds, death clocks, hazards, Morale, Warbands (Errant SRD IT §Attacking,
+§Gambits, §Death & Dying, §Drowning, Falling, Burning, §Morale, §Warbands; PR §Armour,
+§Quality & Breakage)."""
+
+from collections import Counter
+from fractions import Fraction
+from itertools import product
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rules.engine.errant import wounds as W
+from rules.engine.errant.checks import p_success
+from rules.engine.errant.data.initiative_tables import WOUND_TABLES
+
+
+def test_attack_roll_damage_and_quality():
+    roll = W.attack_roll(8, [1])
+    assert roll.damage == 1 and roll.weapon_quality_lost == 1 and roll.target_may_act
+    roll = W.attack_roll(8, [8])
+    assert roll.armour_quality_lost == 1 and roll.ammunition_depleted(missile=True) == 1
+    assert roll.ammunition_depleted(missile=False) == 0
+    multi = W.attack_roll(6, [1, 6, 6, 1])
+    assert multi.weapon_quality_lost == 2 and multi.armour_quality_lost == 2
+    assert multi.ammunition_depleted(missile=True) == 1  # once per Attack Roll
+
+
+def test_blocks_impair_and_a_die_at_1_counts_as_1_and_max():
+    roll = W.attack_roll(6, [1], blocks=2)  # D6 -> D4 -> 1
+    assert roll.sides == 1
+    assert roll.target_may_act and roll.weapon_quality_lost == 1
+    assert roll.armour_quality_lost == 1
+    assert W.attack_roll(8, [3], enhance=1, blocks=1).sides == 8
+    with pytest.raises(W.CombatError):
+        W.attack_roll(8, [7], blocks=1)  # a D6 cannot show 7
+
+
+def test_light_weapon_never_below_1():
+    assert W.attack_roll(4, [1], bonus=-1).damage == 1
+    assert W.attack_roll(8, [8], bonus=1).damage == 9
+
+
+def test_use_blocks():
+    assert W.use_blocks(6, 2) == 4
+    with pytest.raises(W.CombatError):
+        W.use_blocks(1, 2)
+
+
+def test_gambit_trades_damage_for_the_save_dv():
+    g = W.gambit(7, 3)
+    assert (g.damage, g.save_dv) == (4, 3)
+    assert W.gambit(7, 3, dv_modifier=2).save_dv == 5  # goblin's Fight Dirty
+    assert W.gambit_outcome(False) == (True, False)
+    assert W.gambit_outcome(True, "risky") == (False, True)
+    assert W.gambit_outcome(True, "dire") == (False, False)
+    assert W.p_gambit_works(10, g) == 1 - p_success(10, 3)
+    with pytest.raises(W.CombatError) as err:
+        W.gambit(3, 4)
+    assert err.value.code == "reduction_too_big"
+
+
+def test_the_texts_example_4_hp_7_damage_is_a_3_wound():
+    h = W.hit(4, 7)
+    assert (h.hp_after, h.wound_damage, h.save_dv) == (0, 3, 7)
+
+
+def test_reduced_exactly_to_0_saves_without_a_wound():
+    h = W.hit(5, 5)
+    assert (h.hp_after, h.wound_damage, h.save_dv) == (0, 0, 5)
+    assert W.p_stay_in_action(12, h) == p_success(12, 5)
+
+
+def test_damage_at_0_hp_is_all_wound_and_another_save():
+    h = W.hit(0, 4)
+    assert (h.wound_damage, h.save_dv) == (4, 4)
+
+
+def test_tough_ancestry_stays_at_1():
+    h = W.hit(4, 9, tough=True)
+    assert (h.hp_after, h.wound_damage, h.save_dv) == (1, 0, None)
+    assert W.hit(4, 2, tough=True).hp_after == 2  # not reduced to 0: nothing to choose
+    assert W.hit(0, 3, tough=True).save_dv == 3  # already at 0: no effect
+
+
+def test_no_save_above_0():
+    assert W.hit(10, 3).save_dv is None and W.p_stay_in_action(10, W.hit(10, 3)) is None
+
+
+@given(st.integers(0, 40), st.integers(0, 60))
+def test_hit_invariants(hp, damage):
+    h = W.hit(hp, damage)
+    assert h.hp_after >= 0
+    assert h.hp_after + (damage - h.wound_damage) == hp or h.hp_after == 0
+    assert h.wound_damage == max(0, damage - hp)
+
+
+def test_four_tables_nine_rows():
+    assert set(WOUND_TABLES) == {"trauma", "shock", "burn", "toxic"}
+    for table in WOUND_TABLES.values():
+        assert [w.row for w in table] == list(range(1, 10))
+        assert table[8].reaper and table[8].out_of_action
+
+
+@pytest.mark.parametrize(("damage", "dead", "deader"), [
+    (9, False, False), (10, True, False), (15, True, False), (16, True, True)])
+def test_dead_and_deader(damage, dead, deader):
+    r = W.wound("trauma", damage)
+    assert (r.dead, r.deader) == (dead, deader)
+
+
+def test_wound_already_received_takes_the_next_lower():
+    assert W.wound("trauma", 4, received=[4]).row == 3
+    # a leg can be mangled twice ("If both legs go"), not three times
+    assert W.wound("trauma", 2, received=[2]).row == 2
+    assert W.wound("trauma", 2, received=[2, 2]).row == 1
+    assert W.wound("trauma", 3, impossible=[3, 2]).row == 1
+    none = W.wound("shock", 1, received=[1])
+    assert none.row == 0 and none.wound is None  # AMB-E74
+
+
+def test_wound_bad_input():
+    with pytest.raises(W.CombatError):
+        W.wound("fire", 3)
+    with pytest.raises(W.CombatError):
+        W.wound("trauma", 0)
+
+
+@pytest.mark.parametrize("renown", [1, 3, 7])
+def test_deaths_door_counts_down_renown_turns(renown):
+    clock = W.death_clock(W.DEATHS_DOOR, renown)
+    for _ in range(renown - 1):
+        clock = W.tick(clock, W.INITIATIVE_TURNS)
+        assert not clock.dead
+    assert W.tick(clock, W.INITIATIVE_TURNS).dead
+
+
+def test_deaths_door_can_be_stopped_the_reaper_cannot():
+    clock = W.stabilise(W.tick(W.death_clock(W.DEATHS_DOOR, 2), "initiative"))
+    assert not W.tick(W.tick(clock, "initiative"), "initiative").dead
+    with pytest.raises(W.CombatError) as err:
+        W.stabilise(W.death_clock(W.REAPER, 2))
+    assert err.value.code == "no_remedy"
+
+
+def test_exploration_clock_ignores_initiative_turns():
+    w = WOUND_TABLES["trauma"][0]
+    clock = W.clock_for(w, 1)
+    assert clock.unit == W.EXPLORATION_TURNS
+    assert not W.tick(clock, W.INITIATIVE_TURNS).dead
+    assert W.tick(clock, W.EXPLORATION_TURNS).dead
+    assert W.clock_for(WOUND_TABLES["trauma"][8], 2).kind == W.REAPER
+    assert W.clock_for(WOUND_TABLES["shock"][0], 2) is None
+
+
+def test_attribute_at_0_is_death():
+    assert W.dead_of_attributes([8, 0, 9, 10]) and not W.dead_of_attributes([1, 1, 1, 1])
+
+
+@pytest.mark.parametrize(("feet", "dice"), [
+    (0, None), (9, None), (10, (6, None)), (19, (6, None)), (20, (6, 4)), (35, (6, 6)),
+    (60, (6, 12)), (70, (6, 20)), (300, (6, 20))])
+def test_fall_rows(feet, dice):
+    assert W.fall_dice(feet) == dice
+
+
+def test_fall_distribution_is_exact():
+    dist = W.fall_distribution(30)
+    counts = Counter(a * b for a, b in product(range(1, 7), repeat=2))
+    assert dist == {k: Fraction(v, 36) for k, v in counts.items()}
+    assert sum(dist.values()) == 1
+    assert W.fall_damage(20, 5, 3) == 15 and W.fall_damage(10, 4) == 4
+    with pytest.raises(W.CombatError):
+        W.fall_damage(20, 5)
+
+
+@given(st.integers(0, 200), st.integers(0, 6))
+def test_shared_fall_loses_nothing(damage, catchers):
+    shares = W.share_fall(damage, catchers)
+    assert sum(shares) == damage and len(shares) == catchers + 1
+    assert max(shares) - min(shares) <= catchers
+
+
+def test_burning_escalates_and_dousing_removes_a_die():
+    assert [W.burning_dice(n) for n in (1, 2, 3)] == [1, 2, 3]
+    assert W.burning_dice(3, 1) == 2 and W.burning_dice(1, 2) == 0
+
+
+def test_breath():
+    assert W.breath_turns(14) == 4 and W.breath_turns(8) == 0
+    assert [W.suffocation_dice(12, t) for t in (1, 2, 3)] == [0, 0, 1]
+    assert W.suffocation_dice(9, 1) == 1
+
+
+@pytest.mark.parametrize("morale", range(2, 13))
+def test_morale_odds_by_enumeration(morale):
+    wins = sum(a + b > morale for a, b in product(range(1, 7), repeat=2))
+    assert W.p_morale_breaks(morale) == Fraction(wins, 36)
+
+
+def test_morale_examples():
+    assert W.p_morale_breaks(7) == Fraction(5, 12)
+    assert W.p_morale_breaks(9) == Fraction(1, 6)
+    assert W.morale_breaks(8, 7) and not W.morale_breaks(7, 7)
+    assert W.morale_breaks(5, 7, penalty=3)
+    with pytest.raises(W.CombatError):
+        W.p_morale_breaks(13)
+
+
+@pytest.mark.parametrize(("n", "cat"), [(0, "individual"), (1, "small"), (5, "small"),
+                                        (6, "medium"), (10, "medium"), (11, "large"),
+                                        (20, "large")])
+def test_warband_categories(n, cat):
+    assert W.warband_category(n) == cat
+
+
+def test_warband_hp_and_shrinking():
+    assert W.warband_hp(12) == 24 and W.warband_hp(12, "mail") == 36
+    assert W.warband_hp(12, "plate") == 48
+    assert W.warband_category_by_hp(22) == "large"
+    assert W.warband_category_by_hp(20) == "medium"
+    assert W.warband_category_by_hp(1) == "small"
+    with pytest.raises(W.CombatError):
+        W.warband_category(21)
+
+
+def test_warband_steps_table():
+    assert W.warband_steps("individual", "large") == -3
+    assert W.warband_steps("large", "individual") == 3
+    assert W.warband_steps("medium", "small") == 1
+    assert W.warband_steps("small", "small") == 0
+
+
+def test_damage_hits_the_band_first():
+    assert W.damage_warband(6, 10, 4) == (2, 10, 0)
+    assert W.damage_warband(6, 10, 9) == (0, 7, 3)
+
+
+@given(st.sampled_from(["trauma", "shock", "burn", "toxic"]), st.integers(1, 9),
+       st.lists(st.integers(1, 9), max_size=12), st.lists(st.integers(1, 9), max_size=4))
+def test_a_wound_is_never_above_the_damage_nor_over_its_limit(column, damage, received,
+                                                              impossible):
+    r = W.wound(column, damage, received, impossible)
+    assert 0 <= r.row <= damage
+    if r.wound:
+        assert r.row not in impossible
+        assert received.count(r.row) < r.wound.limit
+    else:
+        # nothing at or below the damage was available
+        for row in range(1, damage + 1):
+            w = WOUND_TABLES[column][row - 1]
+            assert row in impossible or received.count(row) >= w.limit
+
+
+def test_npc_stat_line_from_the_bestiary():
+    goblin = W.Npc("Goblin", 1, 6, "1 x weapon (D6)", (1,), 7, "Chaotic")
+    assert W.npc_problems(goblin) == []
+    assert goblin.save_dv == 1 and goblin.check_target == 9
+    assert goblin.p_morale_breaks == Fraction(5, 12)
+    bad = W.Npc("Thing", 11, 0, "", (), 13, "Evil")
+    assert [f for f, _ in W.npc_problems(bad)] == ["threat", "hp", "movement", "morale",
+                                                    "alignment"]
+
+
+def test_wounds_that_halve_hp_or_stop_recovery():
+    halved, tainted = WOUND_TABLES["toxic"][1], WOUND_TABLES["toxic"][2]
+    assert W.max_hp_with_wounds(13, [halved]) == 6
+    assert W.max_hp_with_wounds(13, [halved, WOUND_TABLES["trauma"][0]]) == 6
+    assert not W.can_recover_hp([tainted]) and W.can_recover_hp([halved])
+
+
+@pytest.mark.parametrize(("ours", "theirs", "bonus"), [
+    (10, 10, 0), (11, 10, 1), (19, 10, 1), (20, 10, 2), (35, 10, 3), (5, 10, 0)])
+def test_outnumbering(ours, theirs, bonus):
+    assert W.outnumbering_bonus(ours, theirs) == bonus
+
+
+def test_mass_combat():
+    company = W.MassSide(4, 0, 3, advantages=2)  # 9
+    bandits = W.MassSide(5, 1, 2)  # 8
+    assert W.mass_combat(company, bandits) == ("first", 10, 8)
+    assert W.mass_combat(bandits, company) == ("second", 10, 8)
+    assert W.mass_combat(W.MassSide(3, 0, 2), W.MassSide(2, 0, 3)) == ("draw", 0, 0)
+    with pytest.raises(W.CombatError):
+        W.mass_combat(W.MassSide(7, 0, 0), bandits)
