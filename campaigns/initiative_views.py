@@ -55,10 +55,14 @@ def keys(values) -> list[str]:
     return [v for v in values if parse_id(v) is not None]
 
 
-def tracker_context(membership, encounter, tracker, *, passes) -> dict:
-    """What every tracker shows: the fight, its rows and who may do what now."""
+def tracker_context(membership, encounter, tracker, *, passes, urls: str,
+                    templates: str) -> dict:
+    """What every tracker shows: the fight, its rows and who may do what now; where its
+    URLs (`urls`: the names' common start) and its partial templates are
+    (templates/campaigns/initiative/: the shared partials include the system's)."""
     state = tracker.state
     return {
+        "initiative_urls": urls, "initiative_templates": templates,
         "campaign": membership.campaign, "membership": membership, "encounter": encounter,
         "tracker": tracker, "state": state, "runs": membership.role in IMP_ROLES,
         "rows": tracker.rows, "holder": tracker.holder,
@@ -85,7 +89,8 @@ class InitiativeViews:
       undo), engine (who_triggers), membership_or_404 (the system's campaign or 404);
     - encounter_form (EncounterForm: name, session), foe_form (its foes' or NPCs' form),
       foe_form_name (its name in the context), foe_anchor (where an added foe shows);
-    - templates (list, tracker, live), poll_key (what sets its polls apart),
+    - templates (list, tracker, live; template_dir: its partials), url_prefix (its URL
+      names' common start), poll_key (what sets its polls apart),
       hp_events (the log lines with numbers the players do not see of a foe),
       trigger_choice (the posted name of the game master's pick in a tie), typed (the
       step form's fields kept as typed on a refusal);
@@ -102,6 +107,8 @@ class InitiativeViews:
     list_template: str
     tracker_template: str
     live_template: str
+    url_prefix: str
+    template_dir: str
     poll_key: tuple = ()
     hp_events: tuple[str, ...]
     trigger_choice: str
@@ -129,6 +136,10 @@ class InitiativeViews:
         rules by the engine); raises CampaignError with the field, Http404 for no such
         step."""
         raise NotImplementedError
+
+    def tracker_context(self, membership, encounter, tracker, *, passes) -> dict:
+        return tracker_context(membership, encounter, tracker, passes=passes,
+                               urls=self.url_prefix, templates=self.template_dir)
 
     # -- reading -----------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 
-from campaigns.initiative_views import InitiativeViews, keys, missing_party, tracker_context
+from campaigns.initiative_views import InitiativeViews, keys, missing_party
 from characters.models import Character
 from rules.engine.eldritch_gambit import initiative as engine
 
@@ -34,6 +34,8 @@ class EldritchGambitInitiative(InitiativeViews):
     foe_form = FoeForm
     foe_form_name = "foe_form"
     foe_anchor = "add-foe"
+    template_dir = BASE
+    url_prefix = "campaigns:initiative_"
     list_template = BASE + "list.html"
     tracker_template = BASE + "tracker.html"
     live_template = BASE + "live.html"
@@ -55,7 +57,8 @@ class EldritchGambitInitiative(InitiativeViews):
     def context(self, request, membership, encounter, **extra) -> dict:
         tracker = tracker_service.load(encounter)
         state = tracker.state
-        context = tracker_context(membership, encounter, tracker, passes=state.legal_passes())
+        context = self.tracker_context(membership, encounter, tracker,
+                                       passes=state.legal_passes())
         context["dodgers"] = [tracker.row(k) for k in state.dodgers]
         context["passer"] = tracker.row(state.passed_by) if state.passed_by else None
         if state.phase == engine.ACT and tracker.holder:

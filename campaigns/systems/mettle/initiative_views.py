@@ -19,7 +19,6 @@ from campaigns.initiative_views import (
     back,
     keys,
     missing_party,
-    tracker_context,
     version_of,
 )
 from campaigns.services import CampaignError
@@ -102,6 +101,8 @@ class MettleInitiative(InitiativeViews):
     foe_form = NpcForm
     foe_form_name = "npc_form"
     foe_anchor = "add-npc"
+    template_dir = BASE
+    url_prefix = "campaigns:mettle_initiative_"
     list_template = BASE + "list.html"
     tracker_template = BASE + "tracker.html"
     live_template = BASE + "live.html"
@@ -130,7 +131,7 @@ class MettleInitiative(InitiativeViews):
         tracker = tracker_service.load(encounter)
         scene, state = tracker.scene, tracker.state
         holder = tracker.holder
-        context = tracker_context(membership, encounter, tracker,
+        context = self.tracker_context(membership, encounter, tracker,
                                   passes=engine.legal_passes(scene))
         context.update(scene=scene, sides=SIDE_CHOICES)
         if state.phase == ACT and holder:
