@@ -30,6 +30,7 @@ from django.db.models import Max, Q
 
 from characters.inventory import MAX_QUANTITY, MIN_QUANTITY, InventoryError, describe
 from characters.inventory import pk_of as _pk
+from characters.inventory_forms import GiveForm
 from characters.models import Character, GearTransfer, InventoryItem
 from characters.selectors import STASH_LABEL
 
@@ -283,6 +284,27 @@ def item_give(
 
 
 @transaction.atomic
+def give_as_posted(*, character: Character, item: int, data: dict, by) -> str:
+    """The inventory pages' Give (characters.inventory_forms.GiveForm's cleaned `data`):
+    hand the line over (item_give) and say what went where; a request key already used
+    gives nothing twice."""
+    key = data["request_key"] or None
+    if key and GearTransfer.objects.filter(request_key=key).exists():
+        return "That was handed over already."
+    to = data["to"]
+    transfer = item_give(
+        item=item, from_character=character, by=by, request_key=key,
+        to_stash=character.campaign_id if to == GiveForm.STASH else None,
+        to_character=None if to == GiveForm.STASH else to, quantity=data["quantity"],
+    )
+    what = describe(transfer.item_name, transfer.quantity, transfer.quality)
+    if transfer.lines > 1:
+        what += ", with everything in it,"
+    if transfer.kind == GearTransfer.Kind.TO_STASH:
+        return f"{what} went into the party stash."
+    return f"{what} went to {transfer.to_label}."
+
+
 def _give(*, item, by, to_character, to_stash, from_character, note, request_key, quantity):
     earlier = _earlier(request_key)
     if earlier is not None:

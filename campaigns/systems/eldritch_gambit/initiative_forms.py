@@ -5,29 +5,14 @@ from __future__ import annotations
 from django import forms
 
 from campaigns.forms import BootstrapForm
+from campaigns.initiative_forms import clean_mob, encounter_form, status_form
 from rules.engine.eldritch_gambit.initiative import MAX_ACTION_LABEL, SETTABLE_STATUSES
 from rules.engine.eldritch_gambit.statuses import STATUS_BY_KEY
 
 from .initiative import MAX_HP, MAX_MEMBERS, NAME_LENGTH
 from .models import Combatant
 
-
-class EncounterForm(BootstrapForm):
-    name = forms.CharField(max_length=NAME_LENGTH, label="Name of the fight",
-                           help_text="For example “Ambush at the ford”.")
-    session = forms.ModelChoiceField(queryset=None, required=False, label="Session",
-                                     empty_label="(none)",
-                                     error_messages={"invalid_choice":
-                                                     "Choose a session of this campaign."})
-
-    def __init__(self, *args, campaign, **kwargs):
-        super().__init__(*args, **kwargs)
-        sessions = campaign.sessions.order_by("-number")
-        self.fields["session"].queryset = sessions
-        self.fields["session"].label_from_instance = lambda s: f"Session {s.number}"
-        latest = sessions.first()
-        if latest is not None and not self.is_bound:
-            self.initial.setdefault("session", latest.pk)
+EncounterForm = encounter_form(name_length=NAME_LENGTH, example="Ambush at the ford")
 
 
 class FoeForm(BootstrapForm):
@@ -44,12 +29,7 @@ class FoeForm(BootstrapForm):
 
     def clean(self):
         data = super().clean()
-        if data.get("is_mob"):
-            members = data.get("members")
-            if not members or members < 2:
-                self.add_error("members", "A Mob has at least 2 members.")
-        else:
-            data["members"] = 1
+        clean_mob(self, data)
         return data
 
 
@@ -82,14 +62,7 @@ class HpForm(BootstrapForm):
         return data
 
 
-class StatusForm(BootstrapForm):
-    statuses = forms.MultipleChoiceField(
-        choices=[(key, STATUS_BY_KEY[key].name) for key in SETTABLE_STATUSES],
-        required=False, widget=forms.CheckboxSelectMultiple, label="Statuses")
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["statuses"].widget.attrs["class"] = "form-check-input"
+StatusForm = status_form([(key, STATUS_BY_KEY[key].name) for key in SETTABLE_STATUSES])
 
 
 def clean_action(value: str) -> str:

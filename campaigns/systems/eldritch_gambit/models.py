@@ -11,49 +11,29 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from campaigns.initiative_models import CombatantBase, EncounterBase, InitiativeStepBase
+
 from .rolls import Roll  # noqa: F401
 
 
 # --- Volleyball Initiative (Scenes > Staging > Initiative) -------------------------------
 # The tracker stores the fight's setup (its combatants) and a ledger of steps; the state
 # (who holds Initiative, who has an Action, HP) is the rules engine's replay of that
-# ledger (campaigns/systems/eldritch_gambit/initiative.py). `round` and `holder` repeat
-# the replay's result for the list pages and are written in the same transaction as each
-# step.
-class Encounter(models.Model):
-    class Status(models.TextChoices):
-        SETUP = "setup", "Setting up"
-        RUNNING = "running", "Initiative running"
-        ENDED = "ended", "Ended"
-
+# ledger (campaigns/systems/eldritch_gambit/initiative.py). The shared shape is
+# campaigns/initiative_models.py's.
+class Encounter(EncounterBase):
     campaign = models.ForeignKey("campaigns.Campaign", on_delete=models.CASCADE,
                                  related_name="encounters")
     session = models.ForeignKey("campaigns.Session", null=True, blank=True,
                                 on_delete=models.SET_NULL, related_name="encounters")
-    name = models.CharField(max_length=120)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
-    round = models.PositiveSmallIntegerField(default=0)
     holder = models.ForeignKey("Combatant", null=True, blank=True, on_delete=models.SET_NULL,
                                related_name="+")
-    # Goes up with every change: a form carries the version it was drawn from, and a
-    # stale page's click is refused.
-    version = models.PositiveIntegerField(default=0)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["campaign", "-created_at", "-pk"]
-
-    def __str__(self) -> str:
-        return self.name
 
     def get_absolute_url(self) -> str:
         return reverse("campaigns:initiative", args=[self.campaign_id, self.pk])
 
 
-class Combatant(models.Model):
+class Combatant(CombatantBase):
     """One side of the fight: a campaign character (its HP, WP and AF from the rules
     engine) or a foe the Imp entered (a Mob shares one member's HP: Scenery > Mobs)."""
 
@@ -63,25 +43,17 @@ class Combatant(models.Model):
 
     encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE,
                                   related_name="combatants")
-    position = models.PositiveSmallIntegerField(default=0)
     character = models.ForeignKey("characters.Character", null=True, blank=True,
                                   on_delete=models.SET_NULL, related_name="combatants")
-    name = models.CharField(max_length=120)
     side = models.CharField(max_length=5, choices=Side.choices, default=Side.FOES)
     # Foes only (a character's come from its sheet).
     hp_max = models.PositiveSmallIntegerField(null=True, blank=True)
     af = models.PositiveSmallIntegerField(null=True, blank=True)
     wp = models.PositiveSmallIntegerField(null=True, blank=True)
-    is_mob = models.BooleanField(default=False)
-    members = models.PositiveSmallIntegerField(default=1)
     # What they bring into the fight: current HP (None: at maximum) and statuses.
     hp_start = models.SmallIntegerField(null=True, blank=True)
-    statuses_start = models.JSONField(default=list, blank=True)
-    # Added after Initiative was triggered: enters the fight with its "join" step.
-    joined_midway = models.BooleanField(default=False)
 
-    class Meta:
-        ordering = ["encounter", "position", "pk"]
+    class Meta(CombatantBase.Meta):
         constraints = [
             models.UniqueConstraint(fields=["encounter", "character"],
                                     condition=Q(character__isnull=False),
@@ -91,37 +63,14 @@ class Combatant(models.Model):
             models.CheckConstraint(condition=Q(members__gte=1), name="combatant_members_min_1"),
         ]
 
-    def __str__(self) -> str:
-        return self.name
 
-    @property
-    def key(self) -> str:
-        return str(self.pk)
-
-
-class InitiativeStep(models.Model):
-    """One line of the ledger: a step of the rules engine (kind + payload), who took it
-    and what it did (the engine's log text)."""
-
+class InitiativeStep(InitiativeStepBase):
     encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="steps")
-    number = models.PositiveIntegerField()
-    kind = models.CharField(max_length=20)
-    payload = models.JSONField(default=dict, blank=True)
-    round = models.PositiveSmallIntegerField(default=0)
-    text = models.TextField(blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
-        ordering = ["encounter", "number"]
+    class Meta(InitiativeStepBase.Meta):
         constraints = [
             models.UniqueConstraint(fields=["encounter", "number"], name="initiative_step_once"),
         ]
-
-    def __str__(self) -> str:
-        return f"{self.encounter} #{self.number}: {self.kind}"
 
 
 class Quest(models.Model):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from campaigns.forms import BootstrapForm
+from campaigns.initiative_forms import clean_mob, encounter_form, status_form
 from rules.engine.mettle.data import ATTRIBUTE_KEYS, ATTRIBUTE_NAMES
 from rules.engine.mettle.initiative import MAX_DAMAGE, MAX_ZONE_LABEL, SETTABLE_STATUSES
 from rules.engine.volleyball import MAX_ACTION_LABEL
@@ -12,23 +13,7 @@ from rules.engine.volleyball import MAX_ACTION_LABEL
 from .encounters import SIDES
 from .initiative import MAX_ARMOR_SOAK, MAX_MEMBERS, MAX_POOL, NAME_LENGTH
 
-
-class EncounterForm(BootstrapForm):
-    name = forms.CharField(max_length=NAME_LENGTH, label="Name of the fight",
-                           help_text="For example “Ambush on the quay”.")
-    session = forms.ModelChoiceField(queryset=None, required=False, label="Session",
-                                     empty_label="(none)",
-                                     error_messages={"invalid_choice":
-                                                     "Choose a session of this campaign."})
-
-    def __init__(self, *args, campaign, **kwargs):
-        super().__init__(*args, **kwargs)
-        sessions = campaign.sessions.order_by("-number")
-        self.fields["session"].queryset = sessions
-        self.fields["session"].label_from_instance = lambda s: f"Session {s.number}"
-        latest = sessions.first()
-        if latest is not None and not self.is_bound:
-            self.initial.setdefault("session", latest.pk)
+EncounterForm = encounter_form(name_length=NAME_LENGTH, example="Ambush on the quay")
 
 
 class NpcForm(BootstrapForm):
@@ -55,12 +40,7 @@ class NpcForm(BootstrapForm):
 
     def clean(self):
         data = super().clean()
-        if data.get("is_mob"):
-            members = data.get("members")
-            if not members or members < 2:
-                self.add_error("members", "A Mob has at least 2 members.")
-        else:
-            data["members"] = 1
+        clean_mob(self, data)
         key, value = data.get("higher_attribute"), data.get("higher_value")
         pool = data.get("pool")
         if key and value is None and "higher_value" not in self.errors:
@@ -100,14 +80,7 @@ class MettleForm(BootstrapForm):
                                 help_text="A Rally, Aid or Surge worked out at the table.")
 
 
-class StatusForm(BootstrapForm):
-    statuses = forms.MultipleChoiceField(
-        choices=[(key, key.capitalize()) for key in SETTABLE_STATUSES],
-        required=False, widget=forms.CheckboxSelectMultiple, label="Statuses")
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["statuses"].widget.attrs["class"] = "form-check-input"
+StatusForm = status_form([(key, key.capitalize()) for key in SETTABLE_STATUSES])
 
 
 class ZoneForm(BootstrapForm):

@@ -21,9 +21,7 @@ from django.views.decorators.http import require_POST
 
 from campaigns import transfers
 from campaigns.models import IMP_ROLES, Membership
-from characters.inventory import describe
 from characters.inventory_forms import GiveForm
-from characters.models import GearTransfer
 from characters.systems.mettle import inventory
 from characters.systems.mettle.inventory_views import item_action
 from characters.systems.mettle.models import CreditEntry, MettleCharacter
@@ -33,21 +31,8 @@ from characters.systems.mettle.models import CreditEntry, MettleCharacter
 @require_POST
 def item_give(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
     def act(character, data):
-        key = data["request_key"] or None
-        if key and GearTransfer.objects.filter(request_key=key).exists():
-            return "That was handed over already."
-        to = data["to"]
-        transfer = transfers.item_give(
-            item=item_pk, from_character=character, by=request.user, request_key=key,
-            to_stash=character.campaign_id if to == GiveForm.STASH else None,
-            to_character=None if to == GiveForm.STASH else to, quantity=data["quantity"],
-        )
-        what = describe(transfer.item_name, transfer.quantity, transfer.quality)
-        if transfer.lines > 1:
-            what += ", with everything in it,"
-        if transfer.kind == GearTransfer.Kind.TO_STASH:
-            return f"{what} went into the party stash."
-        return f"{what} went to {transfer.to_label}."
+        return transfers.give_as_posted(character=character, item=item_pk, data=data,
+                                        by=request.user)
     return item_action(request, pk, item_pk, GiveForm, act)
 
 

@@ -16,18 +16,18 @@ campaigns/systems/eldritch_gambit/transfer_views.py). Its URLs are urls.py's (Ga
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
+from characters.inventory_views import LineActions, first_error, refuse
 from characters.models import Character, InventoryItem
 from rules.engine.eldritch_gambit.gear import price_cp
 from rules.models import GearItem
@@ -70,12 +70,6 @@ def _errors(form) -> dict[str, list[str]]:
     for name, messages_ in form.errors.items():
         errors["action" if name == "__all__" else name] = list(messages_)
     return errors
-
-
-def _refuse(form, error: InventoryError) -> None:
-    """Put a service's refusal on the form field it names (or on the form)."""
-    name = error.field if error.field in form.fields else None
-    form.add_error(name, ValidationError(error.message, code=error.code))
 
 
 def _context(request: HttpRequest, character: Character, **extra) -> dict:
@@ -169,12 +163,6 @@ def _regions(request: HttpRequest, character: Character, *, main: str, oob: Iter
     return retarget(response, f"#{main}")
 
 
-def _first_error(form) -> str:
-    for messages_ in form.errors.values():
-        return messages_[0]
-    return "please check the form."
-
-
 # -- the page and the catalog search -----------------------------------------------------
 
 
@@ -221,7 +209,7 @@ def inventory_add(request: HttpRequest, pk: int) -> HttpResponse:
                 request_key=data["request_key"] or None,
             )
         except InventoryError as error:
-            _refuse(form, error)
+            refuse(form, error)
         else:
             oob = ["inventory-stats", "catalog-add"]
             if form.buy:
@@ -244,7 +232,7 @@ def inventory_add(request: HttpRequest, pk: int) -> HttpResponse:
             return _done(request, character, message, main="inventory", oob=oob,
                          anchor=f"item-{item.pk}" if item else "inventory", q=q,
                          category=category, add_form=kept)
-    return _refused(request, character, _first_error(form), main="catalog-add",
+    return _refused(request, character, first_error(form), main="catalog-add",
                     add_form=form, q=q, category=category)
 
 
@@ -261,12 +249,12 @@ def inventory_add_free(request: HttpRequest, pk: int) -> HttpResponse:
                 kind=data["kind"], quantity=data["quantity"], container=data["container"],
             )
         except InventoryError as error:
-            _refuse(form, error)
+            refuse(form, error)
         else:
             message = f"Added {services.describe(item.name, item.quantity)}."
             return _done(request, character, message, main="inventory",
                          oob=("inventory-stats", "free-item"), anchor=f"item-{item.pk}")
-    return _refused(request, character, _first_error(form), main="free-item", free_form=form)
+    return _refused(request, character, first_error(form), main="free-item", free_form=form)
 
 
 @login_required
@@ -285,7 +273,7 @@ def inventory_starting_gear(request: HttpRequest, pk: int) -> HttpResponse:
                 memento_load=data["memento_load"] or 0, coins=data["coins"],
             )
         except InventoryError as error:
-            _refuse(form, error)
+            refuse(form, error)
         else:
             message = "Starting gear added: " + ", ".join(i.name for i in package.items) + "."
             if package.kept:
@@ -298,7 +286,7 @@ def inventory_starting_gear(request: HttpRequest, pk: int) -> HttpResponse:
             return _done(request, character, message, main="inventory",
                          oob=("inventory-stats", "coin-ledger", "starting-gear", "catalog-add"),
                          roll=package.roll)
-    return _refused(request, character, _first_error(form), main="starting-gear",
+    return _refused(request, character, first_error(form), main="starting-gear",
                     starting_form=form)
 
 
@@ -318,12 +306,12 @@ def inventory_coins(request: HttpRequest, pk: int) -> HttpResponse:
                                           note=data["note"], by=request.user,
                                           request_key=data["request_key"] or None)
         except InventoryError as error:
-            _refuse(form, error)
+            refuse(form, error)
         else:
             message = (f"{amount:+d} cp: {data['note']}." if entry is not None
                        else "That change was recorded already.")
             return _done(request, character, message, main="coin-ledger", oob=("coins-form",))
-    return _refused(request, character, _first_error(form), main="coins-form", coins_form=form)
+    return _refused(request, character, first_error(form), main="coins-form", coins_form=form)
 
 
 @login_required
@@ -343,135 +331,101 @@ def inventory_coin_reverse(request: HttpRequest, pk: int, entry_pk: int) -> Http
 # -- one line -----------------------------------------------------------------------------
 
 
-def _item_action(request: HttpRequest, pk: int, item_pk: int, form_class,
-                 act: Callable[[Character, dict], str], *,
-                 oob: Iterable[str] = ("inventory-stats",),
-                 names: dict[str, str] | None = None) -> HttpResponse:
-    """Run a per-item service with the form's values; answer with the inventory.
-    `names` renames fields in what the row gets back on a refusal, where two forms of
+def _line_done(request, character, item_pk, message, *,
+               oob: Iterable[str] = ("inventory-stats",), names=None) -> HttpResponse:
+    return _done(request, character, message, main="inventory", oob=oob,
+                 anchor=f"item-{item_pk}")
+
+
+def _line_failed(request, character, item_pk, error: InventoryError, form):
+    if error.code == "no_such_item":
+        return _refused(request, character, error.message, main="inventory",
+                        inventory_error=error.message)
+    if form is None:
+        return _refused(request, character, error.message, main="inventory",
+                        failure=Failure(item_pk, {"action": [error.message]}, {}))
+    return None
+
+
+def _line_invalid(request, character, item_pk, form, *, oob=(),
+                  names: dict[str, str] | None = None) -> HttpResponse:
+    """`names` renames fields in what the row gets back on a refusal, where two forms of
     a line share a field name (Give's "quantity" is not the Qty form's)."""
-    character = _character(request, pk)
-    form = form_class(request.POST) if form_class is not None else None
-    if form is None or form.is_valid():
-        try:
-            message = act(character, form.cleaned_data if form is not None else {})
-        except InventoryError as error:
-            if error.code == "no_such_item":
-                return _refused(request, character, error.message, main="inventory",
-                                inventory_error=error.message)
-            if form is None:
-                return _refused(request, character, error.message, main="inventory",
-                                failure=Failure(item_pk, {"action": [error.message]}, {}))
-            _refuse(form, error)
-        else:
-            return _done(request, character, message, main="inventory", oob=oob,
-                         anchor=f"item-{item_pk}")
     names = names or {}
     typed = {names.get(name, name): form.data.get(name, "") for name in form.fields}
     errors = {names.get(name, name): found for name, found in _errors(form).items()}
-    return _refused(request, character, _first_error(form), main="inventory",
+    return _refused(request, character, first_error(form), main="inventory",
                     failure=Failure(item_pk, errors, typed))
 
 
-@login_required
-@require_POST
-def item_quantity(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
-    def act(character, data):
-        item = services.item_set_quantity(character=character, item=item_pk,
-                                          quantity=data["quantity"])
-        return f"{item.name}: quantity {item.quantity}."
-    return _item_action(request, pk, item_pk, QuantityForm, act)
+# The per-line actions (characters/inventory_views.py): answered with the inventory and,
+# out of band, the regions `oob` names.
+_item_action = LineActions(character=_character, done=_line_done, failed=_line_failed,
+                           invalid=_line_invalid, services=services)
 
 
-@login_required
-@require_POST
-def item_equip(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
-    def act(character, data):
-        item = services.item_equip(character=character, item=item_pk, equipped=data["on"])
-        armor = item.kind == InventoryItem.Kind.ARMOR
-        if item.equipped:
-            return f"{item.name} is {'worn' if armor else 'ready'}."
-        return f"{item.name} is {'taken off' if armor else 'put away'}."
-    return _item_action(request, pk, item_pk, SwitchForm, act)
+@_item_action.view(QuantityForm)
+def item_quantity(request, character, item_pk, data):
+    item = services.item_set_quantity(character=character, item=item_pk,
+                                      quantity=data["quantity"])
+    return f"{item.name}: quantity {item.quantity}."
 
 
-@login_required
-@require_POST
-def item_coverage(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
-    def act(character, data):
-        item = services.item_set_coverage(character=character, item=item_pk,
-                                          coverage=data["coverage"])
-        return f"{item.name}: {item.get_coverage_display().lower()}."
-    return _item_action(request, pk, item_pk, CoverageForm, act)
+@_item_action.view(SwitchForm)
+def item_equip(request, character, item_pk, data):
+    item = services.item_equip(character=character, item=item_pk, equipped=data["on"])
+    armor = item.kind == InventoryItem.Kind.ARMOR
+    if item.equipped:
+        return f"{item.name} is {'worn' if armor else 'ready'}."
+    return f"{item.name} is {'taken off' if armor else 'put away'}."
 
 
-@login_required
-@require_POST
-def item_drop(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
-    def act(character, data):
-        item = services.item_drop(character=character, item=item_pk)
-        if services.is_container(item) and item.contents.exists():
-            return f"{item.name} dropped, with everything in it."
-        return f"{item.name} dropped."
-    return _item_action(request, pk, item_pk, None, act)
+@_item_action.view(CoverageForm)
+def item_coverage(request, character, item_pk, data):
+    item = services.item_set_coverage(character=character, item=item_pk,
+                                      coverage=data["coverage"])
+    return f"{item.name}: {item.get_coverage_display().lower()}."
 
 
-@login_required
-@require_POST
-def item_pick_up(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
-    def act(character, data):
-        item = services.item_pick_up(character=character, item=item_pk)
-        return f"{item.name} picked up."
-    return _item_action(request, pk, item_pk, None, act)
+@_item_action.view()
+def item_drop(request, character, item_pk, data):
+    item = services.item_drop(character=character, item=item_pk)
+    if services.is_container(item) and item.contents.exists():
+        return f"{item.name} dropped, with everything in it."
+    return f"{item.name} dropped."
 
 
-@login_required
-@require_POST
-def item_move(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
-    def act(character, data):
-        item = services.item_move(character=character, item=item_pk,
-                                  container=data["container"])
-        if item.container_id is None:
-            return f"{item.name} is carried loose."
-        return f"{item.name} moved into {item.container.name}."
-    return _item_action(request, pk, item_pk, MoveForm, act)
+item_pick_up = _item_action.pick_up()
 
 
-@login_required
-@require_POST
-def item_sell(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
-    def act(character, data):
-        entry = services.item_sell(character=character, item=item_pk, by=request.user,
-                                   price_cp=data["price_cp"],
-                                   request_key=data["request_key"] or None)
-        if entry is None:
-            return "That sale was recorded already."
-        return f"{entry.note} for {entry.amount_cp} cp."
-    return _item_action(request, pk, item_pk, SellForm, act,
-                        oob=("inventory-stats", "coin-ledger"))
+@_item_action.view(MoveForm)
+def item_move(request, character, item_pk, data):
+    item = services.item_move(character=character, item=item_pk, container=data["container"])
+    if item.container_id is None:
+        return f"{item.name} is carried loose."
+    return f"{item.name} moved into {item.container.name}."
 
 
-@login_required
-@require_POST
-def item_remove(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
-    def act(character, data):
-        return f"Removed {services.item_remove(character=character, item=item_pk)}."
-    return _item_action(request, pk, item_pk, None, act)
+@_item_action.view(SellForm, oob=("inventory-stats", "coin-ledger"))
+def item_sell(request, character, item_pk, data):
+    entry = services.item_sell(character=character, item=item_pk, by=request.user,
+                               price_cp=data["price_cp"],
+                               request_key=data["request_key"] or None)
+    if entry is None:
+        return "That sale was recorded already."
+    return f"{entry.note} for {entry.amount_cp} cp."
 
 
-@login_required
-@require_POST
-def item_charges(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
-    def act(character, data):
-        item = services.charges_set(character=character, item=item_pk, charges=data["charges"])
-        return f"{item.name}: {item.charges} charge{'s' if item.charges != 1 else ''} left."
-    return _item_action(request, pk, item_pk, ChargesForm, act)
+item_remove = _item_action.remove()
 
 
-@login_required
-@require_POST
-def item_attune(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
-    def act(character, data):
-        item = services.materia_attune(character=character, item=item_pk, attuned=data["on"])
-        return f"{item.name} is {'attuned' if item.attuned else 'no longer attuned'}."
-    return _item_action(request, pk, item_pk, SwitchForm, act)
+@_item_action.view(ChargesForm)
+def item_charges(request, character, item_pk, data):
+    item = services.charges_set(character=character, item=item_pk, charges=data["charges"])
+    return f"{item.name}: {item.charges} charge{'s' if item.charges != 1 else ''} left."
+
+
+@_item_action.view(SwitchForm)
+def item_attune(request, character, item_pk, data):
+    item = services.materia_attune(character=character, item=item_pk, attuned=data["on"])
+    return f"{item.name} is {'attuned' if item.attuned else 'no longer attuned'}."

@@ -12,7 +12,6 @@ party is campaigns/systems/mettle/transfer_views.py's (the generic hand-over).
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
 
 from django import forms
 from django.contrib import messages
@@ -25,6 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from characters.inventory import InventoryError
 from characters.inventory_forms import GiveForm
+from characters.inventory_views import LineActions, first_error, refuse
 from characters.models import Character
 from config.parsing import RequestKeyField, parse_id
 
@@ -171,17 +171,6 @@ def _answer(request, character, message: str, *, error: bool = False, **extra):
     return render(request, TEMPLATE, _context(request, character, **extra))
 
 
-def _refuse(form, error: InventoryError) -> None:
-    name = error.field if error.field in form.fields else None
-    form.add_error(name, ValidationError(error.message, code=error.code))
-
-
-def _first_error(form) -> str:
-    for found in form.errors.values():
-        return found[0]
-    return "please check the form."
-
-
 @login_required
 @require_GET
 def inventory_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -201,7 +190,7 @@ def inventory_buy(request: HttpRequest, pk: int) -> HttpResponse:
                                        container=data["container"],
                                        request_key=data["request_key"] or None)
         except InventoryError as error:
-            _refuse(form, error)
+            refuse(form, error)
         else:
             if bought.item is None:
                 return _answer(request, character, "That purchase was recorded already.")
@@ -214,7 +203,7 @@ def inventory_buy(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 message = f"Added {name} (no Cost in the table)."
             return _answer(request, character, message)
-    return _answer(request, character, _first_error(form), error=True, buy_form=form)
+    return _answer(request, character, first_error(form), error=True, buy_form=form)
 
 
 @login_required
@@ -229,81 +218,58 @@ def inventory_add_free(request: HttpRequest, pk: int) -> HttpResponse:
                                           load=data["load"], quantity=data["quantity"],
                                           container=data["container"])
         except InventoryError as error:
-            _refuse(form, error)
+            refuse(form, error)
         else:
             return _answer(request, character,
                            f"Added {services.describe(line.name, line.quantity)}.")
-    return _answer(request, character, _first_error(form), error=True, free_form=form)
+    return _answer(request, character, first_error(form), error=True, free_form=form)
 
 
-def item_action(request: HttpRequest, pk: int, item_pk: int, form_class,
-                act: Callable[[MettleCharacter, dict], str]) -> HttpResponse:
-    """Run a per-line service with the form's values; a refusal shows beside that line,
-    with what was typed."""
-    character = _character(request, pk)
-    form = form_class(request.POST) if form_class is not None else None
-    if form is None or form.is_valid():
-        try:
-            message = act(character, form.cleaned_data if form is not None else {})
-        except InventoryError as error:
-            if form is not None:
-                _refuse(form, error)
-            else:
-                return _answer(request, character, error.message, error=True,
-                               failure={"item": item_pk, "message": error.message})
-        else:
-            return _answer(request, character, message)
-    message = _first_error(form)
+def _line_failed(request, character, item_pk, error: InventoryError, form):
+    if form is not None:
+        return None
+    return _answer(request, character, error.message, error=True,
+                   failure={"item": item_pk, "message": error.message})
+
+
+def _line_invalid(request, character, item_pk, form):
+    message = first_error(form)
     return _answer(request, character, message, error=True,
                    failure={"item": item_pk, "message": message,
                             "typed": {name: form.data.get(name, "") for name in form.fields}})
 
 
-@login_required
-@require_POST
-def item_drop(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
-    def act(character, data):
-        line = services.item_drop(character=character, item=item_pk)
-        return f"{line.name} dropped."
-    return item_action(request, pk, item_pk, None, act)
+# The per-line actions (characters/inventory_views.py): the whole page region answers.
+item_action = LineActions(
+    character=_character,
+    done=lambda request, character, item_pk, message: _answer(request, character, message),
+    failed=_line_failed, invalid=_line_invalid, services=services)
 
 
-@login_required
-@require_POST
-def item_pick_up(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
-    def act(character, data):
-        line = services.item_pick_up(character=character, item=item_pk)
-        return f"{line.name} picked up."
-    return item_action(request, pk, item_pk, None, act)
+@item_action.view()
+def item_drop(request, character, item_pk, data):
+    line = services.item_drop(character=character, item=item_pk)
+    return f"{line.name} dropped."
 
 
-@login_required
-@require_POST
-def item_move(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
-    def act(character, data):
-        line = services.item_move(character=character, item=item_pk,
-                                  container=data["container"])
-        if line.container_id is None:
-            return f"{line.name} is carried loose."
-        return f"{line.name} packed in {line.container.name}."
-    return item_action(request, pk, item_pk, MoveForm, act)
+item_pick_up = item_action.pick_up()
 
 
-@login_required
-@require_POST
-def item_wear(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
-    def act(character, data):
-        line = services.item_wear(character=character, item=item_pk, worn=data["on"])
-        return f"{line.name} is {'worn' if line.equipped else 'taken off'}."
-    return item_action(request, pk, item_pk, WearForm, act)
+@item_action.view(MoveForm)
+def item_move(request, character, item_pk, data):
+    line = services.item_move(character=character, item=item_pk, container=data["container"])
+    if line.container_id is None:
+        return f"{line.name} is carried loose."
+    return f"{line.name} packed in {line.container.name}."
 
 
-@login_required
-@require_POST
-def item_remove(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
-    def act(character, data):
-        return f"Removed {services.item_remove(character=character, item=item_pk)}."
-    return item_action(request, pk, item_pk, None, act)
+@item_action.view(WearForm)
+def item_wear(request, character, item_pk, data):
+    line = services.item_wear(character=character, item=item_pk, worn=data["on"])
+    return f"{line.name} is {'worn' if line.equipped else 'taken off'}."
+
+
+item_remove = item_action.remove()
 
 
 @login_required
