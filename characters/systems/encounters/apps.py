@@ -44,6 +44,8 @@ class EncountersConfig(AppConfig):
                 print=TEMPLATE,
                 compare="characters/encounters/compare.html",
             ),
+            # Its campaign side: the round-by-round tracker (named, not imported).
+            campaign_package="campaigns.systems.encounters",
             # The skill roll, defence counting, charge momentum and pace formula.
             campaign_settings_form=CampaignSettingsForm,
             # Sable for player1 and Bram for player2 (manage.py seed_demo).
