@@ -33,6 +33,11 @@ def character_key(character_pk: int) -> str:
     return f"c{character_pk}"
 
 
+def foe_key(encounter: SeedEncounter) -> str:
+    """A key no combatant of the encounter has had: one more than its steps so far."""
+    return f"f{encounter.steps.count() + 1}"
+
+
 def combatant_payload(character: EncounterCharacter) -> dict:
     """An `add` event for a party character: its numbers from its build."""
     return {"key": character_key(character.pk), "name": character.display_name[:MAX_NAME],

@@ -169,7 +169,7 @@ def _payload(request, encounter, kind: str) -> tuple[str, dict]:
         return kind, {"key": key}
     if kind == "add":
         name = (post.get("name") or "").strip()
-        return kind, {"key": f"f{encounter.steps.count() + 1}", "name": name,
+        return kind, {"key": tracker.foe_key(encounter), "name": name,
                       "side": (post.get("side") or "").strip() or tracker.FOES,
                       **{n: post.get(n, "") or 0 for n in FOE_NUMBERS}}
     if kind == "add_party":

@@ -48,8 +48,8 @@ class EncountersConfig(AppConfig):
             campaign_package="campaigns.systems.encounters",
             # The skill roll, defence counting, charge momentum and pace formula.
             campaign_settings_form=CampaignSettingsForm,
-            # Sable for player1 and Bram for player2 (manage.py seed_demo).
-            demo="characters.systems.encounters.demo.seed_demo",
+            # Sable for player1, Bram for player2, the demo campaign and its encounter.
+            demo="campaigns.systems.encounters.demo.seed",
             # The rules described in our own words, served at /rules/encounters/.
             reference="rules.engine.encounters.reference.reference",
         ))

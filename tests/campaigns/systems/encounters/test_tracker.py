@@ -377,3 +377,19 @@ def test_the_campaign_page_links_the_encounters(client, table):
     client.force_login(campaign.owner)
     body = client.get(campaign.get_absolute_url()).content.decode()
     assert reverse("campaigns:encounters_list", args=[campaign.pk]) in body
+
+
+def test_the_demo_campaign_has_an_encounter_ready_to_run():
+    from django.core.management import call_command
+
+    from campaigns.models import Campaign
+    from campaigns.systems.encounters.demo import CAMPAIGN_NAME, FIGHT_NAME
+
+    call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    campaign = Campaign.objects.get(name=CAMPAIGN_NAME)
+    assert campaign.system == KEY and campaign.owner.username == "imp"
+    encounter = SeedEncounter.objects.get(campaign=campaign)
+    state = tracker.state_of(encounter)
+    assert encounter.name == FIGHT_NAME and state.phase == "setup"
+    assert {f.name for f in state.fighters} == {"Sable", "Bram", "Ghoul", "Cultist"}

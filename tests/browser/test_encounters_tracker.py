@@ -1,0 +1,177 @@
+"""The encounter tracker (seed 004) in the browser: the Guide runs three rounds of a
+four-combatant fight (Sable and Bram against a ghoul and a cultist) with a haste, a run
+before an attack, a defence out of turn of the other kind (aborting the cultist's curse),
+a wait stepping in between two of the ghoul's movement actions, a hold-over into round 3
+and the Recovery step; Sable's player's page follows by itself (htmx conditional polls).
+Screenshots: artifacts/screenshots/encounters-tracker-*.
+"""
+
+import pytest
+from playwright.sync_api import expect
+
+from campaigns.systems.encounters import tracker
+from characters.models import Character
+from characters.systems.encounters import services as character_services
+from characters.systems.encounters.apps import KEY
+from characters.systems.encounters.demo import BRAM, SABLE
+from tests.browser.conftest import axe_check, describe, login, screenshot
+from tests.factories import DEFAULT_PASSWORD, CampaignFactory, MembershipFactory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def as_user(browser, live_server, user):
+    context = browser.new_context(viewport={"width": 1280, "height": 900},
+                                  base_url=live_server.url, reduced_motion="reduce")
+    page = context.new_page()
+    login(page, live_server, user, DEFAULT_PASSWORD)
+    return context, page
+
+
+def click(page, button):
+    with page.expect_navigation():
+        button.click()
+
+
+def row(page, key):
+    return page.locator(f"#fighter-{key}")
+
+
+def initiative(page, key, name, mode, roll=""):
+    r = row(page, key)
+    r.get_by_label(f"Mode of {name}").select_option(mode)
+    r.get_by_label(f"Initiative roll of {name}").fill(roll)
+    click(page, r.get_by_role("button", name="Enter", exact=True))
+
+
+def declare(page, key, name, text):
+    r = row(page, key)
+    r.get_by_label(f"Actions of {name}, one a line").fill(text)
+    click(page, r.get_by_role("button", name="Declare"))
+
+
+def take(page, key, button="Take"):
+    line = page.locator(f'#queue li.fw-bold[data-queue="{key}"]').first
+    click(page, line.get_by_role("button", name=button, exact=True))
+
+
+def step(page, name):
+    click(page, page.get_by_role("button", name=name))
+
+
+def test_the_guide_runs_three_rounds_and_the_player_follows(browser, live_server):
+    campaign = CampaignFactory(system=KEY)
+    players = {}
+    for build in (SABLE, BRAM):
+        player = MembershipFactory(campaign=campaign).user
+        character = character_services.character_create(owner=player, data=build)
+        Character.objects.filter(pk=character.pk).update(campaign=campaign)
+        players[build["name"]] = (player, tracker.character_key(character.pk))
+    sable, bram = players["Sable"][1], players["Bram"][1]
+    guide_context, page = as_user(browser, live_server, campaign.owner)
+    page.goto(f"/campaigns/{campaign.pk}/encounters/")
+    page.get_by_label("Name").fill("Ossuary")
+    click(page, page.get_by_role("button", name="Create the encounter"))
+    tracker_url = page.url.split("#")[0]
+    for name, quickness, command in (("Ghoul", "3", "0"), ("Cultist", "1", "4")):
+        form = page.locator("#foe-form")
+        form.get_by_label("Name").fill(name)
+        for label, value in (("Quickness", quickness), ("Command", command),
+                             ("Strength", "2"), ("Willpower", "2"), ("Stamina", "5"),
+                             ("Health", "6"), ("Sanity", "6"),
+                             ("Load (percent of maximum lift)", "0")):
+            form.get_by_label(label, exact=True).fill(value)
+        click(page, form.get_by_role("button", name="Add the foe"))
+    ghoul, cultist = "f4", "f5"
+    click(page, page.get_by_role("button", name="Start the encounter"))
+    expect(page.locator("[data-phase]").first).to_contain_text("Round 1")
+
+    player_context, player_page = as_user(browser, live_server, players["Sable"][0])
+    player_page.goto(tracker_url)
+    expect(player_page.locator("#live")).to_contain_text("Round 1")
+
+    # Round 1.
+    initiative(page, sable, "Sable", "maneuver", "12")
+    initiative(page, bram, "Bram", "concentrate", "9")
+    initiative(page, ghoul, "Ghoul", "maneuver", "10")
+    initiative(page, cultist, "Cultist", "concentrate", "7")
+    declare(page, sable, "Sable", "haste\nmajor physical strike")
+    declare(page, ghoul, "Ghoul", "run 15\nmajor physical bite")
+    declare(page, bram, "Bram", "major mental ward")
+    declare(page, cultist, "Cultist", "major mental curse")
+    expect(row(page, sable).locator("[data-penalty]")).to_have_text("-2")
+    # A refusal shows beside its field, the typed text kept.
+    row(page, bram).get_by_label("Actions of Bram, one a line").fill(
+        "run 15\nrun 15\nrun 15")
+    click(page, row(page, bram).get_by_role("button", name="Declare"))
+    expect(row(page, bram).locator('[data-error="items"]')).to_contain_text(
+        "At most 4 movement actions")
+    expect(row(page, bram).get_by_label("Actions of Bram, one a line")).to_have_value(
+        "run 15\nrun 15\nrun 15")
+    page.goto(tracker_url)
+    step(page, "Begin the Action phase")
+    expect(page.locator("#queue li").first).to_contain_text("Sable: strike at 14")
+    screenshot(page, "encounters-tracker-round-1-queue")
+    violations = axe_check(page)
+    assert not violations, describe(violations)
+    expect(player_page.locator("#live-queue li").first).to_contain_text("Sable: strike at 14")
+    take(page, sable)
+    take(page, ghoul)
+    take(page, bram, "Wait")
+    expect(page.locator("#waiters")).to_contain_text("may step in before: Ghoul")
+    click(page, page.locator(f'#waiters [data-waiter="{bram}"]').get_by_role(
+        "button", name="Step in now"))
+    take(page, bram)
+    take(page, ghoul)
+    r = row(page, cultist)
+    r.get_by_label("Defence of Cultist").select_option("physical")
+    click(page, r.get_by_role("button", name="Defend out of turn"))
+    expect(row(page, cultist).locator("[data-standing]")).to_have_text("aborted")
+    take(page, ghoul)
+    step(page, "End the Action phase")
+    step(page, "Recover and open the next round")
+
+    # Round 2: Sable pushes, waits, holds over.
+    for key, name, mode, roll in ((sable, "Sable", "maneuver", "11"),
+                                  (bram, "Bram", "concentrate", "8"),
+                                  (ghoul, "Ghoul", "maneuver", "9"),
+                                  (cultist, "Cultist", "concentrate", "5")):
+        initiative(page, key, name, mode, roll)
+    for key, name in ((sable, "Sable"), (bram, "Bram"), (ghoul, "Ghoul"),
+                      (cultist, "Cultist")):
+        declare(page, key, name, "strike" if key in (sable, ghoul) else "ward")
+    row(page, sable).get_by_label("Stamina hits Sable pushes").fill("1")
+    click(page, row(page, sable).get_by_role("button", name="Push"))
+    step(page, "Begin the Action phase")
+    take(page, sable, "Wait")
+    click(page, page.locator(f'#waiters [data-waiter="{sable}"]').get_by_role(
+        "button", name="Hold into the next round"))
+    for key in (ghoul, bram, cultist):
+        take(page, key)
+    step(page, "End the Action phase")
+    expect(page.locator("#recovering")).to_contain_text("Sable")
+    screenshot(page, "encounters-tracker-recovery")
+    step(page, "Recover and open the next round")
+    expect(row(page, sable).locator("[data-stamina]")).to_have_text("8/8")
+
+    # Round 3: the held-over Sable needs no roll and goes first.
+    initiative(page, sable, "Sable", "maneuver")
+    for key, name, mode, roll in ((bram, "Bram", "concentrate", "15"),
+                                  (ghoul, "Ghoul", "maneuver", "14"),
+                                  (cultist, "Cultist", "concentrate", "3")):
+        initiative(page, key, name, mode, roll)
+    for key, name in ((sable, "Sable"), (bram, "Bram"), (ghoul, "Ghoul"),
+                      (cultist, "Cultist")):
+        declare(page, key, name, "strike" if key in (sable, ghoul) else "ward")
+    step(page, "Begin the Action phase")
+    expect(page.locator("#queue li").first).to_contain_text("Sable: strike at 0 (held over)")
+    expect(player_page.locator("#live")).to_contain_text("Round 3")
+    expect(player_page.locator("#live-queue li").first).to_contain_text("Sable: strike")
+    expect(player_page.locator(f'[data-own="{sable}"]')).to_be_visible()
+    assert player_page.locator(f'[data-own="{bram}"]').count() == 0
+    screenshot(page, "encounters-tracker-round-3")
+    screenshot(player_page, "encounters-tracker-player")
+    click(page, page.get_by_role("button", name="Undo the last step"))
+    expect(page.locator("[data-phase]").first).to_contain_text("Initiative phase")
+    player_context.close()
+    guide_context.close()
