@@ -8,16 +8,40 @@
     ride 60 30             yards mounted, at the mount's pace
     stand / mount / leap   one movement action
     minor draw a dagger    a minor action
+    major physical pick the lock x3 engrossing
+                           a major taking 3 rounds, allowing no defence while it lasts
 
 A line that is none of these is a major action named by the line. The engine checks
 everything else (four movement actions at most, one kind of skill a round)."""
 
 from __future__ import annotations
 
+import re
+
 from rules.engine.encounters.combatants import MENTAL, PHYSICAL, EncounterError
 from rules.engine.encounters.declaring import MAX_ITEMS, MAX_LABEL
 
 MAX_TEXT = 2000
+ROUNDS = re.compile(r"x([0-9]{1,3})")
+ENGROSSING = "engrossing"
+
+
+def _major(words: list[str], skill: str = "") -> dict:
+    """A major action: its label, with `xN` (rounds) and `engrossing` read off it."""
+    item: dict = {"kind": "major"}
+    if skill:
+        item["skill"] = skill
+    label = []
+    for word in words:
+        rounds = ROUNDS.fullmatch(word.lower())
+        if rounds:
+            item["rounds"] = rounds.group(1)
+        elif word.lower() == ENGROSSING:
+            item["engrossing"] = True
+        else:
+            label.append(word)
+    item["label"] = " ".join(label)[:MAX_LABEL]
+    return item
 
 
 def items_from_text(text: str) -> list[dict]:
@@ -48,11 +72,9 @@ def items_from_text(text: str) -> list[dict]:
                 item["mount_pace"] = numbers[1][:3]
             items.append(item)
         elif head == "major" and rest and rest[0].lower() in (PHYSICAL, MENTAL):
-            items.append({"kind": "major", "skill": rest[0].lower(),
-                          "label": " ".join(rest[1:])[:MAX_LABEL]})
+            items.append(_major(rest[1:], rest[0].lower()))
         else:
-            name = " ".join(words[1:] if head == "major" else words)[:MAX_LABEL]
-            items.append({"kind": "major", "label": name})
+            items.append(_major(words[1:] if head == "major" else words))
     if not items:
         raise EncounterError("Declare at least one action, one a line.", "items")
     return items

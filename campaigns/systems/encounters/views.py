@@ -76,7 +76,7 @@ def encounter_list(request: HttpRequest, pk: int) -> HttpResponse:
     name = ""
     if request.method == "POST":
         _require_runs(membership)
-        name = (request.POST.get("name") or "").strip()
+        name = (request.POST.get("name") or "").replace("\x00", "").strip()
         if not name or len(name) > NAME_MAX:
             error = f"Name the encounter (1 to {NAME_MAX} characters)."
         else:
@@ -161,7 +161,7 @@ def _write(request, pk, encounter_pk):
 def _payload(request, encounter, kind: str) -> tuple[str, dict]:
     """The engine event a posted form asks for, every value as typed (the engine checks
     them); EncounterError for what cannot even be read."""
-    post = request.POST
+    post = _without_nul(request.POST)
     key = post.get("key", "")
     if kind in PLAIN:
         return kind, {}
@@ -202,6 +202,15 @@ def _payload(request, encounter, kind: str) -> tuple[str, dict]:
     if kind == "push":
         return kind, {"key": key, "hits": post.get("hits", "")}
     raise EncounterError("Unknown step.", "kind")
+
+
+def _without_nul(data):
+    """The posted values with every NUL byte taken out: no database column stores one
+    (PostgreSQL refuses it even inside JSON), and nothing typed at the table needs it."""
+    cleaned = data.copy()
+    for name, values in data.lists():
+        cleaned.setlist(name, [value.replace("\x00", "") for value in values])
+    return cleaned
 
 
 @login_required

@@ -393,3 +393,42 @@ def test_the_demo_campaign_has_an_encounter_ready_to_run():
     state = tracker.state_of(encounter)
     assert encounter.name == FIGHT_NAME and state.phase == "setup"
     assert {f.name for f in state.fighters} == {"Sable", "Bram", "Ghoul", "Cultist"}
+
+
+def test_round_zero_with_a_surprised_side(fight):
+    guide, players = fight
+    sable, bram, ghoul, cultist = keys(guide.encounter, players)
+    guide.post("start", round_zero="on", initiators=[ghoul], surprised=["party"])
+    state = guide.state()
+    assert state.round == 0 and "completely surprised" in guide.page()
+    # The initiator acts without rolling; the surprised may not even defend.
+    guide.post("initiative", key=ghoul, mode="maneuver")
+    guide.post("declare", key=ghoul, items="bite")
+    guide.post("initiative", key=cultist, mode="concentrate")
+    guide.post("begin_actions")
+    assert [e.actor for e in guide.state().queue()] == [ghoul]
+    response = guide.post("defend", expect=400, key=sable, skill="physical")
+    assert re.search(r'data-error="skill">[^<]*not even a defence', response.content.decode())
+
+
+def test_a_refused_start_is_said_on_the_page(fight):
+    guide, _ = fight
+    response = guide.post("start", expect=400, round_zero="on")
+    assert 'data-error="initiators"' in response.content.decode()
+
+
+@pytest.mark.parametrize(("name", "status"), [("", 400), ("\x00", 400), ("N" * 121, 400),
+                                              ("<script>alert(1)</script>", 302),
+                                              ("Mill\x00race", 302)])
+def test_naming_an_encounter(client, table, name, status):
+    campaign, _ = table
+    client.force_login(campaign.owner)
+    response = client.post(reverse("campaigns:encounters_list", args=[campaign.pk]),
+                           {"name": name})
+    assert response.status_code == status
+    assert "<script>alert(1)</script>" not in response.content.decode()
+    if status == 400:
+        assert "Name the encounter" in response.content.decode()
+        assert not SeedEncounter.objects.exists()
+    else:
+        assert "\x00" not in SeedEncounter.objects.get().name
