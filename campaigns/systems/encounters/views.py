@@ -103,6 +103,8 @@ def _context(membership, encounter, **extra) -> dict:
     context = {
         "campaign": membership.campaign, "membership": membership, "encounter": encounter,
         "runs": runs, "state": state, "phase": state.phase, "views": views,
+        # Each combatant's view with the dice of its Initiative roll, when rolled here.
+        "rows": [(v, f.turn.dice) for v, f in zip(views, state.fighters, strict=True)],
         "queue": [{"entry": e, "name": names[e.actor], "head": (e.actor, e.slot) in head}
                   for e in queue],
         "waiters": [{"fighter": f, "may_step_in": state.may_step_in(f.key),

@@ -100,6 +100,7 @@ def test_three_rounds_of_a_four_combatant_fight(fight, client, table):
     guide.post("rolled", key=bram, mode="concentrate")
     rolled = guide.state().fighter(bram).turn
     assert rolled.dice and 8 <= rolled.roll <= 18  # 2d6 + Command 6
+    assert f'data-dice>{rolled.dice}<' in guide.page().replace("&#x27;", "'")
     guide.post("initiative", key=bram, mode="concentrate", roll="9")
     guide.post("initiative", key=ghoul, mode="maneuver", roll="10")
     guide.post("initiative", key=cultist, mode="concentrate", roll="7")
