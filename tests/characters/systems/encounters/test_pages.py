@@ -275,3 +275,29 @@ def test_the_demo_seeds_a_combatant_for_each_player_once():
     seed_demo()
     owners = dict(EncounterCharacter.objects.values_list("name", "owner__username"))
     assert owners == {"Sable": "player1", "Bram": "player2"}
+
+
+def test_a_campaigns_generic_pages_show_the_combatant(client, user):
+    """The generic campaign pages serve a campaign of these rules: its Guide reads the
+    party, the sessions, the stash, the party's printed sheets and Sable's campaign page,
+    and a player joins with her from the join page."""
+    campaign = CampaignFactory(system=KEY, settings={"skill_roll": "1d10+skill"})
+    MembershipFactory(campaign=campaign, user=user)
+    sable = make_sable(user)
+    client.force_login(user)
+    response = client.post(reverse("campaigns:bring", args=[campaign.pk]),
+                           {"character": sable.pk, "request_key": "b" * 32})
+    assert response.status_code == 302
+    sable.refresh_from_db()
+    assert sable.campaign == campaign
+    client.force_login(campaign.owner)
+    for name in ("campaigns:detail", "campaigns:sessions", "campaigns:stash",
+                 "campaigns:party_print", "campaigns:members"):
+        response = client.get(reverse(name, args=[campaign.pk]))
+        assert response.status_code == 200, name
+    body = client.get(reverse("campaigns:detail", args=[campaign.pk])).content.decode()
+    assert "Guide" in body and "skill roll 1d10+skill" in body
+    party = client.get(reverse("campaigns:party_print", args=[campaign.pk])).content.decode()
+    assert 'data-field="initiative_maneuver">1d10+6<' in party and "Sable" in party
+    page = client.get(reverse("campaigns:character", args=[campaign.pk, sable.pk]))
+    assert page.status_code == 200
