@@ -14,7 +14,8 @@ from characters.models import Character
 from characters.systems.encounters import services as character_services
 from characters.systems.encounters.apps import KEY
 from characters.systems.encounters.demo import BRAM, SABLE
-from tests.browser.conftest import axe_check, describe, login, screenshot
+from tests.browser.conftest import axe_check, describe, htmx_settled, login, screenshot
+from tests.browser.test_csp import RECORD_VIOLATIONS
 from tests.factories import DEFAULT_PASSWORD, CampaignFactory, MembershipFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,9 +24,19 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def as_user(browser, live_server, user):
     context = browser.new_context(viewport={"width": 1280, "height": 900},
                                   base_url=live_server.url, reduced_motion="reduce")
+    context.add_init_script(RECORD_VIOLATIONS)
     page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
     login(page, live_server, user, DEFAULT_PASSWORD)
     return context, page
+
+
+def no_violations(page):
+    assert page.evaluate("() => window.__cspViolations") == []
+    assert [e for e in page.errors if "Content Security Policy" in e] == []
 
 
 def click(page, button):
@@ -173,5 +184,41 @@ def test_the_guide_runs_three_rounds_and_the_player_follows(browser, live_server
     screenshot(player_page, "encounters-tracker-player")
     click(page, page.get_by_role("button", name="Undo the last step"))
     expect(page.locator("[data-phase]").first).to_contain_text("Initiative phase")
+    # A calculator answers in place, with its arithmetic.
+    calc = page.locator('form:has(input[name="calc"][value="range"])')
+    calc.get_by_label("Distance in yards").fill("25")
+    calc.get_by_label("Increment").select_option("missile")
+    calc.get_by_role("button", name="Challenge").click()
+    expect(page.locator("#calc-result")).to_contain_text("challenge 3 - 1 = 2")
+    no_violations(page)
+    no_violations(player_page)
     player_context.close()
     guide_context.close()
+
+
+def test_the_builder_previews_as_you_type(browser, live_server):
+    campaign = CampaignFactory(system=KEY, settings={"skill_roll": "1d10+skill"})
+    player = MembershipFactory(campaign=campaign).user
+    context, page = as_user(browser, live_server, player)
+    page.goto(f"/characters/new/?campaign={campaign.pk}")
+    page.get_by_label("Name").fill("Wisp")
+    page.get_by_label("Quickness").fill("7")
+    htmx_settled(page)
+    expect(page.locator('#stats-panel [data-stat="initiative_maneuver"]')).to_have_text(
+        "1d10+7")
+    page.get_by_label("Load (percent of maximum lift)").fill("50")
+    htmx_settled(page)
+    expect(page.locator('#stats-panel [data-stat="pace"]')).to_have_text("5")
+    page.get_by_label("Stamina").fill("0")
+    htmx_settled(page)
+    expect(page.locator("[data-cannot-compute]")).to_be_visible()
+    expect(page.locator("#errors-stamina_max")).to_contain_text("Stamina is a whole number")
+    expect(page.get_by_label("Name")).to_have_value("Wisp")
+    page.get_by_label("Stamina").fill("9")
+    htmx_settled(page)
+    screenshot(page, "encounters-builder")
+    click(page, page.get_by_role("button", name="Create character"))
+    click(page, page.get_by_role("link", name="Wisp", exact=True))
+    expect(page.locator('[data-stat="initiative_maneuver"]').first).to_have_text("1d10+7")
+    no_violations(page)
+    context.close()
