@@ -26,7 +26,7 @@ from .combatants import (
     Settings,
     combatant,
 )
-from .declaring import HASTE_BONUS, MAX_MOVES, PENALTY_STEP
+from .declaring import HASTE_BONUS, MAX_MOVES, skill_penalty
 
 # The numbers a build holds, with their bounds (those the engine's `combatant` checks).
 SKILLS = ("quickness", "command", "strength", "willpower")
@@ -82,7 +82,7 @@ def compute_sheet(numbers: Mapping, settings: Settings | None = None) -> Encount
             f"{'a physical' if mode == MANEUVER else 'a mental'} round rolls "
             f"{INITIATIVE_SKILL[mode]} {skill} with the campaign's skill roll "
             f"{settings.skill_roll}: {rolled}"))
-    second = -PENALTY_STEP
+    second = skill_penalty(2)  # AMB-H2: two counted actions
     stats.append(Stat("second_action", "A second action", second,
                       f"every skill this round {second} for one action past the first "
                       f"(and {HASTE_BONUS:+d} Initiative per haste)"))
