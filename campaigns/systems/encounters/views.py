@@ -267,7 +267,8 @@ def _calculate(state, get) -> dict:
                                    willpower=get.get("willpower", ""),
                                    stamina=get.get("stamina", ""), hits=get.get("hits", ""))
         elif which == "range":
-            increment = get.get("increment", "")
+            # A sorcery's increment (ENC-12) is typed; it wins over the named ones.
+            increment = get.get("increment_yards") or get.get("increment", "")
             named = {**WEAPON_INCREMENTS, **SENSE_INCREMENTS}
             worked = range_challenge(get.get("distance", ""),
                                      named.get(increment, increment),

@@ -257,7 +257,9 @@ def test_the_calculators_show_their_arithmetic(fight):
              ({"calc": "range", "distance": "25", "increment": "missile"},
               "challenge 3 - 1 = 2"),
              ({"calc": "range", "distance": "25", "increment": "7", "defence": "4"},
-              "defence 4 + 3 = 7")]
+              "defence 4 + 3 = 7"),
+             ({"calc": "range", "distance": "25", "increment": "thrown",
+               "increment_yards": "1"}, "25 yd at 1 yd per increment")]
     for query, words in cases:
         response = guide.client.get(calc, query, HTTP_HX_REQUEST="true")
         body = response.content.decode()
