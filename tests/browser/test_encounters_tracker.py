@@ -19,6 +19,8 @@ from tests.browser.test_csp import RECORD_VIOLATIONS
 from tests.factories import DEFAULT_PASSWORD, CampaignFactory, MembershipFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
+# The players' page polls every 2 s; on a busy machine give it a few polls.
+POLL = 15_000
 
 
 def as_user(browser, live_server, user):
@@ -99,7 +101,7 @@ def test_the_guide_runs_three_rounds_and_the_player_follows(browser, live_server
 
     player_context, player_page = as_user(browser, live_server, players["Sable"][0])
     player_page.goto(tracker_url)
-    expect(player_page.locator("#live")).to_contain_text("Round 1")
+    expect(player_page.locator("#live")).to_contain_text("Round 1", timeout=POLL)
 
     # Round 1.
     initiative(page, sable, "Sable", "maneuver", "12")
@@ -125,7 +127,8 @@ def test_the_guide_runs_three_rounds_and_the_player_follows(browser, live_server
     screenshot(page, "encounters-tracker-round-1-queue")
     violations = axe_check(page)
     assert not violations, describe(violations)
-    expect(player_page.locator("#live-queue li").first).to_contain_text("Sable: strike at 14")
+    expect(player_page.locator("#live-queue li").first).to_contain_text(
+        "Sable: strike at 14", timeout=POLL)
     take(page, sable)
     take(page, ghoul)
     take(page, bram, "Wait")
@@ -176,9 +179,10 @@ def test_the_guide_runs_three_rounds_and_the_player_follows(browser, live_server
         declare(page, key, name, "strike" if key in (sable, ghoul) else "ward")
     step(page, "Begin the Action phase")
     expect(page.locator("#queue li").first).to_contain_text("Sable: strike at 0 (held over)")
-    expect(player_page.locator("#live")).to_contain_text("Round 3")
-    expect(player_page.locator("#live-queue li").first).to_contain_text("Sable: strike")
-    expect(player_page.locator(f'[data-own="{sable}"]')).to_be_visible()
+    expect(player_page.locator("#live")).to_contain_text("Round 3", timeout=POLL)
+    expect(player_page.locator("#live-queue li").first).to_contain_text("Sable: strike",
+                                                                         timeout=POLL)
+    expect(player_page.locator(f'[data-own="{sable}"]')).to_be_visible(timeout=POLL)
     assert player_page.locator(f'[data-own="{bram}"]').count() == 0
     screenshot(page, "encounters-tracker-round-3")
     screenshot(player_page, "encounters-tracker-player")
@@ -187,7 +191,7 @@ def test_the_guide_runs_three_rounds_and_the_player_follows(browser, live_server
     # A calculator answers in place, with its arithmetic.
     calc = page.locator('form:has(input[name="calc"][value="range"])')
     calc.get_by_label("Distance in yards").fill("25")
-    calc.get_by_label("Increment").select_option("missile")
+    calc.get_by_label("Increment", exact=True).select_option("missile")
     calc.get_by_role("button", name="Challenge").click()
     expect(page.locator("#calc-result")).to_contain_text("challenge 3 - 1 = 2")
     no_violations(page)
