@@ -35,6 +35,7 @@ from campaigns.models import Campaign, Invitation, Membership
 from campaigns.systems.eldritch_gambit import initiative, roll_services
 from campaigns.systems.eldritch_gambit.models import Combatant, Encounter
 from campaigns.systems.eldritch_gambit.rolls import Roll
+from campaigns.systems.encounters.models import SeedEncounter, SeedEncounterStep
 from campaigns.systems.mettle import initiative as mettle_initiative
 from campaigns.systems.mettle import roll_services as mettle_rolls
 from campaigns.systems.mettle.encounters import (
@@ -158,6 +159,8 @@ class World:
             kind=MettleHazard.Kind.FALL, dice=[3], inputs={"zones": 1}, damage=3, soak=2,
             through=1, mettle_before=None, mettle_after=8, summary="Fuzz fall",
             created_by=self.mettle_campaign.owner)
+        # The encounter rules' demo campaign and its encounter ready to run.
+        self.seed_encounter = SeedEncounter.objects.get(campaign__system="encounters")
         self.owner = self.hero.owner
         # The Errant demo's Wren (seed_demo seeds every system's), of the second player.
         self.wren = ErrantCharacter.objects.get(name="Wren")
@@ -234,6 +237,9 @@ class World:
             ids.update(pk=self.mettle_campaign.pk, entry_pk=self.mettle_entry,
                        encounter_pk=self.mettle_encounter.pk,
                        combatant_pk=self.mettle_combatant, hazard_pk=self.mettle_hazard.pk)
+        elif name.startswith("campaigns:encounters_"):  # the encounter tracker's pages
+            ids.update(pk=self.seed_encounter.campaign_id,
+                       encounter_pk=self.seed_encounter.pk)
         elif name.startswith("characters:mettle_"):  # a METTLE character's own pages
             ids.update(pk=self.viktor.pk, roll_pk=self.mettle_check.pk,
                        item_pk=self.mettle_item)
@@ -263,6 +269,10 @@ def ledgers() -> dict:
         "hazards_undone": MettleHazard.objects.filter(undone_at__isnull=False).count(),
         "mettle_fights": MettleEncounter.objects.aggregate(n=Count("pk"),
                                                            version=Sum("version")),
+        "seed_encounters": SeedEncounter.objects.aggregate(n=Count("pk"),
+                                                           version=Sum("version")),
+        "seed_encounter_steps": SeedEncounterStep.objects.filter(
+            undone_at__isnull=True).count(),
     }
 
 

@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "characters.systems.eldritch_gambit",
     "characters.systems.mettle",
     "characters.systems.errant",
+    "characters.systems.encounters",
     "csp",
     # Last, as its documentation asks: failed logins are counted in its database tables.
     "axes",
