@@ -50,7 +50,7 @@ class ErrantConfig(AppConfig):
             # Slots (inventory.py): the stash's slots, a duplicate's and a handed line's
             # ErrantItem rows.
             urls="characters.systems.errant.urls",
-            inventory_url="characters:detail",
+            inventory_url="characters:errant_gear",
             stash_loads=inventory.stash_loads,
             duplicated=inventory.duplicated,
             lines_handed=inventory.lines_handed,
