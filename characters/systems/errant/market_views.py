@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from characters.models import CoinEntry
+from characters.models import Character, CoinEntry
 from config.parsing import RequestKeyField, parse_id
 from rules.engine.errant.data import QUALITY, SETTLEMENT_TIERS
 from rules.engine.errant.gear import money_label
@@ -101,6 +101,11 @@ def _context(character, *, can_edit: bool, buy_form=None, sell_failure=None,
         "buy_form": buy_form or BuyForm(initial={"request_key": uuid.uuid4().hex}),
         "tier_choices": TIER_CHOICES, "sell_failure": sell_failure or {},
         "request_key": uuid.uuid4().hex, "status": status, "status_error": error,
+        # Whom a line may be handed to (the campaign side's hand-over, GameSystem's
+        # generic campaigns/transfers.py): the other characters of the campaign.
+        "give_targets": list(Character.objects.filter(campaign_id=character.campaign_id)
+                             .exclude(pk=character.pk).order_by("name", "pk"))
+        if character.campaign_id else [],
     }
 
 
