@@ -121,3 +121,12 @@ def test_part_of_a_stack_put_in_the_companys_store_copies_its_errant_item(party)
     transfers.item_take_from_stash(item=stored, to_character=wren_, by=wren_.owner)
     assert [line["quantity"] for line in fresh(wren_).gear
             if line["name"] == "Supply"] == [3, 1]
+
+
+def test_exhaustion_fills_a_slot_each_beside_the_lines():
+    errant = make_wren(UserFactory())
+    lines = sum((Fraction(line["quarters"] * line["quantity"], 4) for line in errant.gear),
+                Fraction(0))
+    assert sheet_for(fresh(errant)).value("slots_filled") == lines
+    tired = make_wren(UserFactory(), exhaustion=2)  # PR §Exhaustion: a slot each
+    assert sheet_for(fresh(tired)).value("slots_filled") == lines + 2
