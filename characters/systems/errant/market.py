@@ -375,3 +375,66 @@ def undo(*, character, trade_pk: int, by) -> CoinEntry:
                                     amount_cp=-entry.amount_cp, reverses=entry,
                                     created_by=by, note=f"Undone: {entry.note}"[:300])
 
+
+
+# -- money gained and spent outside the market ------------------------------------------
+
+MONEY_MAX = 10_000_000  # pennies in one entry (a hoard of 100,000 guilders)
+
+
+def record_money(*, character, pennies: int, note: str, by,
+                 request_key: str | None = None) -> CoinEntry:
+    """Money found, paid or awarded (treasure, wages, a fine): one coin-ledger entry of
+    `pennies` (negative: spent) with its reason; never more spent than the purse holds.
+    The same request key twice records once."""
+    note = (note or "").strip()
+    if not note:
+        raise TradeRefused("Say where the money came from or went.", "note")
+    if len(note) > 300:
+        raise TradeRefused("Keep the reason to 300 characters.", "note")
+    if not pennies or abs(pennies) > MONEY_MAX:
+        raise TradeRefused(f"Enter an amount from 1 p to {money_label(MONEY_MAX)}.", "amount")
+    if request_key:
+        earlier = CoinEntry.objects.filter(request_key=request_key).first()
+        if earlier is not None:
+            return earlier
+    try:
+        with transaction.atomic():
+            locked = _locked(character)
+            have = _pennies(locked)
+            if have + pennies < 0:
+                raise TradeRefused(f"{locked.display_name} has {money_label(max(have, 0))}: "
+                                   f"{money_label(-pennies)} cannot be spent.", "amount")
+            return CoinEntry.objects.create(character_id=locked.pk,
+                                            kind=CoinEntry.Kind.ADJUSTMENT, amount_cp=pennies,
+                                            created_by=by, note=note,
+                                            request_key=request_key or None)
+    except IntegrityError:
+        earlier = CoinEntry.objects.filter(request_key=request_key).first() \
+            if request_key else None
+        if earlier is None:
+            raise
+        return earlier
+
+
+def latest_money(character) -> CoinEntry | None:
+    """The latest money entry recorded (not a trade) not undone."""
+    return (CoinEntry.objects.filter(character_id=character.pk,
+                                     kind=CoinEntry.Kind.ADJUSTMENT,
+                                     reversed_by__isnull=True)
+            .order_by("-created_at", "-pk").first())
+
+
+@transaction.atomic
+def undo_money(*, character, entry_pk: int, by) -> CoinEntry:
+    """Undo the latest money entry: a reversal, refused if the money is spent since."""
+    character = _locked(character)
+    entry = latest_money(character)
+    if entry is None or entry.pk != entry_pk:
+        raise TradeRefused("Only the latest money entry not undone can be undone: the page "
+                           "was out of date, here it is again.", "entry")
+    if _pennies(character) - entry.amount_cp < 0:
+        raise TradeRefused("That money is spent: it cannot be undone.", "entry")
+    return CoinEntry.objects.create(character_id=character.pk, kind=CoinEntry.Kind.REVERSAL,
+                                    amount_cp=-entry.amount_cp, reverses=entry,
+                                    created_by=by, note=f"Undone: {entry.note}"[:300])

@@ -81,8 +81,47 @@ class SellForm(forms.Form):
     request_key = RequestKeyField()
 
 
+COIN_MAX = 99_999
+
+
+def _coins(label: str) -> forms.IntegerField:
+    return forms.IntegerField(label=label, min_value=0, max_value=COIN_MAX, required=False,
+                              error_messages={"invalid": "A whole number of coins.",
+                                              "min_value": "At least 0 coins.",
+                                              "max_value": f"At most {COIN_MAX:,} coins."},
+                              widget=forms.NumberInput(attrs={
+                                  "inputmode": "numeric",
+                                  "class": "form-control form-control-sm"}))
+
+
+class MoneyForm(forms.Form):
+    """Money found, paid or awarded: guilders, shillings and pennies (PR §Currency), gained
+    or spent, and why."""
+
+    direction = forms.ChoiceField(label="Gained or spent",
+                                  choices=[("gained", "Gained"), ("spent", "Spent")],
+                                  error_messages={"required": "Say gained or spent.",
+                                                  "invalid_choice": "Say gained or spent."},
+                                  widget=forms.Select(attrs={
+                                      "class": "form-select form-select-sm"}))
+    guilders = _coins("Guilders")
+    shillings = _coins("Shillings")
+    pennies = _coins("Pennies")
+    note = forms.CharField(label="Why", max_length=300, error_messages={
+        "required": "Say where the money came from or went.",
+        "max_length": "Keep the reason to 300 characters."},
+        widget=forms.TextInput(attrs={"class": "form-control form-control-sm"}))
+    request_key = RequestKeyField()
+
+    def pennies_total(self) -> int:
+        data = self.cleaned_data
+        total = ((data.get("guilders") or 0) * 100 + (data.get("shillings") or 0) * 10
+                 + (data.get("pennies") or 0))
+        return -total if data.get("direction") == "spent" else total
+
+
 def _context(character, *, can_edit: bool, buy_form=None, sell_failure=None,
-             status: str = "", error: bool = False) -> dict:
+             money_form=None, status: str = "", error: bool = False) -> dict:
     sheet = sheet_for(character)
     pennies = character.coins_cp
     lines = []
@@ -98,6 +137,8 @@ def _context(character, *, can_edit: bool, buy_form=None, sell_failure=None,
         "character": character, "sheet": sheet, "can_edit": can_edit,
         "purse": market.purse(pennies), "lines": lines, "entries": entries,
         "latest": market.latest_trade(character),
+        "latest_money": market.latest_money(character),
+        "money_form": money_form or MoneyForm(initial={"request_key": uuid.uuid4().hex}),
         "buy_form": buy_form or BuyForm(initial={"request_key": uuid.uuid4().hex}),
         "tier_choices": TIER_CHOICES, "sell_failure": sell_failure or {},
         "request_key": uuid.uuid4().hex, "status": status, "status_error": error,
@@ -192,6 +233,49 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
         if trade_pk is None:
             raise market.TradeRefused("Choose the trade to undo.")
         entry = market.undo(character=character, trade_pk=trade_pk, by=request.user)
+    except market.TradeRefused as refused:
+        character = _errant(request, pk, edit=True)
+        return _answer(request, character, _context(character, can_edit=True,
+                                                    status=str(refused), error=True))
+    character = _errant(request, pk, edit=True)
+    return _answer(request, character, _context(character, can_edit=True,
+                                                status=f"{entry.note}."))
+
+
+@login_required
+@require_POST
+def money(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record money gained or spent, with its reason (a coin-ledger entry)."""
+    character = _errant(request, pk, edit=True)
+    form = MoneyForm(request.POST)
+    if form.is_valid():
+        try:
+            entry = market.record_money(character=character, pennies=form.pennies_total(),
+                                        note=form.cleaned_data["note"], by=request.user,
+                                        request_key=form.cleaned_data["request_key"] or None)
+        except market.TradeRefused as refused:
+            form.add_error(refused.field if refused.field in form.fields else "guilders",
+                           str(refused))
+        else:
+            character = _errant(request, pk, edit=True)
+            return _answer(request, character, _context(
+                character, can_edit=True,
+                status=f"{entry.note}: {entry.amount_cp:+d} p recorded."))
+    character = _errant(request, pk, edit=True)
+    return _answer(request, character, _context(
+        character, can_edit=True, money_form=form, error=True,
+        status="No money was recorded: see the form."))
+
+
+@login_required
+@require_POST
+def money_undo(request: HttpRequest, pk: int) -> HttpResponse:
+    character = _errant(request, pk, edit=True)
+    entry_pk = parse_id(request.POST.get("entry"))
+    try:
+        if entry_pk is None:
+            raise market.TradeRefused("Choose the entry to undo.")
+        entry = market.undo_money(character=character, entry_pk=entry_pk, by=request.user)
     except market.TradeRefused as refused:
         character = _errant(request, pk, edit=True)
         return _answer(request, character, _context(character, can_edit=True,

@@ -14,4 +14,7 @@ urlpatterns = [
     path("<id:pk>/errant/gear/buy/", market_views.buy, name="errant_buy"),
     path("<id:pk>/errant/gear/<id:item_pk>/sell/", market_views.sell, name="errant_sell"),
     path("<id:pk>/errant/gear/undo/", market_views.undo, name="errant_trade_undo"),
+    path("<id:pk>/errant/gear/money/", market_views.money, name="errant_money"),
+    path("<id:pk>/errant/gear/money/undo/", market_views.money_undo,
+         name="errant_money_undo"),
 ]

@@ -142,3 +142,56 @@ def test_get_only_and_post_only(wren_):
     client = login(wren_.owner)
     assert client.post(url("errant_gear", wren_)).status_code == 405
     assert client.get(url("errant_buy", wren_)).status_code == 405
+
+
+def money_data(**changes):
+    return {"direction": "gained", "guilders": "1", "shillings": "2", "pennies": "3",
+            "note": "A purse under the bridge", "request_key": "", **changes}
+
+
+def test_money_is_recorded_and_undone(wren_):
+    client = login(wren_.owner)
+    response = client.post(url("errant_money", wren_), money_data(request_key="m1"),
+                           HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and stats(response)["money"] == "2 g 4 s 6 p"
+    client.post(url("errant_money", wren_), money_data(request_key="m1"))  # a double click
+    assert ErrantCharacter.objects.get(pk=wren_.pk).coins_cp == 246
+    spent = client.post(url("errant_money", wren_),
+                        money_data(direction="spent", guilders="", shillings="5", pennies="",
+                                   note="A round for the house"))
+    assert spent.status_code == 302
+    assert ErrantCharacter.objects.get(pk=wren_.pk).coins_cp == 196
+    entry = wren_.coin_entries.filter(kind=CoinEntry.Kind.ADJUSTMENT).latest("pk")
+    stale = wren_.coin_entries.filter(kind=CoinEntry.Kind.ADJUSTMENT).earliest("pk")
+    assert "Only the latest" in client.post(url("errant_money_undo", wren_),
+                                            {"entry": str(stale.pk)}).content.decode()
+    client.post(url("errant_money_undo", wren_), {"entry": str(entry.pk)})
+    assert ErrantCharacter.objects.get(pk=wren_.pk).coins_cp == 246
+
+
+@pytest.mark.parametrize(("changes", "field", "words"), [
+    ({"guilders": "lots"}, "guilders", "A whole number of coins."),
+    ({"pennies": "-4"}, "pennies", "At least 0 coins."),
+    ({"shillings": "9" * 30}, "shillings", "At most 99,999 coins."),
+    ({"note": ""}, "note", "Say where the money came from or went."),
+    ({"note": "x" * 301}, "note", "300 characters"),
+    ({"direction": "stolen"}, "direction", "Say gained or spent."),
+    ({"guilders": "", "shillings": "0", "pennies": ""}, "amount", "Enter an amount"),
+    ({"direction": "spent", "guilders": "2"}, "amount", "cannot be spent"),
+])
+def test_hostile_money_is_refused_beside_its_field(wren_, changes, field, words):
+    response = login(wren_.owner).post(url("errant_money", wren_), money_data(**changes))
+    assert response.status_code == 200
+    body = response.content.decode()
+    expected = "guilders" if field == "amount" else field
+    assert f'data-field-error="{expected}"' in body and words in body
+    assert ErrantCharacter.objects.get(pk=wren_.pk).coins_cp == 123
+
+
+def test_money_permissions(wren_):
+    assert Client().post(url("errant_money", wren_), money_data()).status_code == 302
+    assert login(UserFactory()).post(url("errant_money", wren_), money_data()).status_code \
+        == 404
+    assert login(UserFactory()).post(url("errant_money_undo", wren_), {"entry": "1"}) \
+        .status_code == 404
+    assert ErrantCharacter.objects.get(pk=wren_.pk).coins_cp == 123
