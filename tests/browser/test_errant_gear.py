@@ -1,4 +1,4 @@
-"""An Errant's gear and money in a real browser: Wren, with 1 guilder in her purse, buys a
+"""An Errant's gear and money in a real browser: Wren records a guilder found, buys a
 lantern in a town (htmx swaps the page: the money and the Item Slots follow), then gives
 it to the Company's store, where the stash page shows it in slots."""
 
@@ -24,13 +24,18 @@ def test_buy_a_lantern_and_give_it_to_the_store(page, live_server, password):
     player = MembershipFactory(campaign=campaign).user
     wren = make_wren(player)
     Character.objects.filter(pk=wren.pk).update(campaign=campaign)
-    CoinEntry.objects.create(character=wren, kind=CoinEntry.Kind.ADJUSTMENT, amount_cp=100)
     before = sheet_for(ErrantCharacter.objects.get(pk=wren.pk)).value("slots_filled")
 
     login(page, live_server, player, password)
     page.goto(f"/characters/{wren.pk}/")
     page.get_by_role("link", name="Gear and money: buy, sell, the purse").click()
+    expect(stat(page, "money")).to_have_text("0 p")  # ER: an Errant starts with none
+    page.get_by_label("Guilders").fill("1")
+    page.get_by_label("Why").fill("A purse under the bridge")
+    page.get_by_role("button", name="Record").click()
+    htmx_settled(page)
     expect(stat(page, "money")).to_have_text("1 g")
+    assert CoinEntry.objects.get(character=wren).amount_cp == 100
     expect(stat(page, "slots_filled")).to_have_text(str(before))
     violations = axe_check(page)
     assert not violations, describe(violations)
