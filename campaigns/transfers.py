@@ -76,6 +76,7 @@ class _Lot:
 
     item: InventoryItem
     inside: list[InventoryItem]
+    split_from: InventoryItem | None = None  # the line a part of a stack came from
 
     @property
     def lines(self) -> list[InventoryItem]:
@@ -191,7 +192,7 @@ def _split(lot: _Lot, quantity: int) -> _Lot:
     )
     line.quantity -= quantity
     line.save(update_fields=["quantity"])
-    return _Lot(part, [])
+    return _Lot(part, [], split_from=line)
 
 
 def _move(lot: _Lot, *, to_character: Character | None, to_stash: Campaign | None) -> None:
@@ -212,6 +213,12 @@ def _move(lot: _Lot, *, to_character: Character | None, to_stash: Campaign | Non
     InventoryItem.objects.bulk_update(
         lot.lines, ["character", "stash", "equipped", "attuned", "position", "container",
                     "dropped"])
+    # What the game system keeps beside the lines follows them (GameSystem.lines_handed).
+    holder = to_character if to_character is not None else to_stash
+    handed = holder.game_system.lines_handed if holder is not None else None
+    if handed is not None:
+        handed(lot.lines, split_from=getattr(lot, "split_from", None),
+               to_character=to_character)
 
 
 def _record(lot: _Lot, *, kind: str, campaign: Campaign, by, note: str,

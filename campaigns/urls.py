@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import print_views, stash_views, views
+from . import give_views, print_views, stash_views, views
 from .systems import campaign_urlpatterns
 
 app_name = "campaigns"
@@ -48,6 +48,9 @@ urlpatterns = [
     # The party stash (campaigns/stash_views.py): gear the party keeps in common.
     path("<id:pk>/stash/", stash_views.stash_detail, name="stash"),
     path("<id:pk>/stash/<id:item_pk>/take/", stash_views.stash_take, name="stash_take"),
+    # Giving a line for a system whose campaign side has no hand-over view (Errant).
+    path("characters/<id:pk>/items/<id:item_pk>/give/", give_views.item_give,
+         name="errant_item_give"),
 
     # The party's printed sheets, to print or as one PDF (campaigns/print_views.py).
     path("<id:pk>/party/print/", print_views.party_print, name="party_print"),

@@ -145,6 +145,12 @@ class GameSystem:
     # character's build and inventory, copied too (`items`: {original line pk: its copy};
     # METTLE Core: a weapon line's table row, the Credit lost); None for nothing.
     duplicated: Callable[..., None] | None = None
+    # lines_handed(lines, *, split_from, to_character): what the system keeps beside
+    # inventory lines that just changed hands (campaigns/transfers.py, in its
+    # transaction): `lines` the line and what is inside it, `split_from` the line a part
+    # of a stack was split from (None: the whole line moved). Errant: the ErrantItem row
+    # of a split part is copied, and an item lands in the receiver's backpack. None: nothing.
+    lines_handed: Callable[..., None] | None = None
     # campaign_changed(character, *, campaign, joined, by): what joining or leaving a
     # campaign does to the system's own rows, inside that transaction (METTLE Core: lost
     # Credit recovers "between campaigns"); None for nothing.

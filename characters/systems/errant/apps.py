@@ -18,7 +18,7 @@ class ErrantConfig(AppConfig):
     verbose_name = "Errant"
 
     def ready(self):
-        from . import pages, services
+        from . import inventory, pages, services
         from .builds import sheet_for
         from .exchange import EXCHANGE
         from .forms import NEW_CHARACTER_INITIAL, ErrantForm, initial_from_character
@@ -45,8 +45,15 @@ class ErrantConfig(AppConfig):
             ),
             builder_roll_actions=pages.ROLL_ACTIONS,
             builder_roll=pages.builder_roll,
-            # Moving an item between hand, handy, worn and the containers (one action).
+            # Moving an item between hand, handy, worn and the containers (one action),
+            # buying and selling (urls.py); the gear is the generic inventory's, in Item
+            # Slots (inventory.py): the stash's slots, a duplicate's and a handed line's
+            # ErrantItem rows.
             urls="characters.systems.errant.urls",
+            inventory_url="characters:errant_gear",
+            stash_loads=inventory.stash_loads,
+            duplicated=inventory.duplicated,
+            lines_handed=inventory.lines_handed,
             # An Errant for the second demo player (manage.py seed_demo).
             demo="characters.systems.errant.demo.seed_demo",
         ))

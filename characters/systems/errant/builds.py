@@ -12,6 +12,7 @@ from rules.engine.errant import Attributes, ErrantBuild, ErrantSheet, Item, comp
 from rules.engine.errant.archetypes import starting_kit
 from rules.engine.errant.attributes import Method
 from rules.engine.errant.data import ARCHETYPE_KITS, ATTRIBUTE_KEYS
+from rules.engine.errant.gear import money
 from rules.engine.errant.sheet import items_from_kit
 
 QUARTERS_PER_SLOT = 4
@@ -106,6 +107,13 @@ def xp_of(character) -> int:
     return character.xp if character is not None and character.pk is not None else 0
 
 
+def coin_count(pennies: int) -> int:
+    """The coins a purse of `pennies` is carried in: the fewest (guilders, then
+    shillings, then pennies), each coin counted (PR §Item Slots: "100 coins can fit in
+    an Item Slot"; docs/RULES.md AMB-E-GEAR-1)."""
+    return sum(money(max(pennies, 0)))
+
+
 def coins_of(character) -> int:
     """The coins carried, in pennies (GS §Money): the generic coin ledger's sum."""
     if character is None or character.pk is None:
@@ -115,6 +123,9 @@ def coins_of(character) -> int:
 
 def sheet_for(character, items: Sequence | None = None) -> ErrantSheet:
     """The Errant's sheet: the same function for the page, the builder, the print and the
-    export. `items` (the generic inventory lines) are not Errant's: its gear is a column."""
+    export. `items` are ignored: the Errant's gear lines are read by `values_of`
+    (inventory.gear_of)."""
+    # The engine counts coins (100 to a slot); the ledger holds pennies, carried in the
+    # fewest coins (docs/RULES.md AMB-E-GEAR-1).
     return compute_sheet(build_from(values_of(character), xp=xp_of(character),
-                                    coins=coins_of(character)))
+                                    coins=coin_count(coins_of(character))))

@@ -37,7 +37,7 @@ from rules.engine.errant.data import (
 )
 from rules.engine.errant.sheet import fraction_label
 
-from .builds import build_from, coins_of, sheet_for, values_of, xp_of
+from .builds import build_from, coin_count, coins_of, sheet_for, values_of, xp_of
 from .models import AGE_MAX, DEEDS_MAX, EXHAUSTION_MAX, HP_MAX, NOTE_LENGTH, TEXT_LENGTH
 
 MAX_ITEMS = 40  # item rows
@@ -360,7 +360,7 @@ class ErrantForm(forms.Form):
         if self.unreadable:
             return data
         self.sheet = compute_sheet(build_from(data, xp=xp_of(self.character),
-                                              coins=coins_of(self.character)))
+                                              coins=coin_count(coins_of(self.character))))
         for issue in self.sheet.errors:
             target = ISSUE_FIELDS.get(issue.field)
             if issue.field in ATTRIBUTE_KEYS:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
-from characters.models import Character
+from characters.models import Character, CoinEntry, InventoryItem
 from rules.engine.errant.attributes import GUIDE_SET_MAX, GUIDE_SET_MIN, Method
 from rules.engine.errant.data import (
     ALIGNMENTS,
@@ -94,12 +94,6 @@ class ErrantCharacter(Character):
     hp_current = models.SmallIntegerField(null=True, blank=True)
     exhaustion = models.SmallIntegerField(default=0)
     times_at_zero_hp = models.SmallIntegerField(default=0)
-    # The items, each where it is (PR §Item Slots ... §Containers), sizes in quarter slots:
-    # [{"name": "Torch", "quarters": 2, "quantity": 1, "location": "backpack",
-    #   "kind": "light", "uses": 2, "uses_max": 2, "quality": null, "blocks": null,
-    #   "magic": 0}]; `uses` is Depletion (Burn for a light).
-    gear = models.JSONField(default=list, blank=True)
-
     class Meta:
         verbose_name = "Errant"
         constraints = [
@@ -141,3 +135,91 @@ class ErrantCharacter(Character):
     @property
     def swap(self) -> tuple[str, str] | None:
         return (self.swap_first, self.swap_second) if self.swap_first else None
+
+    @property
+    def gear(self) -> list[dict]:
+        """The items, each where it is (PR §Item Slots ... §Containers), as the builder,
+        the engine's feed and the exchange read them: the character's inventory lines
+        (characters.InventoryItem, in order) with their ErrantItem, sizes in quarter
+        slots: [{"name": "Torch", "quarters": 2, "quantity": 1, "location": "backpack",
+        "kind": "light", "uses": 2, "uses_max": 2, "quality": None, "blocks": None,
+        "magic": 0}]. Read only: inventory.py writes the lines."""
+        from .inventory import gear_of
+
+        return gear_of(self)
+
+
+LOCATION_KEYS = ("hand", "handy", "worn", "backpack", "container")
+QUARTERS_MAX = 400
+USES_LIMIT = 99
+QUALITY_MAX = 3
+MAGIC_LIMIT = 9
+
+
+class ErrantItem(models.Model):
+    """What makes an inventory line an Errant's item: its size in quarter slots, where it
+    is carried (PR §Hand, Handy & Worn; the backpack or another container), its
+    Depletion (Burn for a light, PR §Depletion), Quality (GS §Quality & Breakage: shoddy
+    1, average 2, masterwork 3, destroyed at 0), Blocks and magic bonus. It follows its
+    line wherever the line goes (given, stashed); a split part of a stack gets a copy
+    (inventory.line_split)."""
+
+    item = models.OneToOneField(InventoryItem, on_delete=models.CASCADE, primary_key=True,
+                                related_name="errant_item")
+    quarters = models.PositiveSmallIntegerField(default=0)
+    location = models.CharField(max_length=10, default="backpack")
+    kind = models.CharField(max_length=12, blank=True)
+    uses = models.SmallIntegerField(null=True, blank=True)
+    uses_max = models.SmallIntegerField(null=True, blank=True)
+    quality = models.SmallIntegerField(null=True, blank=True)
+    blocks = models.SmallIntegerField(null=True, blank=True)
+    magic = models.SmallIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(location__in=LOCATION_KEYS),
+                                   name="errant_item_location_known"),
+            models.CheckConstraint(condition=Q(quarters__lte=QUARTERS_MAX),
+                                   name="errant_item_quarters_in_range"),
+            models.CheckConstraint(
+                condition=(Q(uses__isnull=True) | Q(uses__gte=0, uses__lte=USES_LIMIT))
+                & (Q(uses_max__isnull=True) | Q(uses_max__gte=0, uses_max__lte=USES_LIMIT))
+                & (Q(blocks__isnull=True) | Q(blocks__gte=0, blocks__lte=USES_LIMIT))
+                & Q(magic__gte=0, magic__lte=MAGIC_LIMIT),
+                name="errant_item_counts_in_range"),
+            models.CheckConstraint(
+                condition=Q(quality__isnull=True) | Q(quality__gte=0, quality__lte=QUALITY_MAX),
+                name="errant_item_quality_in_range"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.item.name} ({self.location})"
+
+
+class ErrantTrade(models.Model):
+    """A purchase or a sale at a settlement's market (GS price tables; PR §Rarity): the
+    coin ledger's entry (characters.CoinEntry, in pennies) and the line it added or
+    removed. Undoing it reverses the entry and removes the bought line, or gives the sold
+    line back as it was (`line`, its fields when sold)."""
+
+    class Kind(models.TextChoices):
+        PURCHASE = "purchase", "Bought"
+        SALE = "sale", "Sold"
+
+    entry = models.OneToOneField(CoinEntry, on_delete=models.CASCADE, primary_key=True,
+                                 related_name="errant_trade")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    item = models.ForeignKey(InventoryItem, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
+    line = models.JSONField(default=dict, blank=True)
+    settlement_tier = models.SmallIntegerField(default=1)
+    rarity = models.SmallIntegerField(default=1)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(kind__in=["purchase", "sale"]),
+                                   name="errant_trade_kind_known"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.line.get('name', '')}"

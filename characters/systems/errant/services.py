@@ -13,7 +13,8 @@ from rules.engine.errant.data import ATTRIBUTE_KEYS
 from rules.engine.errant.gear import restore, supply_to_restore
 
 from .forms import LOCATION_CHOICES
-from .models import ErrantCharacter
+from .inventory import _has_side, carried_lines, line_at, write_gear
+from .models import ErrantCharacter, ErrantItem
 
 # The columns the builder writes (everything the player chooses there).
 BUILDER_COLUMNS = (
@@ -45,29 +46,37 @@ def _columns(data: dict) -> dict:
 def character_create(*, owner, data: dict, times_at_zero_hp: int = 0) -> ErrantCharacter:
     from .apps import KEY
 
-    return ErrantCharacter.objects.create(owner=owner, system=KEY,
-                                          times_at_zero_hp=times_at_zero_hp,
-                                          **_columns(data))
+    columns = _columns(data)
+    gear = columns.pop("gear", None) or []
+    character = ErrantCharacter.objects.create(owner=owner, system=KEY,
+                                               times_at_zero_hp=times_at_zero_hp, **columns)
+    write_gear(character, gear)
+    return character
 
 
 @transaction.atomic
 def character_update(*, character, data: dict, by) -> ErrantCharacter:
     character = ErrantCharacter.objects.select_for_update().get(pk=character.pk)
-    for column, value in _columns(data).items():
+    columns = _columns(data)
+    gear = columns.pop("gear", None)
+    for column, value in columns.items():
         setattr(character, column, value)
     character.save()
+    if gear is not None:
+        write_gear(character, gear)
     return character
 
 
 def _locked_line(character, index: int, name: str):
-    """The Errant's row, locked, its gear, and the line at `index`, which must still be
-    `name` (the page it was chosen on may be stale)."""
+    """The Errant's row, locked, and its line at `index` in the sheet's order, which must
+    still be `name` (the page it was chosen on may be stale)."""
     character = ErrantCharacter.objects.select_for_update().get(pk=character.pk)
-    gear = [dict(line) for line in character.gear]
-    if not 0 <= index < len(gear) or gear[index].get("name") != name:
+    line = line_at(character, index, name)
+    if line is None:
         raise MoveRefused("That item is no longer on this sheet: the page was out of date, "
                           "here it is again.")
-    return character, gear, gear[index]
+    side, _ = ErrantItem.objects.get_or_create(item=line)
+    return character, line, side
 
 
 USE, RESTORE = "use", "restore"
@@ -83,57 +92,63 @@ def item_use(*, character, index: int, name: str, action: str,
     refused, never applied twice. Returns the Errant and what was done."""
     if action not in (USE, RESTORE):
         raise MoveRefused("Choose to use the item or to restore it with Supply.")
-    character, gear, line = _locked_line(character, index, name)
-    if line.get("uses_max") is None:
+    character, line, side = _locked_line(character, index, name)
+    if side.uses_max is None:
         raise MoveRefused(f"{name} has no Depletion to use or restore.")
-    uses = line.get("uses") or 0
+    uses = side.uses or 0
     if seen is not None and seen != uses:
         raise MoveRefused(f"{name}'s Depletion is {uses} now, not {seen}: the page was out "
                           "of date (a second click?), here it is again.")
     if action == USE:
         if uses <= 0:
             raise MoveRefused(f"{name} is depleted: restore it with Supply first.")
-        line["uses"] = uses - 1
-        done = f"{name} used: Depletion {uses - 1} of {line['uses_max']}."
+        side.uses = uses - 1
+        side.save(update_fields=["uses"])
+        done = f"{name} used: Depletion {uses - 1} of {side.uses_max}."
     else:
         if uses > 0:
             raise MoveRefused(f"{name} is not depleted (Depletion {uses} of "
-                              f"{line['uses_max']}): nothing to restore.")
-        supply = sum(other.get("quantity") or 0 for other in gear
-                     if other.get("kind") == "supply")
-        result = restore(Fraction(line.get("quarters") or 0, 4), supply)
+                              f"{side.uses_max}): nothing to restore.")
+        supplies = [other for other in carried_lines(character)
+                    if _has_side(other) and other.errant_item.kind == "supply"]
+        supply = sum(other.quantity for other in supplies)
+        size = Fraction(side.quarters or 0, 4)
+        result = restore(size, supply)
         if result.removed:
-            del gear[index]
-            done = (f"{name} is used up and removed: it needs "
-                    f"{supply_to_restore(Fraction(line.get('quarters') or 0, 4))} Supply, "
-                    f"and there is {supply}.")
+            line.delete()
+            done = (f"{name} is used up and removed: it needs {supply_to_restore(size)} "
+                    f"Supply, and there is {supply}.")
         else:
-            line["uses"] = line["uses_max"]
+            side.uses = side.uses_max
+            side.save(update_fields=["uses"])
             cost = result.supply_spent
-            for other in gear:
-                if cost and other.get("kind") == "supply":
-                    spent = min(cost, other.get("quantity") or 0)
-                    other["quantity"] = (other.get("quantity") or 0) - spent
-                    cost -= spent
-            gear = [other for other in gear
-                    if other.get("kind") != "supply" or (other.get("quantity") or 0) > 0]
+            for other in supplies:
+                if not cost:
+                    break
+                spent = min(cost, other.quantity)
+                cost -= spent
+                if spent == other.quantity:
+                    other.delete()
+                else:
+                    other.quantity -= spent
+                    other.save(update_fields=["quantity"])
             done = (f"{name} restored with {result.supply_spent} Supply "
                     f"({result.supply_left} left).")
-    character.gear = gear
-    character.save(update_fields=["gear", "updated_at"])
+    character.save(update_fields=["updated_at"])
     return character, done
 
 
 @transaction.atomic
 def item_move(*, character, index: int, name: str, location: str) -> ErrantCharacter:
     """Move the item at `index` (which must still be `name`: the page it was chosen on may
-    be stale) to `location`: one action (PR §Hand, Handy & Worn). The row is locked, so
-    two clicks land one after the other; moving an item where it is changes nothing."""
+    be stale) to `location`: one action (PR §Hand, Handy & Worn), one row updated. The
+    Errant's row is locked, so two clicks land one after the other; moving an item where
+    it is changes nothing."""
     if location not in LOCATIONS:
         raise MoveRefused("Choose hand, handy, worn, the backpack or another container.")
-    character, gear, line = _locked_line(character, index, name)
-    if line.get("location") != location:
-        line["location"] = location
-        character.gear = gear
-        character.save(update_fields=["gear", "updated_at"])
+    character, line, side = _locked_line(character, index, name)
+    if side.location != location:
+        side.location = location
+        side.save(update_fields=["location"])
+        character.save(update_fields=["updated_at"])
     return character
