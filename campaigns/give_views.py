@@ -13,9 +13,9 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from characters.inventory import InventoryError, describe
+from characters.inventory import InventoryError
 from characters.inventory_forms import GiveForm
-from characters.models import Character, GearTransfer
+from characters.models import Character
 
 from . import transfers
 
@@ -33,21 +33,11 @@ def item_give(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
         messages.error(request, "Nothing was handed over: " + " ".join(
             error for errors in form.errors.values() for error in errors))
         return redirect(back)
-    data = form.cleaned_data
-    to = data["to"]
     try:
-        transfer = transfers.item_give(
-            item=item_pk, from_character=character, by=request.user,
-            request_key=data["request_key"] or None,
-            to_stash=character.campaign_id if to == GiveForm.STASH else None,
-            to_character=None if to == GiveForm.STASH else to,
-            quantity=data["quantity"])
+        said = transfers.give_as_posted(character=character, item=item_pk,
+                                        data=form.cleaned_data, by=request.user)
     except InventoryError as refused:
         messages.error(request, f"Nothing was handed over: {refused}")
         return redirect(back)
-    what = describe(transfer.item_name, transfer.quantity, transfer.quality)
-    if transfer.kind == GearTransfer.Kind.TO_STASH:
-        messages.success(request, f"{what} went into the stash.")
-    else:
-        messages.success(request, f"{what} went to {transfer.to_label}.")
+    messages.success(request, said)
     return redirect(back)

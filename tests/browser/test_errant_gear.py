@@ -52,7 +52,7 @@ def test_buy_a_lantern_and_give_it_to_the_store(page, live_server, password):
     lantern = InventoryItem.objects.get(character=wren, name="Lantern")
     page.get_by_label("Give Lantern to").select_option("stash")
     page.locator("tr[data-line='Lantern'] >> role=button[name='Give']").click()
-    expect(page.locator("#messages")).to_contain_text("Lantern went into the stash.")
+    expect(page.locator("#messages")).to_contain_text("Lantern went into the party stash.")
     expect(stat(page, "slots_filled")).to_have_text(str(before))
     lantern.refresh_from_db()
     assert lantern.stash_id == campaign.pk and lantern.errant_item.quarters == 4

@@ -51,7 +51,7 @@ def test_the_owner_puts_a_torch_in_the_companys_store(party):
     assert response.status_code == 302
     assert response["Location"] == reverse("characters:errant_gear", args=[wren_.pk])
     stored = InventoryItem.objects.get(stash=campaign)
-    assert stored.errant_item.quarters == 2 and "went into the stash" in said(response)
+    assert stored.errant_item.quarters == 2 and "went into the party stash" in said(response)
     stash = login(wren_.owner).get(reverse("campaigns:stash", args=[campaign.pk]))
     assert stash.status_code == 200 and "Torch" in stash.content.decode()
 
@@ -77,7 +77,7 @@ def test_permissions(party):
     assert give(login(odo.owner), wren_, item, to="stash").status_code == 404
     assert login(wren_.owner).get(url).status_code == 405
     co_guide = MembershipFactory(campaign=campaign, role="co_imp").user
-    assert "went into the stash" in said(give(login(co_guide), wren_, item, to="stash"))
+    assert "went into the party stash" in said(give(login(co_guide), wren_, item, to="stash"))
     assert not GearTransfer.objects.filter(from_character=odo).exists()
 
 
