@@ -150,8 +150,9 @@ def waste_grant(*, campaign, characters, source: str, pennies: int, by, consumpt
                     note=f"{character.display_name}'s Conspicuous Consumption beyond the "
                          "purse")
         ErrantWaste.objects.create(campaign=campaign, xp_entry=entry, coin_entry=coin,
-                                   debt_entry=debt_entry, session=session, source=source, consumption=consumption,
-                                   pennies=pennies, invested=invested)
+                                   debt_entry=debt_entry, session=session, source=source,
+                                   consumption=consumption, pennies=pennies,
+                                   invested=invested)
         entries.append(entry)
     return entries
 
