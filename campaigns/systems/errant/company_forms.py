@@ -22,13 +22,25 @@ from .company_models import FACTION_NAME_LENGTH
 SPAN = REPUTATION_MAX - REPUTATION_MIN
 
 
+class _Form(BootstrapForm):
+    """Each form's own ids (several share one page): <id_prefix>_<field>."""
+
+    id_prefix = "errant"
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", f"{self.id_prefix}_%s")
+        super().__init__(*args, **kwargs)
+
+
 def _number(label, low, high, **kwargs):
     return forms.IntegerField(label=label, min_value=low, max_value=high, error_messages={
         "invalid": "Give a whole number.", "required": f"Give the {label.lower()}.",
         "min_value": f"At least {low:,}.", "max_value": f"At most {high:,}."}, **kwargs)
 
 
-class RolesForm(BootstrapForm):
+class RolesForm(_Form):
+    id_prefix = "roles"
+
     def __init__(self, *args, errants=(), **kwargs):
         super().__init__(*args, **kwargs)
         choices = [("", "Nobody"), *((str(e.pk), e.display_name) for e in errants)]
@@ -44,18 +56,22 @@ class MarchForm(forms.Form):
     direction = forms.ChoiceField(choices=[("up", "Forward"), ("down", "Back")])
 
 
-class DebtForm(BootstrapForm):
+class DebtForm(_Form):
+    id_prefix = "debt"
+
     kind = forms.ChoiceField(label="Change", choices=[
         ("owed", "Owed (a loan, a surplus)"), ("repaid", "Repaid"),
         ("doubled", "Doubled (a Downtime Turn begins)")],
         error_messages={"invalid_choice": "Choose owed, repaid or doubled."})
-    amount = _number("Pennies", 1, MAX_DEBT, required=False,
+    amount = _number("Amount (pennies)", 1, MAX_DEBT, required=False,
                      help_text="Not needed to double.")
     note = forms.CharField(label="Why", max_length=NOTE_LENGTH, required=False)
     request_key = RequestKeyField()
 
 
-class FactionForm(BootstrapForm):
+class FactionForm(_Form):
+    id_prefix = "faction"
+
     name = forms.CharField(label="Faction", max_length=FACTION_NAME_LENGTH,
                            error_messages={"required": "Name the Faction."})
     score = _number("Reputation", REPUTATION_MIN, REPUTATION_MAX, initial=REPUTATION_START,
@@ -63,12 +79,16 @@ class FactionForm(BootstrapForm):
                               "6-8 is Neutral.")
 
 
-class ReputationForm(BootstrapForm):
+class ReputationForm(_Form):
+    id_prefix = "reputation"
+
     change = _number("Change", -SPAN, SPAN)
     note = forms.CharField(label="Why", max_length=NOTE_LENGTH, required=False)
 
 
-class WasteForm(BootstrapForm):
+class WasteForm(_Form):
+    id_prefix = "waste"
+
     """XP from money wasted: the Errants, the source, the pennies (1 XP each)."""
 
     characters = forms.TypedMultipleChoiceField(
@@ -97,7 +117,9 @@ class WasteForm(BootstrapForm):
         self.fields["characters"].widget.attrs.pop("class", None)
 
 
-class RenownPickForm(BootstrapForm):
+class RenownPickForm(_Form):
+    id_prefix = "renown"
+
     attribute = forms.ChoiceField(
         label="Attribute", choices=[("", "Choose"), *((k, f"{ATTRIBUTE_NAMES[k]} ({k})")
                                                       for k in ATTRIBUTE_KEYS)],
@@ -105,5 +127,7 @@ class RenownPickForm(BootstrapForm):
                         "required": "Choose an Attribute."})
 
 
-class AncestryUseForm(BootstrapForm):
+class AncestryUseForm(_Form):
+    id_prefix = "ancestry"
+
     note = forms.CharField(label="Note", max_length=NOTE_LENGTH, required=False)

@@ -25,7 +25,14 @@ from rules.engine.errant.advancement import renown_for_xp, xp_next
 
 from . import advancement, company
 from .access import membership_or_404
-from .company_forms import DebtForm, FactionForm, MarchForm, ReputationForm, RolesForm, WasteForm
+from .company_forms import (
+    DebtForm,
+    FactionForm,
+    MarchForm,
+    ReputationForm,
+    RolesForm,
+    WasteForm,
+)
 
 PAGE = "campaigns/errant/company.html"
 
