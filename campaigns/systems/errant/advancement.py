@@ -81,6 +81,9 @@ def waste_grant(*, campaign, characters, source: str, pennies: int, by, consumpt
     Company's debt (DT §Conspicuous Consumption), and none may be engaged in while the
     Company owes a debt (DT §Debts)."""
     characters = sorted({c.pk: c for c in characters}.values(), key=lambda c: c.pk)
+    # Every grant locks the Company first: two clicks of one request run one after the
+    # other, and the second finds the first's entries.
+    company = company_services.lock_company(campaign)
     if request_key and characters:
         existing = list(XpEntry.objects.filter(
             request_key__in=[f"{request_key}:{c.pk}" for c in characters]).order_by("pk"))
@@ -108,7 +111,6 @@ def waste_grant(*, campaign, characters, source: str, pennies: int, by, consumpt
         raise CampaignError(f"{SOURCE_LABELS[source]} is not paid from the purse.",
                             "not_spent", field="from_purse")
     note = check_text(note, field="note", length=NOTE_LENGTH)
-    company = company_services.lock_company(campaign)
     if source == "conspicuous" and company_services.debt(company) > 0:
         raise CampaignError("While the Company owes a debt, no Errant may engage in "
                             "Conspicuous Consumption (DT §Debts).", "company_in_debt",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from campaigns.forms import BootstrapForm
+from campaigns.forms import BootstrapForm, add_bootstrap_classes
 from config.parsing import IdField, RequestKeyField
 from rules.engine.errant.data import ATTRIBUTE_KEYS, ATTRIBUTE_NAMES
 from rules.engine.errant.data.company import (
@@ -49,6 +49,7 @@ class RolesForm(_Form):
                 label=label, choices=choices, required=False, coerce=int, empty_value=None,
                 error_messages={"invalid_choice": "Choose an Errant of the Company, or "
                                                   "nobody."})
+        add_bootstrap_classes(self.fields.values())
 
 
 class MarchForm(forms.Form):
