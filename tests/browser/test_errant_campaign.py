@@ -44,6 +44,11 @@ def test_money_wasted_raises_renown_and_two_different_attributes(page, live_serv
     expect(row.locator("[data-raise-pending]")).to_have_text("1 to choose")
     screenshot(page, "errant_company_guide")
 
+    # Wren's sheet says a raise is pending.
+    page.goto(f"{live_server.url}/characters/{wren.pk}/")
+    expect(page.locator("[data-issue=renown_raises_pending]")).to_be_visible()
+    page.goto(f"{live_server.url}/campaigns/{campaign.pk}/company/")
+
     # The Guide records the Company's Attribute on Wren's campaign page.
     row.get_by_role("link", name="Wren").click()
     expect(page.locator("[data-renown-raise='2'] [data-raise-pending]")).to_be_visible()
@@ -65,6 +70,7 @@ def test_money_wasted_raises_renown_and_two_different_attributes(page, live_serv
 
     # The sheet follows: phys and mind +1, and what phys drives (HP, Item Slots).
     page.goto(f"{live_server.url}/characters/{wren.pk}/")
+    expect(page.locator("[data-issue=renown_raises_pending]")).to_have_count(0)
     after = sheet_for(ErrantCharacter.objects.get(pk=wren.pk)).stats
     assert after["phys"].value == before["phys"].value + 1
     assert after["mind"].value == before["mind"].value + 1
