@@ -12,7 +12,7 @@ import uuid
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -191,7 +191,6 @@ def reputation_change(request: HttpRequest, pk: int, faction_pk: int) -> HttpRes
                                       note=form.cleaned_data["note"], by=request.user)
         except CampaignError as error:
             if error.code == "no_such_faction":
-                from django.http import Http404
                 raise Http404(error.message) from error
             add_service_error(form, error)
         else:

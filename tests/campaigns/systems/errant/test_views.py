@@ -151,3 +151,20 @@ def test_anonymous_posts_are_sent_to_log_in(client, campaign, wren):
                        ("errant_renown_pick", (wren.pk,))):
         response = client.post(co(name, campaign, *args), {})
         assert response.status_code == 302 and "login" in response.url
+
+
+def test_the_campaign_page_links_the_company(client, campaign, player, wren):
+    client.force_login(player)
+    page = client.get(campaign.get_absolute_url())
+    assert co("errant_company", campaign).encode() in page.content
+
+
+def test_a_huge_or_foreign_id_is_404(client, campaign, guide, wren):
+    client.force_login(guide)
+    huge = f"/campaigns/{campaign.pk}/company/errants/99999999999999999999/fame/"
+    assert client.post(huge).status_code == 404
+    assert client.post(co("errant_fame", campaign, 999_999)).status_code == 404
+    undo = client.post(co("errant_debt_undo", campaign, 999_999))
+    assert undo.status_code == 302  # "That debt entry does not exist." beside the debt
+    other_campaign = CampaignFactory(system="errant", owner=guide)
+    assert client.post(co("errant_fame", other_campaign, wren.pk)).status_code == 404
