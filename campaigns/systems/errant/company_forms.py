@@ -115,7 +115,7 @@ class WasteForm(_Form):
     def __init__(self, *args, errants=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["characters"].choices = [(e.pk, e.display_name) for e in errants]
-        self.fields["characters"].widget.attrs.pop("class", None)
+        self.fields["characters"].widget.attrs["class"] = "form-check-input"
 
 
 class RenownPickForm(_Form):
