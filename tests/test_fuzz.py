@@ -206,6 +206,8 @@ class World:
             "npc_pk": MettleNpc.objects.filter(campaign=self.mettle_campaign).first().pk,
             # Each METTLE campaign route gets its own (ids() below); here for the check.
             "hazard_pk": 0,
+            # The Errant Company's own (errant_ids() below); here for the check.
+            "faction_pk": 0, "pick_pk": 0, "use_pk": 0,
             "check_pk": MettleFactionCheck.objects.filter(
                 triangle__campaign=self.mettle_campaign).first().pk,
             "code": self.invitation.code,
@@ -240,10 +242,25 @@ class World:
         elif name.startswith("campaigns:encounters_"):  # the encounter tracker's pages
             ids.update(pk=self.seed_encounter.campaign_id,
                        encounter_pk=self.seed_encounter.pk)
+        elif name.startswith("campaigns:errant_"):  # the demo Errant campaign's pages
+            ids.update(self.errant_ids())
         elif name.startswith("characters:mettle_"):  # a METTLE character's own pages
             ids.update(pk=self.viktor.pk, roll_pk=self.mettle_check.pk,
                        item_pk=self.mettle_item)
         return ids
+
+    def errant_ids(self) -> dict:
+        """The demo Errant campaign (The Drowned Abbey): its Company's rows."""
+        from campaigns.systems.errant.advancement_models import ErrantRenownPick
+        from campaigns.systems.errant.company_models import ErrantDebtEntry, ErrantFaction
+
+        campaign = Campaign.objects.get(system="errant")
+        ash = ErrantRenownPick.objects.filter(character__campaign=campaign).first()
+        return {"pk": campaign.pk, "character_pk": ash.character_id, "pick_pk": ash.pk,
+                "faction_pk": ErrantFaction.objects.get(company__campaign=campaign).pk,
+                "entry_pk": ErrantDebtEntry.objects.filter(
+                    company__campaign=campaign).first().pk,
+                "use_pk": 0}
 
     def other_ids(self) -> list:
         """Ids that exist but are someone else's."""

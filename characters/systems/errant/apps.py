@@ -54,6 +54,11 @@ class ErrantConfig(AppConfig):
             stash_loads=inventory.stash_loads,
             duplicated=inventory.duplicated,
             lines_handed=inventory.lines_handed,
-            # An Errant for the second demo player (manage.py seed_demo).
-            demo="characters.systems.errant.demo.seed_demo",
+            # Its campaign side (named, not imported: characters never import campaigns):
+            # the Company, XP from money wasted, the Renown raises (errcamp).
+            campaign_package="campaigns.systems.errant",
+            ritual="campaigns.systems.errant.ritual.RITUAL",
+            # Wren for player2, Ash for player1 and the demo Errant campaign (manage.py
+            # seed_demo).
+            demo="campaigns.systems.errant.demo.seed",
         ))

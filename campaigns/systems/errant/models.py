@@ -1,0 +1,19 @@
+"""Errant's campaign models, registered with the campaigns app (app label "campaigns"):
+campaigns/models.py imports this module through campaigns.systems.import_each. Each part
+keeps its models in its own module and imports them here."""
+
+# Advancement: money wasted, Renown raises, Fame rolls, the Ancestry ability (errcamp).
+from .advancement_models import (  # noqa: F401
+    ErrantAncestryUse,
+    ErrantFameRoll,
+    ErrantRenownPick,
+    ErrantWaste,
+)
+
+# The Company: roles, marching order, debt, reputation with Factions (errcamp).
+from .company_models import (  # noqa: F401
+    ErrantCompany,
+    ErrantDebtEntry,
+    ErrantFaction,
+    ErrantReputationEntry,
+)
