@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaigns', '0011_mettle_hazards'),
+        ('campaigns', '0012_encounters'),
         ('characters', '0010_xp_attribute_raise'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
