@@ -49,4 +49,6 @@ class ErrantConfig(AppConfig):
             urls="characters.systems.errant.urls",
             # An Errant for the second demo player (manage.py seed_demo).
             demo="characters.systems.errant.demo.seed_demo",
+            # Its campaign side (named, not imported): the Checks at the table.
+            campaign_package="campaigns.systems.errant",
         ))
