@@ -49,9 +49,8 @@ class RollForm(BootstrapForm):
                             help_text="Optional, for the log: “climb the wall”.")
     attribute = _choice("Attribute", [])
     dv = _number("DV", CHECK_DV_MIN, CHECK_DV_MAX,
-                 help_text="As the Guide sets it: 0 easy, 4 difficult, 8 almost impossible; "
-                           "below 0 it succeeds by itself. A Saving Throw: the Renown or "
-                           "Threat of whoever caused the effect.")
+                 help_text="As the Guide sets it: 0 easy, 4 difficult, 8 almost "
+                           "impossible. A Saving Throw: the cause's Renown or Threat.")
     save_against = _choice("Saving Throw against", ErrantRoll.SaveAgainst.choices,
                            required=False)
     position = _choice("Position", [(key, f"{name}: {text}")

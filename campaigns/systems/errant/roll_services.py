@@ -73,6 +73,11 @@ class Plan:
     opposed: checks.OpposedOdds | None
 
     @property
+    def dv_text(self) -> str:
+        """"DV 4", or with what the sheet changed: "DV 7 = base 4 + 3 Encumbrance"."""
+        return self.dv.explanation if self.dv.terms else f"DV {self.dv.value}"
+
+    @property
     def faces(self) -> int:
         return checks.successes(self.attribute_value, self.dv.value)
 
@@ -205,7 +210,7 @@ def make_roll(*, character: Character, by, request: RollRequest,
                 character=locked, rolled_by=by, session=current_session(locked),
                 kind=request.kind, label=_label(request), attribute=request.attribute,
                 attribute_value=planned.attribute_value, base_dv=request.base_dv,
-                dv=planned.dv.value, dv_explanation=planned.dv.explanation[:300],
+                dv=planned.dv.value, dv_explanation=planned.dv_text[:300],
                 save_against=request.save_against if request.kind == ErrantRoll.Kind.SAVE
                 else "",
                 physical=request.physical, encumbrance=planned.encumbrance,

@@ -175,12 +175,12 @@ class Stakes:
     impact: str
 
     def meaning(self, success: bool) -> str:
-        """"Success (fair): you got what you wanted." and the like."""
+        """"Fair Impact: you got what you wanted." and the like."""
         if success:
             name, text = IMPACTS[self.impact]
-            return f"Success, {name.lower()} Impact: {text}."
+            return f"{name} Impact: {text}."
         name, text = POSITIONS[self.position]
-        return f"Failure, {name.lower()} Position: {text}."
+        return f"{name} Position: {text}."
 
 
 def stakes(position: str = DEFAULT_POSITION, impact: str = DEFAULT_IMPACT, *,

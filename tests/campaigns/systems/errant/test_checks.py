@@ -83,7 +83,7 @@ def test_a_check_logs_the_engines_odds_the_face_and_its_meaning(table):
     assert Fraction(rolled.odds["success"]) == enumerate_chance(phys, 4)
     assert (rolled.face, rolled.attribute_value, rolled.dv) == (5, phys, 4)
     assert rolled.success is (4 < 5 <= phys)
-    assert rolled.meaning == "Success, fair Impact: you got what you wanted."
+    assert rolled.meaning == "Fair Impact: you got what you wanted."
     assert rolled.session == table["session"] and rolled.rolled_by == table["player"]
 
 
@@ -93,7 +93,7 @@ def test_the_face_must_be_above_the_dv_and_at_most_the_attribute(table, face, su
                                      request=check(position="dire"), rng=Faces(face))
     assert rolled.success is success
     if not success:
-        assert rolled.meaning == "Failure, dire Position: worse than you even imagined."
+        assert rolled.meaning == "Dire Position: worse than you even imagined."
 
 
 def test_below_dv_0_it_succeeds_by_itself_whatever_the_face(table):
@@ -255,6 +255,21 @@ def test_the_owner_and_the_guides_see_the_exact_odds_and_roll(client, table, who
     assert response.status_code == 200 and 'id="roll-result"' in body and "<html" not in body
     rolled = ErrantRoll.objects.get()
     assert rolled.rolled_by == table[who] and rolled.session == table["session"]
+
+
+def test_the_odds_shown_are_the_enumerations_at_every_dv(client, table):
+    client.force_login(table["player"])
+    sheet = sheet_for(table["wren"])
+    for attribute in ("phys", "skill", "mind", "pres"):
+        value = sheet.value(attribute)
+        for dv in range(-1, 21):
+            response = client.post(play_url(table, "errant_roll_odds"),
+                                   posted(attribute=attribute, dv=str(dv)),
+                                   HTTP_HX_REQUEST="true")
+            chance = enumerate_chance(value, dv)
+            assert chance == checks.p_success(value, dv)
+            shown = f'data-fraction="success">({chance.numerator}/{chance.denominator})'
+            assert shown in response.content.decode(), (attribute, dv)
 
 
 def test_without_htmx_the_whole_page_comes_back(client, table):
