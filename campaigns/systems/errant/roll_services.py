@@ -140,6 +140,18 @@ def plan(sheet, request: RollRequest) -> Plan:
                 chance=checks.p_success(attribute_value, dv.value), opposed=opposed)
 
 
+def opposed_meaning(stakes: checks.Stakes, result: str) -> str:
+    """What an opposed Check's result means for the Errant (AMB-E-CHK-4): winning is a
+    success at the Check's Impact, losing a failure at its Position; both failing, "the
+    situation gets worse and more complicated for both"; a tie, the Guide's draw or
+    another opposed Check (CR §Opposed Checks)."""
+    if result == checks.TIE:
+        return "A tie: the Guide declares a draw, or asks for another opposed Check."
+    if result == checks.BOTH_FAIL:
+        return f"Both fail: worse and more complicated for both. {stakes.meaning(False)}"
+    return stakes.meaning(result == checks.FIRST)
+
+
 def may_roll_for(character: Character, user) -> bool:
     """The Errant's player, or the Guide (or a co-Guide) of its campaign."""
     if user is None or not user.is_authenticated:
@@ -192,17 +204,19 @@ def make_roll(*, character: Character, by, request: RollRequest,
     face = checks.roll_d20(rng)
     success = checks.succeeds(face, planned.attribute_value, planned.dv.value)
     opposed_fields = {}
+    meaning = planned.stakes.meaning(success)
     if request.kind == ErrantRoll.Kind.OPPOSED:
         their_face = checks.roll_d20(rng)
         their_success = checks.succeeds(their_face, request.opponent_attribute,
                                         request.opponent_dv)
+        result = checks.opposed_result((face, success), (their_face, their_success))
+        meaning = opposed_meaning(planned.stakes, result)
         opposed_fields = {
             "opponent": request.opponent.strip()[:100] or "the opponent",
             "opponent_attribute": request.opponent_attribute,
             "opponent_dv": request.opponent_dv, "opponent_face": their_face,
             "opponent_success": their_success,
-            "opposed_result": checks.opposed_result((face, success),
-                                                    (their_face, their_success)),
+            "opposed_result": result,
         }
     try:
         with transaction.atomic():
@@ -218,7 +232,7 @@ def make_roll(*, character: Character, by, request: RollRequest,
                 mastery=planned.mastery, jettons=request.jettons,
                 position=planned.stakes.position, impact=planned.stakes.impact,
                 face=face, success=success, automatic=checks.automatic(planned.dv.value),
-                meaning=planned.stakes.meaning(success)[:200], odds=planned.odds(),
+                meaning=meaning[:200], odds=planned.odds(),
                 request_key=request_key or None, **opposed_fields)
     except IntegrityError as error:  # the key taken meanwhile (no lock on another row)
         raise RollRefused("This form was already used: reload the page.",

@@ -191,6 +191,20 @@ def test_an_opposed_check_against_an_npc_rolls_both_and_logs_the_winner(table):
     assert Fraction(counted["both_fail"], 400) == Fraction(rolled.odds["both_fail"])
 
 
+@pytest.mark.parametrize(("faces", "result", "meaning"), [
+    ((5, 8), "second", "Dire Position: worse than you even imagined."),
+    ((6, 6), "tie", "A tie: the Guide declares a draw, or asks for another opposed Check."),
+    ((20, 20), "both_fail", "Both fail: worse and more complicated for both."),
+    ((8, 5), "first", "Strong Impact: this went better than expected."),
+])
+def test_an_opposed_checks_meaning_follows_who_won(table, faces, result, meaning):
+    request = check(kind="opposed", base_dv=0, position="dire", impact="strong",
+                    opponent="Guard", opponent_attribute=12, opponent_dv=0)
+    rolled = roll_services.make_roll(character=table["wren"], by=table["player"],
+                                     request=request, rng=Faces(*faces))
+    assert rolled.opposed_result == result and rolled.meaning.startswith(meaning)
+
+
 def test_the_same_request_key_gets_the_same_roll(table):
     first = roll_services.make_roll(character=table["wren"], by=table["player"],
                                     request=check(), rng=Faces(5), request_key="k1")
