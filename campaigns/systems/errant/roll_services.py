@@ -24,7 +24,7 @@ from campaigns.services import CampaignError
 from characters.models import Character
 from characters.systems.errant.builds import sheet_for
 from characters.systems.errant.models import ErrantCharacter
-from rules.engine.errant import checks
+from rules.engine.errant import checks, slots
 from rules.engine.errant.data import PROFICIENCIES
 
 from .rolls import ErrantRoll
@@ -102,6 +102,17 @@ def jettons_owned(sheet) -> int:
 def plan(sheet, request: RollRequest) -> Plan:
     """The Check as the sheet and the rules make it; RollRefused (with its field) when the
     sheet does not allow what was asked (a Proficiency not held, more Jettons than owned)."""
+    if "dead" in sheet.flags:
+        raise RollRefused("This Errant is dead: its Exhaustion has reached its phys.", "dead")
+    enc_on, enc_off = sheet.value("encumbrance"), sheet.value("encumbrance_no_backpack")
+    if slots.incapable(enc_off if request.backpack_off else enc_on):
+        # PR §Encumbrance: "incapable of doing anything" (AMB-E-CHK-8).
+        hint = (" Tick “Backpack off”: without it Encumbrance is "
+                f"{enc_off}." if not request.backpack_off and not slots.incapable(enc_off)
+                else " Drop or hand over items first.")
+        raise RollRefused(f"Encumbrance {enc_off if request.backpack_off else enc_on}: at "
+                          f"{slots.ENCUMBRANCE_INCAPABLE} or more an Errant can do nothing, "
+                          f"no Check at all.{hint}", "incapable", field="backpack_off")
     points = 0
     if request.proficiency:
         points = proficiency_points(sheet).get(request.proficiency, 0)

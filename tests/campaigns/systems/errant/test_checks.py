@@ -160,6 +160,23 @@ def test_jettons_are_refused_beyond_the_stack_and_without_a_proficiency(table):
         roll_services.plan(sheet_for(table["wren"]), check(proficiency="stealth"))
 
 
+def test_at_encumbrance_8_an_errant_can_do_nothing_unless_the_backpack_comes_off(table):
+    from characters.systems.errant.demo import wren
+
+    rocks = {"name": "Rocks", "quarters": 4, "quantity": 12, "location": "backpack",
+             "kind": "", "uses": None, "uses_max": None, "quality": None, "blocks": None,
+             "magic": 0}
+    laden = ErrantCharacter.objects.get(pk=make_wren(table["player"],
+                                                     gear=[*wren()["gear"], rocks]).pk)
+    sheet = sheet_for(laden)
+    assert sheet.value("encumbrance") >= 8 > sheet.value("encumbrance_no_backpack")
+    for kind in ("check", "save"):
+        with pytest.raises(RollRefused) as refused:
+            roll_services.plan(sheet, check(kind=kind, save_against="threat"))
+        assert refused.value.code == "incapable" and "Backpack off" in refused.value.message
+    assert roll_services.plan(sheet, check(backpack_off=True)).chance > 0
+
+
 def test_a_saving_throw_against_renown_is_a_check_at_that_dv(table):
     rolled = roll_services.make_roll(
         character=table["wren"], by=table["player"],
