@@ -132,6 +132,8 @@ def test_a_check_reaches_the_guides_log_live(page, browser, live_server, passwor
         "Head chef", timeout=SLOW)
     assert guide_page.evaluate("window.__notReloaded") is True
     screenshot(guide_page, "errant-session-log")
+    violations = axe_check(guide_page)
+    assert not violations, describe(violations)
     page.set_viewport_size(PHONE)
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     screenshot(page, "errant-check-phone")

@@ -338,6 +338,23 @@ def test_hostile_input_is_said_beside_its_field_and_kept(client, table, changes,
     assert odds.status_code == 200 and 'id="odds-none"' in odds.content.decode()
 
 
+def test_an_errant_outside_a_campaign_rolls_into_its_own_log(client):
+    owner = UserFactory()
+    loner = make_wren(owner)
+    client.force_login(owner)
+    page = client.get(reverse("characters:errant_play", args=[loner.pk]))
+    assert "not in a campaign" in page.content.decode()
+    response = client.post(reverse("characters:errant_roll", args=[loner.pk]), posted())
+    assert response.status_code == 200 and "Kept with Wren" in response.content.decode()
+    assert ErrantRoll.objects.get().session is None
+
+
+def test_the_sheet_links_to_the_play_page(client, table):
+    client.force_login(table["player"])
+    page = client.get(reverse("characters:detail", args=[table["wren"].pk]))
+    assert play_url(table) in page.content.decode()
+
+
 def test_another_systems_character_is_404(client, table):
     from tests.factories import AsphodelFactory
 
