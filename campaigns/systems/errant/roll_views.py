@@ -124,10 +124,12 @@ def roll_odds(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def roll_panel(request: HttpRequest, pk: int) -> HttpResponse:
-    """Another kind of roll chosen: the panel with its fields, the rest as typed."""
+    """Another kind of roll chosen: the panel with its fields, the rest as typed (shown,
+    not yet judged: the new kind's fields are still empty)."""
     character = _character(request, pk)
     sheet = sheet_for(character)
-    form = _form(sheet, request.POST)
+    typed = {name: value for name, value in request.POST.items() if name in RollForm.base_fields}
+    form = RollForm(initial={**INITIAL, "request_key": _key(), **typed}, sheet=sheet)
     return _render(request, _context(character, sheet, form=form), "roll-panel")
 
 

@@ -369,7 +369,11 @@ def test_the_kind_panel_shows_the_opponents_fields(client, table):
     client.force_login(table["player"])
     response = client.post(play_url(table, "errant_roll_panel"), posted(kind="opposed"),
                            HTTP_HX_REQUEST="true")
-    assert 'id="opponent-fields"' in response.content.decode()
+    body = response.content.decode()
+    assert 'id="opponent-fields"' in body and "invalid-feedback" not in body
+    assert 'value="4"' in body  # the DV as typed
+    whole = client.post(play_url(table, "errant_roll_panel"), posted(kind="save"))
+    assert whole.status_code == 200 and 'id="id_save_against"' in whole.content.decode()
 
 
 # -- the session log --------------------------------------------------------------------------
