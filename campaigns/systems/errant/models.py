@@ -17,3 +17,6 @@ from .company_models import (  # noqa: F401
     ErrantFaction,
     ErrantReputationEntry,
 )
+
+# The Play page's Checks, Saving Throws and opposed Checks, the session log (errroll).
+from .rolls import ErrantRoll  # noqa: F401, E402

@@ -6,7 +6,7 @@ part of the table adds its routes in its own block."""
 
 from django.urls import path, reverse
 
-from . import advancement_views, company_views
+from . import advancement_views, company_views, roll_urls
 
 # Under /campaigns/, in the "campaigns" namespace (campaigns/urls.py).
 campaign_urlpatterns: list = []
@@ -44,6 +44,11 @@ campaign_urlpatterns += [
     path(_CO + "ancestry/<id:use_pk>/undo/", advancement_views.ancestry_undo,
          name="errant_ancestry_undo"),
 ]
+
+# --- Checks at the table (roll_urls.py): the Play page and the session's roll log.
+campaign_urlpatterns += roll_urls.campaign_urlpatterns
+character_urlpatterns += roll_urls.character_urlpatterns
+session_links = roll_urls.session_links
 
 
 def campaign_links(campaign, *, runs: bool = False) -> list[tuple[str, str]]:

@@ -12,7 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .data import EXPERTISE_DV
+from .data import (
+    DEFAULT_IMPACT,
+    DEFAULT_POSITION,
+    EXPERTISE_DV,
+    IMPACTS,
+    MASTERY_IMPACT,
+    MASTERY_POSITION,
+    POSITIONS,
+)
 
 D20 = 20
 NPC_ATTRIBUTE_BONUS = 8  # IT §NPC Attributes: an NPC rolls at most Threat + 8
@@ -153,3 +161,59 @@ def p_wager(jettons_spent: int) -> Fraction:
 def p_fame(renown: int) -> Fraction:
     """ER §Renown: the reputation precedes the Errant on a D10 at most their Renown."""
     return Fraction(max(0, min(renown, FAME_DIE)), FAME_DIE)
+
+
+# -- a Check rolled: its outcome, its stakes, opposed results ------------------------------
+
+
+@dataclass(frozen=True)
+class Stakes:
+    """CR §Position & Impact: Position sets what a failure means, Impact what a success
+    means; neither changes the odds."""
+
+    position: str
+    impact: str
+
+    def meaning(self, success: bool) -> str:
+        """"Fair Impact: you got what you wanted." and the like."""
+        if success:
+            name, text = IMPACTS[self.impact]
+            return f"{name} Impact: {text}."
+        name, text = POSITIONS[self.position]
+        return f"{name} Position: {text}."
+
+
+def stakes(position: str = DEFAULT_POSITION, impact: str = DEFAULT_IMPACT, *,
+           mastery: bool = False) -> Stakes:
+    """The Check's Position and Impact as the Guide set them; a mastered Proficiency's
+    Checks are shaky and strong (ER §The Deviant, mastery: "changes the Position of all
+    Checks relating to that Proficiency to shaky, and the Impact ... to strong")."""
+    if position not in POSITIONS:
+        raise ValueError(f"{position!r} is not a Position")
+    if impact not in IMPACTS:
+        raise ValueError(f"{impact!r} is not an Impact")
+    if mastery:
+        return Stakes(MASTERY_POSITION, MASTERY_IMPACT)
+    return Stakes(position, impact)
+
+
+def roll_d20(rng) -> int:
+    return rng.randint(1, D20)
+
+
+FIRST, SECOND, TIE, BOTH_FAIL = "first", "second", "tie", "both_fail"
+
+
+def opposed_result(first: tuple[int, bool], second: tuple[int, bool]) -> str:
+    """CR §Opposed Checks, each side (face, succeeded): the higher roll that still succeeds
+    wins (a lone success wins); both failing is BOTH_FAIL; both succeeding on one face is a
+    TIE (the Guide declares a draw or asks for another opposed Check). Counted the same
+    way as opposed_odds."""
+    (x, x_ok), (y, y_ok) = first, second
+    if x_ok and y_ok:
+        return FIRST if x > y else SECOND if y > x else TIE
+    if x_ok:
+        return FIRST
+    if y_ok:
+        return SECOND
+    return BOTH_FAIL

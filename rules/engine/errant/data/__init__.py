@@ -115,6 +115,21 @@ PROFICIENCIES = {
     "stealth": ("Stealth", "Assassin"),
     "survival": ("Survival", "Beast Master"),
 }
+# CR §Position & Impact: what each sets at stake (Position: the failure; Impact: the
+# success), defaults risky and fair; a Proficiency's mastery makes its Checks shaky and
+# strong (ER §The Deviant).
+POSITIONS = {
+    "shaky": ("Shaky", "not as bad as it could have been"),
+    "risky": ("Risky", "about what you expected"),
+    "dire": ("Dire", "worse than you even imagined"),
+}
+IMPACTS = {
+    "strong": ("Strong", "this went better than expected"),
+    "fair": ("Fair", "you got what you wanted"),
+    "weak": ("Weak", "not exactly what you hoped"),
+}
+DEFAULT_POSITION, DEFAULT_IMPACT = "risky", "fair"
+MASTERY_POSITION, MASTERY_IMPACT = "shaky", "strong"
 EXPERTISE_DV = -2  # ER §The Deviant: "Expertise reduces the DV ... by 2"
 FLEET_FOOTED_MAX_ENCUMBRANCE = 4  # "as long as your Encumbrance is not greater than 4"
 # ER §The Zealot, Relics: the four kinds.
