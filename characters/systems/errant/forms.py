@@ -191,11 +191,18 @@ class ErrantForm(forms.Form):
         self.renown_numbers = list(range(2, max(renown, stored + 1) + 1))
         choices = [("", "—"), *((key, f"{key} ({ATTRIBUTE_NAMES[key]})")
                                 for key in ATTRIBUTE_KEYS)]
+        # In a campaign the raises are chosen on the campaign's page, the Company's
+        # (the Guide's) first and then the player's (campaigns/systems/errant/
+        # advancement.py): here they show, disabled, and a save keeps what is stored.
+        self.raises_in_campaign = bool(character is not None and character.campaign_id)
         for number in self.renown_numbers:
-            self.fields[f"renown_{number}_company"] = choice_field(
-                f"Renown {number}, the Company's", choices)
-            self.fields[f"renown_{number}_player"] = choice_field(
-                f"Renown {number}, yours", choices)
+            for who, label in (("company", f"Renown {number}, the Company's"),
+                               ("player", f"Renown {number}, yours")):
+                field = choice_field(label, choices)
+                if self.raises_in_campaign:
+                    field.disabled = True
+                    field.help_text = "Chosen on the campaign's page."
+                self.fields[f"renown_{number}_{who}"] = field
         source = self.data if self.is_bound else self.initial
         self.row_count = row_count(source.get("item_rows", 0))
         for row in range(self.row_count):

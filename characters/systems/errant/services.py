@@ -59,6 +59,10 @@ def character_update(*, character, data: dict, by) -> ErrantCharacter:
     character = ErrantCharacter.objects.select_for_update().get(pk=character.pk)
     columns = _columns(data)
     gear = columns.pop("gear", None)
+    if character.campaign_id:
+        # In a campaign the Renown raises are the campaign page's (the Company's pick,
+        # then the player's): the builder keeps the row's, read under its lock.
+        columns.pop("renown_raises", None)
     for column, value in columns.items():
         setattr(character, column, value)
     character.save()

@@ -211,3 +211,25 @@ def test_the_ancestry_ability_needs_a_session(campaign, player, wren):
     with pytest.raises(CampaignError) as error:
         advancement.ancestry_use(character=wren, session=None, by=player)
     assert error.value.code == "no_session"
+
+
+def test_in_a_campaign_the_builder_cannot_choose_the_renown_raises(client, wren, player):
+    """ER §Renown: the Company chooses the first Attribute. In a campaign the builder
+    shows the raises disabled and a save keeps what is stored, whatever is posted."""
+    from django.urls import reverse
+
+    from characters.models import XpEntry
+    from tests.characters.systems.errant.helpers import posted
+
+    XpEntry.objects.create(character=wren, kind=XpEntry.Kind.ADJUSTMENT, xp_change=2_000)
+    client.force_login(player)
+    page = client.get(reverse("characters:edit", args=[wren.pk])).content.decode()
+    assert "Chosen on the campaign&#x27;s page." in page or \
+        "Chosen on the campaign's page." in page
+    assert 'name="renown_2_company"' in page and "disabled" in page
+    client.post(reverse("characters:edit", args=[wren.pk]),
+                posted(name="Wren the Bold", renown_2_company="phys",
+                       renown_2_player="pres"))
+    wren.refresh_from_db()
+    assert wren.name == "Wren the Bold"  # the save went through...
+    assert wren.renown_raises == []  # ...and kept the raises the campaign page left
