@@ -36,6 +36,18 @@ from campaigns.systems.eldritch_gambit import initiative, roll_services
 from campaigns.systems.eldritch_gambit.models import Combatant, Encounter
 from campaigns.systems.eldritch_gambit.rolls import Roll
 from campaigns.systems.encounters.models import SeedEncounter, SeedEncounterStep
+from campaigns.systems.errant.advancement_models import (
+    ErrantAncestryUse,
+    ErrantFameRoll,
+    ErrantRenownPick,
+    ErrantWaste,
+)
+from campaigns.systems.errant.company_models import (
+    ErrantDebtEntry,
+    ErrantFaction,
+    ErrantReputationEntry,
+)
+from campaigns.systems.errant.rolls import ErrantRoll
 from campaigns.systems.mettle import initiative as mettle_initiative
 from campaigns.systems.mettle import roll_services as mettle_rolls
 from campaigns.systems.mettle.encounters import (
@@ -54,7 +66,7 @@ from characters.models import CoinEntry, GearTransfer, InventoryItem, XpEntry
 from characters.systems.eldritch_gambit.demo import ASPHODEL
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from characters.systems.errant.apps import KEY as ERRANT
-from characters.systems.errant.models import ErrantCharacter
+from characters.systems.errant.models import ErrantCharacter, ErrantItem, ErrantTrade
 from characters.systems.mettle.apps import KEY as METTLE
 from characters.systems.mettle.demo import VIKTOR
 from characters.systems.mettle.demo import seed_demo as seed_mettle_demo
@@ -290,6 +302,9 @@ def ledgers() -> dict:
                                                            version=Sum("version")),
         "seed_encounter_steps": SeedEncounterStep.objects.filter(
             undone_at__isnull=True).count(),
+        "errant": [model.objects.count() for model in (
+            ErrantWaste, ErrantRenownPick, ErrantFameRoll, ErrantAncestryUse, ErrantRoll,
+            ErrantItem, ErrantTrade, ErrantDebtEntry, ErrantReputationEntry, ErrantFaction)],
     }
 
 

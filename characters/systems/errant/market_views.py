@@ -224,22 +224,31 @@ def sell(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
                                                 error=True))
 
 
+def _undo_latest(request: HttpRequest, pk: int, posted: str, choose: str, take_back
+                 ) -> HttpResponse:
+    """Undo the ledger row named by the POST field `posted` with `take_back(character=,
+    pk=, by=)` (a trade, a money entry), answered with the gear page and what happened."""
+    character = _errant(request, pk, edit=True)
+    row_pk = parse_id(request.POST.get(posted))
+    try:
+        if row_pk is None:
+            raise market.TradeRefused(choose)
+        entry = take_back(character=character, pk=row_pk, by=request.user)
+    except market.TradeRefused as refused:
+        status, error = str(refused), True
+    else:
+        status, error = f"{entry.note}.", False
+    character = _errant(request, pk, edit=True)
+    return _answer(request, character, _context(character, can_edit=True, status=status,
+                                                error=error))
+
+
 @login_required
 @require_POST
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
-    character = _errant(request, pk, edit=True)
-    trade_pk = parse_id(request.POST.get("trade"))
-    try:
-        if trade_pk is None:
-            raise market.TradeRefused("Choose the trade to undo.")
-        entry = market.undo(character=character, trade_pk=trade_pk, by=request.user)
-    except market.TradeRefused as refused:
-        character = _errant(request, pk, edit=True)
-        return _answer(request, character, _context(character, can_edit=True,
-                                                    status=str(refused), error=True))
-    character = _errant(request, pk, edit=True)
-    return _answer(request, character, _context(character, can_edit=True,
-                                                status=f"{entry.note}."))
+    return _undo_latest(
+        request, pk, "trade", "Choose the trade to undo.",
+        lambda *, character, pk, by: market.undo(character=character, trade_pk=pk, by=by))
 
 
 @login_required
@@ -270,16 +279,7 @@ def money(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def money_undo(request: HttpRequest, pk: int) -> HttpResponse:
-    character = _errant(request, pk, edit=True)
-    entry_pk = parse_id(request.POST.get("entry"))
-    try:
-        if entry_pk is None:
-            raise market.TradeRefused("Choose the entry to undo.")
-        entry = market.undo_money(character=character, entry_pk=entry_pk, by=request.user)
-    except market.TradeRefused as refused:
-        character = _errant(request, pk, edit=True)
-        return _answer(request, character, _context(character, can_edit=True,
-                                                    status=str(refused), error=True))
-    character = _errant(request, pk, edit=True)
-    return _answer(request, character, _context(character, can_edit=True,
-                                                status=f"{entry.note}."))
+    return _undo_latest(
+        request, pk, "entry", "Choose the entry to undo.",
+        lambda *, character, pk, by: market.undo_money(character=character, entry_pk=pk,
+                                                       by=by))
