@@ -290,7 +290,6 @@ def item_give(
         return earlier
 
 
-@transaction.atomic
 def give_as_posted(*, character: Character, item: int, data: dict, by) -> str:
     """The inventory pages' Give (characters.inventory_forms.GiveForm's cleaned `data`):
     hand the line over (item_give) and say what went where; a request key already used
@@ -312,6 +311,7 @@ def give_as_posted(*, character: Character, item: int, data: dict, by) -> str:
     return f"{what} went to {transfer.to_label}."
 
 
+@transaction.atomic
 def _give(*, item, by, to_character, to_stash, from_character, note, request_key, quantity):
     earlier = _earlier(request_key)
     if earlier is not None:
