@@ -23,13 +23,15 @@ from functools import wraps
 from pathlib import Path
 
 from django.conf import settings
-from django.db.models import OuterRef, Subquery
+from django.db.models import Count, Max, OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import get_object_or_404
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from characters.models import InventoryItem, XpEntry
 
 from . import rituals
+from .models import Session
 
 _ETAG = "_poll_etag"
 _deployed: str | None = None
@@ -105,6 +107,25 @@ def conditional_poll(view):
 
     return wrapped
 
+
+
+
+def session_of_log(request: HttpRequest, campaign_pk: int, number: int, rolls: str):
+    """Session `number` of campaign `campaign_pk` for a roll log page (404 if none), once
+    `unchanged_since` has had the log's version: the session, its `rolls` (a system's
+    roll model's related name on Session) counted, the newest, their characters' change
+    stamp (a renamed character shows under its new name) and the campaign's latest
+    session (only that one's log polls). The session carries `latest_pk`."""
+    latest_pk = Session.objects.filter(campaign_id=campaign_pk).order_by(
+        "-number").values("pk")[:1]
+    session = get_object_or_404(
+        Session.objects.annotate(rolls_count=Count(rolls), last_roll=Max(f"{rolls}__pk"),
+                                 characters_changed=Max(f"{rolls}__character__updated_at"),
+                                 latest_pk=Subquery(latest_pk)),
+        campaign_id=campaign_pk, number=number)
+    unchanged_since(request, session.pk, session.rolls_count, session.last_roll,
+                    session.characters_changed, session.latest_pk)
+    return session
 
 
 def rows_of(queryset, *also: str) -> list[tuple]:

@@ -13,14 +13,13 @@ import uuid
 from fractions import Fraction
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Max, OuterRef, Subquery
+from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from campaigns.models import Session
-from campaigns.polling import conditional_poll, rows_of, unchanged_since
+from campaigns.polling import conditional_poll, rows_of, session_of_log, unchanged_since
 from characters.models import Character, XpEntry
 from characters.systems.eldritch_gambit.builds import sheet_for
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
@@ -394,14 +393,7 @@ def session_log(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The session's rolls; 304 to a poll when none came, went or changed their
     character (campaigns.polling)."""
     membership = membership_or_404(request.user, pk)
-    latest_pk = Session.objects.filter(campaign_id=pk).order_by("-number").values("pk")[:1]
-    session = get_object_or_404(
-        Session.objects.annotate(rolls_count=Count("rolls"), last_roll=Max("rolls__pk"),
-                                 characters_changed=Max("rolls__character__updated_at"),
-                                 latest_pk=Subquery(latest_pk)),
-        campaign_id=pk, number=number)
-    unchanged_since(request, session.pk, session.rolls_count, session.last_roll,
-                    session.characters_changed, session.latest_pk)
+    session = session_of_log(request, pk, number, "rolls")
     # A page of LOG_SIZE rolls, newest first; ?before=<roll> pages back through older ones
     # (that page does not poll: nothing new ever lands on it).
     before = parse_id(request.GET.get("before"))

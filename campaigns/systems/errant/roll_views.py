@@ -15,18 +15,16 @@ import uuid
 from fractions import Fraction
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Max, Subquery
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
-from campaigns.models import Membership, Session
-from campaigns.polling import conditional_poll, unchanged_since
-from characters.systems.errant.apps import KEY
+from campaigns.polling import conditional_poll, session_of_log
 from characters.systems.errant.builds import sheet_for
 from characters.systems.errant.models import ErrantCharacter
 
 from . import roll_services
+from .access import membership_or_404
 from .roll_forms import RollForm
 from .roll_services import RollRefused
 from .rolls import ErrantRoll
@@ -157,29 +155,13 @@ def roll(request: HttpRequest, pk: int) -> HttpResponse:
     return _render(request, context, "roll-panel")
 
 
-def _membership_or_404(user, pk: int) -> Membership:
-    membership = Membership.objects.of_or_404(user, pk)
-    if membership.campaign.system != KEY:
-        raise Http404("No such page for this campaign's game system.")
-    return membership
-
-
 @login_required
 @require_GET
 @conditional_poll
 def session_log(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The session's Errant rolls; 304 to a poll when none came (campaigns.polling)."""
-    membership = _membership_or_404(request.user, pk)
-    latest_pk = Session.objects.filter(campaign_id=pk).order_by("-number").values("pk")[:1]
-    session = get_object_or_404(
-        Session.objects.annotate(rolls_count=Count("errant_rolls"),
-                                 last_roll=Max("errant_rolls__pk"),
-                                 characters_changed=Max("errant_rolls__character__updated_at"),
-                                 latest_pk=Subquery(latest_pk)),
-        campaign_id=pk, number=number)
-    # A renamed Errant shows under its new name: its change stamp is in the version.
-    unchanged_since(request, session.pk, session.rolls_count, session.last_roll,
-                    session.characters_changed, session.latest_pk)
+    membership = membership_or_404(request.user, pk)
+    session = session_of_log(request, pk, number, "errant_rolls")
     entries = list(session.errant_rolls.select_related("character", "rolled_by")[:LOG_SIZE])
     context = {"campaign": membership.campaign, "session": session, "entries": entries,
                "is_current": session.latest_pk == session.pk}

@@ -15,14 +15,12 @@ import uuid
 from fractions import Fraction
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Max, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from campaigns.models import Session
-from campaigns.polling import conditional_poll, unchanged_since
+from campaigns.polling import conditional_poll, session_of_log
 from characters.systems.mettle.builds import sheet_for
 from characters.systems.mettle.models import MettleCharacter
 from rules.engine.mettle.checks import check_odds, difficulty_rank
@@ -309,16 +307,7 @@ def split_roll(request: HttpRequest, pk: int) -> HttpResponse:
 def session_log(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The session's METTLE rolls; 304 to a poll when none came (campaigns.polling)."""
     membership = membership_or_404(request.user, pk)
-    latest_pk = Session.objects.filter(campaign_id=pk).order_by("-number").values("pk")[:1]
-    session = get_object_or_404(
-        Session.objects.annotate(rolls_count=Count("mettle_rolls"),
-                                 last_roll=Max("mettle_rolls__pk"),
-                                 characters_changed=Max("mettle_rolls__character__updated_at"),
-                                 latest_pk=Subquery(latest_pk)),
-        campaign_id=pk, number=number)
-    # A renamed character shows under its new name: its change stamp is in the version.
-    unchanged_since(request, session.pk, session.rolls_count, session.last_roll,
-                    session.characters_changed, session.latest_pk)
+    session = session_of_log(request, pk, number, "mettle_rolls")
     entries = list(session.mettle_rolls.select_related("character", "rolled_by", "twist")
                    [:LOG_SIZE])
     context = {"campaign": membership.campaign, "session": session, "entries": entries,
