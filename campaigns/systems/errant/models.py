@@ -20,3 +20,6 @@ from .company_models import (  # noqa: F401
 
 # The Play page's Checks, Saving Throws and opposed Checks, the session log (errroll).
 from .rolls import ErrantRoll  # noqa: F401, E402
+
+# The Turn log: every Turn, its Event Die and what it changed (issue 15; turns.py).
+from .turn_models import ErrantTurn, ErrantTurnChange  # noqa: F401, E402
