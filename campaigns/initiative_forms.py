@@ -10,6 +10,13 @@ from django import forms
 from .forms import BootstrapForm
 
 
+def typed_label(value: str, limit: int) -> str:
+    """A label typed into a tracker (an Action, a Zone) as the engine gets it: spaces
+    collapsed, no NUL byte (no database column stores one; PostgreSQL refuses it), cut at
+    twice `limit` so the engine's length check still speaks for what was typed."""
+    return " ".join((value or "").replace("\x00", "").split())[:limit * 2]
+
+
 def encounter_form(*, name_length: int, example: str) -> type[BootstrapForm]:
     """A new fight's form: its name (`example`: the help text's) and the campaign's
     session it belongs to (the latest, unless chosen)."""

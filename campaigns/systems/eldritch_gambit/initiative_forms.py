@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from campaigns.forms import BootstrapForm
-from campaigns.initiative_forms import clean_mob, encounter_form, status_form
+from campaigns.initiative_forms import clean_mob, encounter_form, status_form, typed_label
 from rules.engine.eldritch_gambit.initiative import MAX_ACTION_LABEL, SETTABLE_STATUSES
 from rules.engine.eldritch_gambit.statuses import STATUS_BY_KEY
 
@@ -66,4 +66,4 @@ StatusForm = status_form([(key, STATUS_BY_KEY[key].name) for key in SETTABLE_STA
 
 
 def clean_action(value: str) -> str:
-    return " ".join((value or "").split())[:MAX_ACTION_LABEL * 2]
+    return typed_label(value, MAX_ACTION_LABEL)

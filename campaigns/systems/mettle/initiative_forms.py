@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from campaigns.forms import BootstrapForm
-from campaigns.initiative_forms import clean_mob, encounter_form, status_form
+from campaigns.initiative_forms import clean_mob, encounter_form, status_form, typed_label
 from rules.engine.mettle.data import ATTRIBUTE_KEYS, ATTRIBUTE_NAMES
 from rules.engine.mettle.initiative import MAX_DAMAGE, MAX_ZONE_LABEL, SETTABLE_STATUSES
 from rules.engine.volleyball import MAX_ACTION_LABEL
@@ -88,6 +88,4 @@ class ZoneForm(BootstrapForm):
 
 
 def clean_text(value: str) -> str:
-    """A typed label (an Action, a Zone), spaces collapsed; no NUL byte, which no
-    database column stores (PostgreSQL refuses it); the engine checks the length."""
-    return " ".join((value or "").replace("\x00", "").split())[:MAX_ACTION_LABEL * 2]
+    return typed_label(value, MAX_ACTION_LABEL)

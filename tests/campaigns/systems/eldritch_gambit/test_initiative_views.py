@@ -384,3 +384,15 @@ def test_a_new_party_member_joins_mid_fight(client, fight, imp, seat):
     state = service.load(encounter).state
     assert state.fighter(combatant.key).has_action
     assert state.fighter(combatant.key).hp_max == service.sheet_for(cleo).value("hp_armored")
+
+
+def test_wait_action_with_a_nul_byte_is_stored_without_it(client, fight, imp):
+    encounter, *_ = fight
+    a = key(encounter, "Ana")
+    client.force_login(imp)
+    post_step(client, encounter, kind="trigger", claimants=[a])
+    response = post_step(client, encounter, kind="wait", key=a, action="Strike\x00 the door")
+    assert response.status_code in (200, 302)
+    step = InitiativeStep.objects.order_by("-pk").first()
+    assert step.kind == "wait" and "\x00" not in str(step.payload)
+    assert "Strike the door" in str(step.payload)
