@@ -106,3 +106,23 @@ def test_the_admin_lists_and_opens_an_errant(client, user):
     client.force_login(admin)
     assert client.get("/admin/errant/errantcharacter/").status_code == 200
     assert client.get(f"/admin/errant/errantcharacter/{errant.pk}/change/").status_code == 200
+
+
+def test_the_admin_lists_and_opens_errant_items_and_trades(client, user):
+    from django.contrib.auth import get_user_model
+
+    from characters.models import CoinEntry
+    from characters.systems.errant import market
+    from characters.systems.errant.models import ErrantItem
+    admin = get_user_model().objects.create_superuser("boss", "b@example.com", "pw-x-12345")
+    errant = make_wren(user)
+    CoinEntry.objects.create(character=errant, kind=CoinEntry.Kind.ADJUSTMENT, amount_cp=100)
+    trade = market.buy(character=errant, key="Light|Lantern", by=user, tier=3)
+    item = ErrantItem.objects.filter(item__character=errant).first()
+    client.force_login(admin)
+    trades = client.get("/admin/errant/erranttrade/")
+    assert trades.status_code == 200 and "Lantern" in trades.content.decode()
+    assert client.get(f"/admin/errant/erranttrade/{trade.pk}/change/").status_code == 200
+    listing = client.get("/admin/errant/errantitem/?q=" + item.item.name)
+    assert listing.status_code == 200 and item.item.name in listing.content.decode()
+    assert client.get(f"/admin/errant/errantitem/{item.pk}/change/").status_code == 200
