@@ -138,6 +138,8 @@ class GameSystem:
     # stash's page shows none). Moving gear between owners is generic
     # (campaigns/transfers.py); what it weighs is the system's.
     stash_loads: Callable[[list], tuple[dict[int, LineLoad], int]] | None = None
+    # What the stash's page calls those numbers (Errant counts Item Slots, not Load).
+    stash_unit: str = "Load"
     # The URL name of a character's inventory page, among the system's own pages (its
     # `urls`), "" for none: the party stash's page links there.
     inventory_url: str = ""

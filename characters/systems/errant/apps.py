@@ -52,6 +52,7 @@ class ErrantConfig(AppConfig):
             urls="characters.systems.errant.urls",
             inventory_url="characters:errant_gear",
             stash_loads=inventory.stash_loads,
+            stash_unit="Item Slots",
             duplicated=inventory.duplicated,
             lines_handed=inventory.lines_handed,
             # Its campaign side (named, not imported: characters never import campaigns):
