@@ -35,3 +35,10 @@ AXES_ENABLED = False
 # A tiny game system for the tests only (tests/tiny_system): its table and migration here;
 # the tests that use it register it (README, "Adding a game system").
 INSTALLED_APPS = [*INSTALLED_APPS, "tests.tiny_system"]  # noqa: F405
+# SQLite's test database is a file in the temporary folder, not Django's default shared
+# in-memory database: the browser tests' live server answers polls in other threads
+# while a test's page writes, and the shared cache's table locks refuse such a write at
+# once ("database table is locked") where a file in WAL mode lets it wait its turn (the
+# `timeout` of base.py), as on a real site.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    DATABASES["default"]["TEST"] = {"NAME": str(MEDIA_ROOT / "test.sqlite3")}  # noqa: F405

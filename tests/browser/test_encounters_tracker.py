@@ -7,7 +7,6 @@ Screenshots: artifacts/screenshots/encounters-tracker-*.
 """
 
 import pytest
-from django.db import connection
 from playwright.sync_api import expect
 
 from campaigns.systems.encounters import tracker
@@ -73,13 +72,6 @@ def step(page, name):
     click(page, page.get_by_role("button", name=name))
 
 
-# The fight posts a step every few hundred milliseconds while the player's page polls:
-# SQLite's in-memory test database (shared cache) answers a write that meets a poll's
-# read with "database table is locked" at once, without waiting (seen about one run in
-# four). A file database waits; PostgreSQL runs this test in .ci/run's second leg.
-@pytest.mark.skipif(connection.vendor != "postgresql",
-                    reason="needs PostgreSQL: SQLite's in-memory test database refuses "
-                           "a write that meets a concurrent poll ('table is locked')")
 def test_the_guide_runs_three_rounds_and_the_player_follows(browser, live_server):
     campaign = CampaignFactory(system=KEY)
     players = {}
