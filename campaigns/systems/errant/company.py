@@ -13,7 +13,7 @@ from django.db.models import Sum
 from campaigns.models import IMP_ROLES, Campaign, Membership
 from campaigns.services import CampaignError, check_text
 from characters.systems.errant.apps import KEY
-from characters.systems.errant.builds import sheet_for
+from characters.systems.errant.builds import for_sheets, sheet_for
 from characters.systems.errant.models import ErrantCharacter
 from rules.engine.errant.company import debt_doubled, most_extreme_alignment, reputation_band
 from rules.engine.errant.data.company import REPUTATION_MAX, REPUTATION_MIN, TABLE_ROLES
@@ -49,8 +49,9 @@ def require_guide(campaign: Campaign, by, what: str) -> None:
 
 
 def members(campaign: Campaign) -> list[ErrantCharacter]:
-    return list(ErrantCharacter.objects.filter(campaign=campaign, system=KEY)
-                .with_progress().select_related("owner").order_by("pk"))
+    """The Company's Errants with what their sheets read loaded (for_sheets)."""
+    return list(for_sheets(ErrantCharacter.objects.filter(campaign=campaign, system=KEY)
+                           .with_progress().select_related("owner").order_by("pk")))
 
 
 def debt(company: ErrantCompany) -> int:

@@ -19,7 +19,7 @@ class ErrantConfig(AppConfig):
 
     def ready(self):
         from . import inventory, pages, services
-        from .builds import sheet_for
+        from .builds import for_sheets, sheet_for
         from .exchange import EXCHANGE
         from .forms import NEW_CHARACTER_INITIAL, ErrantForm, initial_from_character
         from .models import ErrantCharacter
@@ -32,6 +32,7 @@ class ErrantConfig(AppConfig):
             new_character_initial=NEW_CHARACTER_INITIAL,
             initial_from_character=initial_from_character,
             sheet=sheet_for,
+            for_sheets=for_sheets,
             summary=pages.summary,
             game_master="Guide",
             create=services.character_create,

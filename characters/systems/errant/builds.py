@@ -97,6 +97,20 @@ BUILD_COLUMNS = (
 )
 
 
+def for_sheets(queryset):
+    """The Errants of `queryset` with their gear lines and their ErrantItem rows loaded
+    (`sheet_lines`, read by inventory.carried_lines), so that a page of many sheets (the
+    Guide's party dashboard) costs no query per Errant or per line. XP and money come
+    from the queryset's `with_progress` sums, as the generic pages load them."""
+    from django.db.models import Prefetch
+
+    from characters.models import InventoryItem
+
+    return queryset.prefetch_related(Prefetch(
+        "items", to_attr="sheet_lines",
+        queryset=InventoryItem.objects.select_related("errant_item")))
+
+
 def values_of(character) -> dict[str, Any]:
     return {column: getattr(character, column) for column in BUILD_COLUMNS}
 

@@ -57,11 +57,14 @@ def _has_side(item: InventoryItem) -> bool:
 
 def carried_lines(character) -> list[InventoryItem]:
     """The Errant's lines in order (what it dropped is not carried), their ErrantItem
-    loaded; a prefetched `items` (for_sheets) costs no query."""
+    loaded; lines loaded by builds.for_sheets (`sheet_lines`) or a prefetched `items`
+    cost no query."""
     if character is None or character.pk is None:
         return []
     cache = getattr(character, "_prefetched_objects_cache", {})
-    if "items" in cache:
+    if getattr(character, "sheet_lines", None) is not None:  # builds.for_sheets
+        lines = list(character.sheet_lines)
+    elif "items" in cache:
         lines = list(cache["items"])
     else:
         lines = list(InventoryItem.objects.filter(character_id=character.pk)
