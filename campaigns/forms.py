@@ -113,6 +113,24 @@ class CampaignForm(forms.Form):
         return cleaned
 
 
+class CampaignEditForm(CampaignForm):
+    """The campaign's page of settings: CampaignForm for a campaign that exists, its game
+    system fixed (not a field), its current values initial."""
+
+    def __init__(self, *args, campaign, **kwargs):
+        if args and args[0] is not None:  # bound: the system is the campaign's
+            data = args[0].copy()
+            data["system"] = campaign.system
+            args = (data, *args[1:])
+        kwargs.setdefault("initial", {
+            "name": campaign.name, "pitch": campaign.pitch, "system": campaign.system,
+            "default_highlight_rounds": campaign.default_highlight_rounds,
+            **(campaign.settings or {})})
+        super().__init__(*args, **kwargs)
+        del self.fields["system"]
+        del self.fields["request_key"]
+
+
 class SessionForm(BootstrapForm):
     """A new session of a campaign of the game system `system` (its Highlight rounds)."""
 

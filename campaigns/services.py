@@ -251,6 +251,30 @@ def campaign_create(*, owner, name: str, pitch: str = "", settings: dict | None 
 
 
 @transaction.atomic
+def campaign_update(*, campaign: Campaign, by, name: str, pitch: str = "",
+                    settings: dict | None = None,
+                    default_highlight_rounds: int | None = None) -> Campaign:
+    """The Imp (or a co-Imp) renames the campaign, rewrites its pitch, or changes the
+    system's settings and the Highlight rounds a new session starts with. The game system
+    never changes here (its characters are of it). A change applies from now on: what is
+    recorded (sessions, fights, ledgers) stays as it was."""
+    require_imp(campaign, by, "change the campaign")
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    campaign.name = check_text(name, field="name", length=NAME_LENGTH,
+                               required="Give the campaign a name.")
+    campaign.pitch = check_text(pitch, field="pitch", length=PITCH_LENGTH)
+    if default_highlight_rounds is not None:
+        _check_rounds(default_highlight_rounds, field="default_highlight_rounds",
+                      system=campaign.system)
+        campaign.default_highlight_rounds = default_highlight_rounds
+    campaign.settings = campaign_settings(campaign.game_system,
+                                          settings if settings is not None
+                                          else campaign.settings)
+    campaign.save(update_fields=["name", "pitch", "default_highlight_rounds", "settings"])
+    return campaign
+
+
+@transaction.atomic
 def invitation_create(*, campaign: Campaign, by) -> Invitation:
     require_imp(campaign, by, "invite players")
     return Invitation.objects.create(campaign=campaign, created_by=by)

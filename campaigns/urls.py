@@ -11,6 +11,7 @@ urlpatterns = [
     # A join code is secrets.token_urlsafe: a slug; anything else (a NUL byte) is a 404.
     path("join/<slug:code>/", views.campaign_join, name="join"),
     path("<id:pk>/", views.campaign_detail, name="detail"),
+    path("<id:pk>/edit/", views.campaign_edit, name="edit"),
     path("<id:pk>/invitations/", views.invitation_create, name="invitation_create"),
     path("<id:pk>/invitations/<id:invitation_pk>/revoke/", views.invitation_revoke,
          name="invitation_revoke"),

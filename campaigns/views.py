@@ -32,6 +32,7 @@ from config.parsing import parse_id
 from . import rituals, selectors, services
 from .forms import (
     BringCharacterForm,
+    CampaignEditForm,
     CampaignForm,
     CharacterActionForm,
     HandoverForm,
@@ -120,6 +121,32 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
                 messages.success(request, f"{campaign.name} is ready: invite your players.")
                 return redirect(campaign)
     return render(request, "campaigns/campaign_form.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """The campaign's name, pitch and its system's settings, for the Imp and co-Imps."""
+    membership = Membership.objects.of_or_404(request.user, pk)
+    _require_runs(membership)
+    campaign = membership.campaign
+    form = CampaignEditForm(request.POST if request.method == "POST" else None,
+                            campaign=campaign)
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        try:
+            services.campaign_update(campaign=campaign, by=request.user, name=data["name"],
+                                     pitch=data["pitch"], settings=data["settings"],
+                                     default_highlight_rounds=data.get(
+                                         "default_highlight_rounds"))
+        except CampaignError as error:
+            add_service_error(form, error)
+        else:
+            messages.success(request, "The campaign's settings are saved.")
+            return redirect(campaign)
+    return render(request, "campaigns/campaign_edit.html",
+                  {"form": form, "campaign": campaign, "membership": membership},
+                  status=400 if form.is_bound and form.errors else 200)
 
 
 @login_required

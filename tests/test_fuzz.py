@@ -269,7 +269,9 @@ class World:
         campaign = Campaign.objects.get(system="errant")
         ash = ErrantRenownPick.objects.filter(character__campaign=campaign).first()
         return {"pk": campaign.pk, "character_pk": ash.character_id, "pick_pk": ash.pk,
-                "faction_pk": ErrantFaction.objects.get(company__campaign=campaign).pk,
+                # The demo's first Faction (the sweep may add more with a name it sends).
+                "faction_pk": ErrantFaction.objects.filter(
+                    company__campaign=campaign).order_by("pk").first().pk,
                 "entry_pk": ErrantDebtEntry.objects.filter(
                     company__campaign=campaign).first().pk,
                 "use_pk": 0}

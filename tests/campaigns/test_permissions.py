@@ -82,7 +82,7 @@ def snapshot() -> tuple:
                                                          "ritual_closed_at")),
         list(EldritchGambitCharacter.objects.order_by("pk")
              .values_list("pk", "campaign_id", "quest")),
-        list(Campaign.objects.values_list("pk", "owner_id")),
+        list(Campaign.objects.values_list("pk", "owner_id", "name", "settings")),
     )
 
 
@@ -116,6 +116,9 @@ CASES = [
     ("campaigns:highlights", "get", _campaign, None, IMPS_ONLY),
     ("campaigns:character", "get", _hero, None, OWNER_OR_IMPS),
     ("campaigns:handover", "get", _campaign, None, THE_IMP_ONLY),
+    ("campaigns:edit", "get", _campaign, None, IMPS_ONLY),
+    ("campaigns:edit", "post", _campaign,
+     {"name": "Renamed", "starting_level": "10", "default_highlight_rounds": "3"}, IMPS_ONLY),
     ("campaigns:invitation_create", "post", _campaign, {}, IMPS_ONLY),
     ("campaigns:invitation_revoke", "post",
      lambda t: [t["campaign"].pk, t["invitation"].pk], {}, IMPS_ONLY),
