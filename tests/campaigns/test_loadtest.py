@@ -103,3 +103,68 @@ def test_the_seed_plays_a_mettle_campaign_through_its_services():
     # The characters in no campaign come first (the builder's typists take them first).
     seated = [c["character"] in party for c in world["mettle_characters"]]
     assert seated == sorted(seated)
+
+
+def test_every_game_has_its_share_of_the_characters_and_at_least_one_campaign_of_four():
+    from campaigns.loadtest.seed import campaigns_by_game, game_of_characters
+
+    shares = {"mettle": 0.25, "errant": 0.15, "encounters": 0.1}
+    games = game_of_characters(200, shares)
+    assert {game: games.count(game) for game in set(games)} == {
+        "mettle": 50, "errant": 30, "encounters": 20, "eldritch_gambit": 100}
+    # The first characters: one of each other game, then Eldritch Gambit's.
+    assert games[:4] == ["mettle", "errant", "encounters", "eldritch_gambit"]
+    assert campaigns_by_game(10, shares) == {"mettle": 2, "errant": 2, "encounters": 1}
+    assert campaigns_by_game(4, shares) == {"mettle": 1, "errant": 1, "encounters": 1}
+    # Fewer campaigns: the first stays Eldritch Gambit's, the games in order take the rest.
+    assert campaigns_by_game(2, shares) == {"mettle": 1, "errant": 0, "encounters": 0}
+    assert campaigns_by_game(1, shares) == {"mettle": 0, "errant": 0, "encounters": 0}
+    assert campaigns_by_game(10, {**shares, "errant": 0}) == {
+        "mettle": 2, "errant": 0, "encounters": 1}
+
+
+@pytest.mark.django_db
+def test_the_seed_plays_an_errant_and_an_encounters_campaign_through_their_services():
+    """The seed's Errant table: Errants with rolled Attributes and their kit, Checks in
+    its sessions' logs (the one under way too), the Company's debt and Faction, Turns
+    in its log with the Event Die rolled; its encounter-rules table: a fight under way,
+    everyone's Initiative rolled."""
+    from campaigns.loadtest.seed import Sizes, seed
+    from campaigns.models import Campaign
+    from campaigns.systems.encounters import tracker
+    from campaigns.systems.encounters.models import SeedEncounter
+    from campaigns.systems.errant import company
+    from campaigns.systems.errant.rolls import ErrantRoll
+    from campaigns.systems.errant.turn_models import ErrantTurn
+    from characters.systems.errant.models import ErrantCharacter
+
+    world = seed(Sizes(users=7, characters=16, campaigns=4, party=2, sessions=2,
+                       items_min=1, items_max=3, rolls_per_session=1, rolls_tonight=3,
+                       errant_share=0.2, encounters_share=0.2))
+
+    assert [len(world[f"{game}tables"]) for game in ("", "mettle_", "errant_",
+                                                      "encounters_")] == [1, 1, 1, 1]
+    [errant] = world["errant_tables"]
+    campaign = Campaign.objects.get(pk=errant["campaign"])
+    assert campaign.system == "errant" and campaign.owner.username == errant["imp"]
+    party = {p["character"] for p in errant["players"]}
+    assert len(party) == 2 and party <= {c["character"] for c in world["errant_characters"]}
+    for errant_character in ErrantCharacter.objects.filter(pk__in=party):
+        assert len(errant_character.dice) == 4 and errant_character.items.exists()
+    rolls = ErrantRoll.objects.filter(session__campaign=campaign)
+    assert rolls.filter(session__number=1).count() == 1
+    assert rolls.filter(session__number=errant["session"]).count() == 3
+    the_company = company.company_of(campaign)
+    assert company.debt(the_company) == 500 and the_company.factions.count() == 1
+    turns = ErrantTurn.objects.filter(company=the_company)
+    assert turns.count() == 8 and not turns.filter(event_face__isnull=True).exists()
+    assert set(turns.values_list("kind", flat=True)) == {"travel", "exploration"}
+
+    [table] = world["encounters_tables"]
+    campaign = Campaign.objects.get(pk=table["campaign"])
+    assert campaign.system == "encounters" and len(table["players"]) == 2
+    encounter = SeedEncounter.objects.get(pk=table["encounter"], campaign=campaign)
+    state = tracker.state_of(encounter)
+    assert not encounter.finished and len(state.fighters) == 4  # the party and two foes
+    kinds = list(tracker.live_steps(encounter).values_list("kind", flat=True))
+    assert kinds.count("start") == 1 and kinds.count("initiative") == 4
