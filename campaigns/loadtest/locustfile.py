@@ -47,14 +47,14 @@ import itertools
 import json
 import os
 import time
-import uuid
 from collections import defaultdict
-from html.parser import HTMLParser
 from http.cookiejar import Cookie
 
 import gevent
 from locust import constant_pacing, events, task
 from locust.contrib.fasthttp import FastHttpUser
+
+from campaigns.loadtest.page_forms import fields_of, forms_of
 
 with open(os.environ["LOADTEST_WORLD"]) as world_file:
     WORLD = json.load(world_file)
@@ -123,75 +123,6 @@ def game_player(game: str, count: int, kind: str) -> dict:
 def character_of_table(kind: str) -> dict:
     players = [p for t in WORLD["tables"][:TABLES] for p in t["players"]]
     return take(kind, players or WORLD["characters"])
-
-
-class Forms(HTMLParser):
-    """The forms of a page: each its action and its fields (name, value), as a browser
-    would submit them with their first submit button."""
-
-    def __init__(self):
-        super().__init__()
-        self.forms: list[dict] = []
-        self._select: str | None = None
-        self._textarea: str | None = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form":
-            self.forms.append({"action": a.get("action") or a.get("hx-post") or "",
-                               "hx_post": a.get("hx-post") or "", "fields": []})
-            return
-        if not self.forms:
-            return
-        fields = self.forms[-1]["fields"]
-        name = a.get("name")
-        if tag == "input" and name:
-            kind = (a.get("type") or "text").lower()
-            if kind in ("checkbox", "radio") and "checked" not in a:
-                return
-            if kind in ("submit", "button", "file", "image"):
-                return
-            fields.append([name, a.get("value") or ("on" if kind == "checkbox" else "")])
-        elif tag == "select" and name:
-            self._select = name
-            fields.append([name, None])
-        elif tag == "option" and self._select:
-            current = next(f for f in reversed(fields) if f[0] == self._select)
-            if current[1] is None or "selected" in a:
-                current[1] = a.get("value") or ""
-        elif tag == "textarea" and name:
-            self._textarea = name
-            fields.append([name, ""])
-        elif tag == "button" and name and not self.forms[-1].get("button"):
-            self.forms[-1]["button"] = [name, a.get("value") or ""]
-
-    def handle_data(self, data):
-        if self._textarea and self.forms:
-            self.forms[-1]["fields"][-1][1] += data
-
-    def handle_endtag(self, tag):
-        if tag == "select":
-            self._select = None
-        elif tag == "textarea":
-            self._textarea = None
-
-
-def forms_of(html: str) -> list[dict]:
-    parser = Forms()
-    parser.feed(html)
-    return parser.forms
-
-
-def fields_of(form: dict, **changes) -> dict:
-    data = {}
-    for name, value in form["fields"]:
-        data.setdefault(name, value or "")
-    if form.get("button"):
-        data.setdefault(*form["button"])
-    if "request_key" in data:
-        data["request_key"] = uuid.uuid4().hex
-    data.update(changes)
-    return data
 
 
 class Client(FastHttpUser):

@@ -290,14 +290,24 @@ def seed_errant_turns(campaign, guide, rng: random.Random, count: int) -> None:
             turns.roll_event(turn, event_die.event_dice(turn.kind, pace=pace), rng=rng)
 
 
+TURN_LOG = "campaigns:errant_turns"
+
+
 def turn_log_url(campaign) -> str | None:
     """The Errant Turn log's page, when this installation has it (another part of the
-    Errant table builds it): the night polls it only then."""
-    from django.urls import NoReverseMatch, reverse
+    Errant table builds it): the night polls it only then. A `campaigns:errant_turns`
+    that exists but does not take the campaign's id alone is the seed's to follow: an
+    error, not a night quietly without the Turn log."""
+    from django.urls import NoReverseMatch, get_resolver, reverse
 
     try:
-        return reverse("campaigns:errant_turns", args=[campaign.pk])
+        return reverse(TURN_LOG, args=[campaign.pk])
     except NoReverseMatch:
+        namespace, name = TURN_LOG.split(":")
+        _, urls = get_resolver().namespace_dict[namespace]
+        if name in urls.reverse_dict:
+            raise RuntimeError(f"{TURN_LOG} exists but does not take a campaign's id: "
+                               "update campaigns/loadtest/seed.py turn_log_url") from None
         return None
 
 

@@ -231,3 +231,30 @@ def test_the_seed_plays_an_errant_and_an_encounters_campaign_through_their_servi
     assert not encounter.finished and len(state.fighters) == 4  # the party and two foes
     kinds = list(tracker.live_steps(encounter).values_list("kind", flat=True))
     assert kinds.count("start") == 1 and kinds.count("initiative") == 4
+
+
+def test_the_turn_log_poll_is_in_the_night_only_when_the_site_has_it(monkeypatch):
+    """The seed writes the Errant Turn log's URL when `campaigns:errant_turns` resolves
+    for a campaign's id, None when there is no such URL (the night then has no Turn log
+    tab), and stops on one it cannot reverse; the night reads it from the world."""
+    from types import SimpleNamespace
+
+    from campaigns.loadtest import seed
+    from campaigns.loadtest.night import has_turn_log
+
+    campaign = SimpleNamespace(pk=7)
+    url = seed.turn_log_url(campaign)
+    if _has_turn_log():
+        assert url and "/7/" in url
+    else:
+        assert url is None
+        monkeypatch.setattr(seed, "TURN_LOG", "campaigns:errant_company")  # takes the id
+        assert seed.turn_log_url(campaign) == "/campaigns/7/company/"
+    monkeypatch.setattr(seed, "TURN_LOG", "campaigns:errant_session_log")  # id and number
+    with pytest.raises(RuntimeError, match="does not take a campaign's id"):
+        seed.turn_log_url(campaign)
+    monkeypatch.setattr(seed, "TURN_LOG", "campaigns:no_such_page")
+    assert seed.turn_log_url(campaign) is None
+    assert has_turn_log({"errant_tables": [{"turns_url": "/t/"}, {"turns_url": "/u/"}]})
+    assert not has_turn_log({"errant_tables": [{"turns_url": None}]})
+    assert not has_turn_log({"errant_tables": []}) and not has_turn_log({})
