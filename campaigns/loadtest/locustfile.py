@@ -54,6 +54,7 @@ import gevent
 from locust import constant_pacing, events, task
 from locust.contrib.fasthttp import FastHttpUser
 
+from campaigns.loadtest.night import has_turn_log
 from campaigns.loadtest.page_forms import fields_of, forms_of
 
 with open(os.environ["LOADTEST_WORLD"]) as world_file:
@@ -633,8 +634,7 @@ class ErrantCompany(Client):
 # The Turn log's page is another part of the Errant table's: the seed writes its URL per
 # table when `campaigns:errant_turns` resolves (None on NoReverseMatch), and the night
 # polls it only then.
-HAS_TURN_LOG = bool(WORLD.get("errant_tables")) and all(
-    t.get("turns_url") for t in WORLD["errant_tables"])
+HAS_TURN_LOG = has_turn_log(WORLD)
 
 
 class ErrantTurnLog(Client):
