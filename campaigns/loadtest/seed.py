@@ -374,8 +374,10 @@ def seed_encounters_character(n: int, owner, rng: random.Random):
 def seed_encounters_tracker(campaign, guide, rng: random.Random) -> int:
     """An encounter under way in the tracker (campaigns/systems/encounters/tracker.py),
     as the Guide's forms post it: the party (added at creation) against two foes, the
-    round started and everyone's Initiative rolled (maneuver)."""
+    round started, everyone's Initiative rolled (maneuver) and a strike declared, the
+    Action phase begun (the players' view shows the order)."""
     from campaigns.systems.encounters import tracker
+    from campaigns.systems.encounters.declaring_text import items_from_text
     from rules.engine.encounters import roll_initiative
 
     encounter = tracker.encounter_create(campaign=campaign, by=guide,
@@ -390,6 +392,11 @@ def seed_encounters_tracker(campaign, guide, rng: random.Random) -> int:
         payload = roll_initiative(tracker.state_of(encounter), fighter.key, "maneuver", rng)
         tracker.step(encounter_id=encounter.pk, version=None, kind="initiative",
                      payload={**payload, "bonus": 0}, by=guide)
+        tracker.step(encounter_id=encounter.pk, version=None, kind="declare", by=guide,
+                     payload={"key": fighter.key,
+                              "items": items_from_text("major physical strike")})
+    tracker.step(encounter_id=encounter.pk, version=None, kind="begin_actions", payload={},
+                 by=guide)
     return encounter.pk
 
 

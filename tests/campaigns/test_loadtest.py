@@ -231,6 +231,8 @@ def test_the_seed_plays_an_errant_and_an_encounters_campaign_through_their_servi
     assert not encounter.finished and len(state.fighters) == 4  # the party and two foes
     kinds = list(tracker.live_steps(encounter).values_list("kind", flat=True))
     assert kinds.count("start") == 1 and kinds.count("initiative") == 4
+    assert kinds.count("declare") == 4 and kinds[-1] == "begin_actions"
+    assert state.phase == "action" and state.head()  # someone's turn: the order shows
 
 
 def test_the_turn_log_poll_is_in_the_night_only_when_the_site_has_it(monkeypatch):
