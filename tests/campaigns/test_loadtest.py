@@ -260,3 +260,18 @@ def test_the_turn_log_poll_is_in_the_night_only_when_the_site_has_it(monkeypatch
     assert has_turn_log({"errant_tables": [{"turns_url": "/t/"}, {"turns_url": "/u/"}]})
     assert not has_turn_log({"errant_tables": [{"turns_url": None}]})
     assert not has_turn_log({"errant_tables": []}) and not has_turn_log({})
+
+
+@pytest.mark.parametrize("shares", [
+    {"errant-share": "0.5", "encounters-share": "0.3"},  # with METTLE's 0.25: over 1
+    {"encounters-share": "-0.1"},
+    {"errant-share": "1"},
+])
+def test_the_games_shares_leave_eldritch_gambit_characters(shares):
+    """The campaigns' tables need Eldritch Gambit characters: the shares of the other
+    games are refused (before anything is made) when they leave none."""
+    from django.core.management.base import CommandError
+
+    options = [part for key, value in shares.items() for part in (f"--{key}", value)]
+    with pytest.raises(CommandError, match="together under 1"):
+        call_command("loadtest", *options, "--seed-cache", "")
