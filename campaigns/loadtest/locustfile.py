@@ -18,14 +18,25 @@ the next, and the requests it crowds out are counted as offered but not served):
   session's METTLE roll log, every 2 s), MettleInitiative (a player's live view of the
   fight, every 2 s), MettleChecks (two players on the Play page: the live odds while
   they choose, then the Check, every 15 s).
+- At each open Errant table (LOADTEST_ERRANT_TABLES; endpoints "... (Errant)"):
+  ErrantSessionLog (the Guide's session roll log, errant_session_log, every 2 s),
+  ErrantCompany (the Company page, every 10 s), ErrantTurnLog (the Turn log's poll,
+  every 2 s, only when the installation has `campaigns:errant_turns`: the seed writes
+  its URL per table, None when reverse() raised NoReverseMatch, and then the night has
+  no such tab), ErrantChecks (two players on the Play page: the live odds, then the
+  Check, every 15 s). ErrantTypist and ErrantSheetReader: the builder and the sheet.
+- At each open encounter-rules table (LOADTEST_ENCOUNTERS_TABLES; "... (encounters)"):
+  EncountersLive (a player's live view of the encounter under way, every 2 s) and
+  EncountersTracker (the Guide's tracker page, every 10 s). EncountersTypist and
+  EncountersSheetReader: the builder and the sheet.
 - SheetPdf, PartyPdf: an Imp downloads a sheet PDF and the party's PDF, every 60 s.
 - BarePost, BareGet: the bare view (login required, 2 bytes) on the preview's and the
   polls' schedules.
 
-The environment says how many of each (LOADTEST_TYPISTS, of whom
-LOADTEST_METTLE_TYPISTS type in METTLE Core's builder; LOADTEST_TABLES of Eldritch
-Gambit and LOADTEST_METTLE_TABLES of METTLE Core;
-LOADTEST_METTLE_READERS; LOADTEST_PDFS), where the seeded world and its session cookies
+The environment says how many of each (LOADTEST_TYPISTS in Eldritch Gambit's builder,
+LOADTEST_<GAME>_TYPISTS in each other game's; LOADTEST_TABLES of Eldritch Gambit and
+LOADTEST_<GAME>_TABLES of each other game; LOADTEST_<GAME>_READERS; LOADTEST_PDFS; GAME
+one of METTLE, ERRANT, ENCOUNTERS), where the seeded world and its session cookies
 are (LOADTEST_WORLD) and where to write the measurements (LOADTEST_OUT); requests in
 the first LOADTEST_WARMUP seconds are not counted.
 """
@@ -36,14 +47,15 @@ import itertools
 import json
 import os
 import time
-import uuid
 from collections import defaultdict
-from html.parser import HTMLParser
 from http.cookiejar import Cookie
 
 import gevent
 from locust import constant_pacing, events, task
 from locust.contrib.fasthttp import FastHttpUser
+
+from campaigns.loadtest.night import has_turn_log
+from campaigns.loadtest.page_forms import fields_of, forms_of
 
 with open(os.environ["LOADTEST_WORLD"]) as world_file:
     WORLD = json.load(world_file)
@@ -52,9 +64,19 @@ TABLES = int(os.environ.get("LOADTEST_TABLES", "1"))
 METTLE_TYPISTS = int(os.environ.get("LOADTEST_METTLE_TYPISTS", "0"))
 METTLE_READERS = int(os.environ.get("LOADTEST_METTLE_READERS", "0"))
 METTLE_TABLES = int(os.environ.get("LOADTEST_METTLE_TABLES", "0"))
+ERRANT_TYPISTS = int(os.environ.get("LOADTEST_ERRANT_TYPISTS", "0"))
+ERRANT_READERS = int(os.environ.get("LOADTEST_ERRANT_READERS", "0"))
+ERRANT_TABLES = int(os.environ.get("LOADTEST_ERRANT_TABLES", "0"))
+ENCOUNTERS_TYPISTS = int(os.environ.get("LOADTEST_ENCOUNTERS_TYPISTS", "0"))
+ENCOUNTERS_READERS = int(os.environ.get("LOADTEST_ENCOUNTERS_READERS", "0"))
+ENCOUNTERS_TABLES = int(os.environ.get("LOADTEST_ENCOUNTERS_TABLES", "0"))
+ALL_TYPISTS = TYPISTS + METTLE_TYPISTS + ERRANT_TYPISTS + ENCOUNTERS_TYPISTS
+ALL_TABLES = TABLES + METTLE_TABLES + ERRANT_TABLES + ENCOUNTERS_TABLES
 # Each game's pages are their own endpoints in the report (the generic URLs answer with
 # the character's game's builder, preview and sheet): "POST preview (typing, METTLE Core)".
 METTLE = "METTLE Core"
+ERRANT = "Errant"
+ENCOUNTERS = "encounters"
 PDFS = int(os.environ.get("LOADTEST_PDFS", "1"))
 WARMUP = float(os.environ.get("LOADTEST_WARMUP", "3"))
 PLAYERS_AT_TABLE = 2  # per open table: players with the Checks and Rolls page open
@@ -87,78 +109,21 @@ def mettle_table_for(kind: str) -> dict:
     return take(kind, WORLD["mettle_tables"][:METTLE_TABLES] or WORLD["mettle_tables"])
 
 
+def game_table_for(game: str, count: int, kind: str) -> dict:
+    """One of the step's open tables of `game` ("errant", "encounters"), round robin."""
+    return take(kind, WORLD[f"{game}_tables"][:count] or WORLD[f"{game}_tables"])
+
+
+def game_player(game: str, count: int, kind: str) -> dict:
+    """A player seated at one of the step's open tables of `game` (any of the game's
+    characters when none are)."""
+    players = [p for t in WORLD[f"{game}_tables"][:count] for p in t["players"]]
+    return take(kind, players or WORLD[f"{game}_characters"])
+
+
 def character_of_table(kind: str) -> dict:
     players = [p for t in WORLD["tables"][:TABLES] for p in t["players"]]
     return take(kind, players or WORLD["characters"])
-
-
-class Forms(HTMLParser):
-    """The forms of a page: each its action and its fields (name, value), as a browser
-    would submit them with their first submit button."""
-
-    def __init__(self):
-        super().__init__()
-        self.forms: list[dict] = []
-        self._select: str | None = None
-        self._textarea: str | None = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form":
-            self.forms.append({"action": a.get("action") or a.get("hx-post") or "",
-                               "hx_post": a.get("hx-post") or "", "fields": []})
-            return
-        if not self.forms:
-            return
-        fields = self.forms[-1]["fields"]
-        name = a.get("name")
-        if tag == "input" and name:
-            kind = (a.get("type") or "text").lower()
-            if kind in ("checkbox", "radio") and "checked" not in a:
-                return
-            if kind in ("submit", "button", "file", "image"):
-                return
-            fields.append([name, a.get("value") or ("on" if kind == "checkbox" else "")])
-        elif tag == "select" and name:
-            self._select = name
-            fields.append([name, None])
-        elif tag == "option" and self._select:
-            current = next(f for f in reversed(fields) if f[0] == self._select)
-            if current[1] is None or "selected" in a:
-                current[1] = a.get("value") or ""
-        elif tag == "textarea" and name:
-            self._textarea = name
-            fields.append([name, ""])
-        elif tag == "button" and name and not self.forms[-1].get("button"):
-            self.forms[-1]["button"] = [name, a.get("value") or ""]
-
-    def handle_data(self, data):
-        if self._textarea and self.forms:
-            self.forms[-1]["fields"][-1][1] += data
-
-    def handle_endtag(self, tag):
-        if tag == "select":
-            self._select = None
-        elif tag == "textarea":
-            self._textarea = None
-
-
-def forms_of(html: str) -> list[dict]:
-    parser = Forms()
-    parser.feed(html)
-    return parser.forms
-
-
-def fields_of(form: dict, **changes) -> dict:
-    data = {}
-    for name, value in form["fields"]:
-        data.setdefault(name, value or "")
-    if form.get("button"):
-        data.setdefault(*form["button"])
-    if "request_key" in data:
-        data["request_key"] = uuid.uuid4().hex
-    data.update(changes)
-    return data
 
 
 class Client(FastHttpUser):
@@ -182,21 +147,30 @@ class Client(FastHttpUser):
         if self.endpoint:
             user_starts.append((self, time.monotonic()))
 
-    def get(self, url: str, name: str, htmx: bool = False):
-        return self.client.get(url, name=name, headers=HTMX if htmx else None)
+    def get(self, url: str, name: str, htmx: bool = False, expect: str = ""):
+        """`expect`: what a 200 answer must contain to count as served."""
+        headers = HTMX if htmx else None
+        if not expect:
+            return self.client.get(url, name=name, headers=headers)
+        with self.client.get(url, name=name, headers=headers, catch_response=True) as response:
+            expected(response, expect)
+            return response
 
-    def poll(self, url: str, name: str, **headers):
+    def poll(self, url: str, name: str, expect: str = "", **headers):
         """An htmx poll as the browser sends it: its XHR goes through the HTTP cache,
         which sends the ETag of the answer it keeps (If-None-Match) and, on a 304,
-        hands htmx the kept answer."""
+        hands htmx the kept answer. `expect`: what a 200 must contain (a 304 has no
+        body: nothing new)."""
         etags = self.__dict__.setdefault("etags", {})
         sent = {**HTMX, **headers}
         if url in etags:
             sent["If-None-Match"] = etags[url]
-        response = self.client.get(url, name=name, headers=sent)
-        if response.status_code == 200 and response.headers.get("ETag"):
-            etags[url] = response.headers["ETag"]
-        return response
+        with self.client.get(url, name=name, headers=sent, catch_response=True) as response:
+            if expect:
+                expected(response, expect)
+            if response.status_code == 200 and response.headers.get("ETag"):
+                etags[url] = response.headers["ETag"]
+            return response
 
     def post(self, url: str, name: str, data: dict, htmx: bool = True, expect: str = ""):
         """`expect`: what the answer must contain to count as served (an htmx form
@@ -206,14 +180,20 @@ class Client(FastHttpUser):
             return self.client.post(url, name=name, data=data, headers=headers)
         with self.client.post(url, name=name, data=data, headers=headers,
                               catch_response=True) as response:
-            if response.status_code == 200 and expect not in (response.text or ""):
-                response.failure(f"{response.status_code} without {expect!r}: "
-                                 f"{(response.text or '')[:150]}")
+            expected(response, expect)
             return response
 
 
+def expected(response, expect: str) -> None:
+    """A 200 answer without `expect` in it counts as an error (a page that rendered
+    something else: a form's errors, an empty log)."""
+    if response.status_code == 200 and expect not in (response.text or ""):
+        response.failure(f"{response.status_code} without {expect!r}: "
+                         f"{(response.text or '')[:150]}")
+
+
 class Typist(Client):
-    fixed_count = TYPISTS - METTLE_TYPISTS
+    fixed_count = TYPISTS
     interval = TYPING_INTERVAL
     endpoint = "POST preview (typing)"
 
@@ -260,7 +240,7 @@ class MettleTypist(Client):
 
 
 class BarePost(Client):
-    fixed_count = max(1, TYPISTS // BARE_PER_TYPISTS)
+    fixed_count = max(1, ALL_TYPISTS // BARE_PER_TYPISTS)
     interval = TYPING_INTERVAL
     endpoint = "POST bare view"
 
@@ -273,7 +253,7 @@ class BarePost(Client):
 
 
 class BareGet(Client):
-    fixed_count = TABLES + METTLE_TABLES  # one per open table, of either game
+    fixed_count = ALL_TABLES  # one per open table, of every game
     interval = 2.0
     endpoint = "GET bare view"
 
@@ -530,6 +510,214 @@ class MettleChecks(Client):
                       expect='data-odds="success"')
         self.post(self.check["action"], f"POST check ({METTLE})", data,
                   expect='id="check-result"')
+
+
+class GameTypist(Client):
+    """A player typing nonstop in another game's builder, on the Typist's schedule: the
+    whole form (htmx posts the fields, not the builder's Save button), a text and a
+    number changed at each keystroke; an answer without the preview's numbers counts as
+    an error."""
+
+    abstract = True
+    interval = TYPING_INTERVAL
+    game = ""
+    label = ""
+
+    def on_start(self):
+        who = take(f"{self.game}-typist", WORLD[f"{self.game}_characters"])
+        self.log_in(who["user"])
+        page = self.get(f"/characters/{who['character']}/edit/",
+                        f"GET builder page ({self.label})")
+        form = next(f for f in forms_of(page.text or "") if "/preview/" in f["hx_post"])
+        self.url, self.data = form["hx_post"], fields_of(form)
+        if form.get("button"):
+            self.data.pop(form["button"][0], None)
+        self.keys = itertools.count()
+
+    def keystroke(self, n: int) -> dict:
+        raise NotImplementedError
+
+    @task
+    def type_a_key(self):
+        n = next(self.keys)
+        self.post(self.url, self.endpoint, {**self.data, **self.keystroke(n)},
+                  expect='id="stats-panel"')
+
+
+class ErrantTypist(GameTypist):
+    """Errant's builder: the Keepsake typed, the Exhaustion changed (the numbers move)."""
+
+    fixed_count = ERRANT_TYPISTS
+    endpoint = f"POST preview (typing, {ERRANT})"
+    game, label = "errant", ERRANT
+
+    def keystroke(self, n: int) -> dict:
+        return {"keepsake": f"Typing, keystroke {n}", "exhaustion": str(n % 3)}
+
+
+class EncountersTypist(GameTypist):
+    """The encounter rules' builder: the name typed, Quickness changed."""
+
+    fixed_count = ENCOUNTERS_TYPISTS
+    endpoint = f"POST preview (typing, {ENCOUNTERS})"
+    game, label = "encounters", ENCOUNTERS
+
+    def keystroke(self, n: int) -> dict:
+        return {"name": f"Typing, keystroke {n}", "quickness": str(1 + n % 5)}
+
+
+class GameSheetReader(Client):
+    """A player of another game reading their sheet (every 10 s, as SheetReader)."""
+
+    abstract = True
+    interval = 10.0
+    game = ""
+    expect = ""
+
+    def on_start(self):
+        self.who = take(f"{self.game}-sheet", WORLD[f"{self.game}_characters"])
+        self.log_in(self.who["user"])
+
+    @task
+    def read(self):
+        self.get(f"/characters/{self.who['character']}/", self.endpoint, expect=self.expect)
+
+
+class ErrantSheetReader(GameSheetReader):
+    fixed_count = ERRANT_READERS
+    endpoint = f"GET character page ({ERRANT})"
+    game, expect = "errant", 'id="errant-sheet"'
+
+
+class EncountersSheetReader(GameSheetReader):
+    fixed_count = ENCOUNTERS_READERS
+    endpoint = f"GET character page ({ENCOUNTERS})"
+    game, expect = "encounters", 'data-stat="stamina_max"'
+
+
+class ErrantSessionLog(Client):
+    """The session's Errant roll log the Guide keeps open (errant_session_log)."""
+
+    fixed_count = ERRANT_TABLES
+    interval = 2.0
+    endpoint = f"GET session log poll ({ERRANT})"
+
+    def on_start(self):
+        self.table = game_table_for("errant", ERRANT_TABLES, "errant-session-log")
+        self.log_in(self.table["imp"])
+
+    @task
+    def session_log(self):
+        self.poll(f"/campaigns/{self.table['campaign']}/sessions/{self.table['session']}"
+                  "/errant-log/", self.endpoint, expect='id="session-log"',
+                  **{"HX-Target": "session-log"})
+
+
+class ErrantCompany(Client):
+    """The Company page (roles, marching order, debt, Factions), which the table keeps
+    open and reloads: every 10 s."""
+
+    fixed_count = ERRANT_TABLES
+    interval = 10.0
+    endpoint = f"GET Company page ({ERRANT})"
+
+    def on_start(self):
+        self.table = game_table_for("errant", ERRANT_TABLES, "errant-company")
+        self.log_in(self.table["imp"])
+
+    @task
+    def company(self):
+        self.get(f"/campaigns/{self.table['campaign']}/company/", self.endpoint,
+                 expect='id="members"')
+
+
+# The Turn log's page is another part of the Errant table's: the seed writes its URL per
+# table when `campaigns:errant_turns` resolves (None on NoReverseMatch), and the night
+# polls it only then.
+HAS_TURN_LOG = has_turn_log(WORLD)
+
+
+class ErrantTurnLog(Client):
+    """The Company's Turn log, polled by the table (every 2 s), when the site has it."""
+
+    fixed_count = ERRANT_TABLES if HAS_TURN_LOG else 0
+    interval = 2.0
+    endpoint = f"GET Turn log poll ({ERRANT})"
+
+    def on_start(self):
+        self.table = game_table_for("errant", ERRANT_TABLES, "errant-turns")
+        self.log_in(self.table["players"][0]["user"] if self.table["players"]
+                    else self.table["imp"])
+
+    @task
+    def turns(self):
+        self.poll(self.table["turns_url"], self.endpoint)
+
+
+class ErrantChecks(Client):
+    """A player on Errant's Play page: while choosing, the live odds (the DV, then the
+    Attribute, then the DV again changed, a POST each, as the page's hx-trigger sends),
+    then the d20; every 15 s. An odds answer without the chance of success, or a roll
+    answer without its result, counts as an error."""
+
+    fixed_count = ERRANT_TABLES * PLAYERS_AT_TABLE
+    interval = 15.0
+    CHOICES = ({"dv": "2"}, {"attribute": "skill"}, {"dv": "4"})
+
+    def on_start(self):
+        self.who = game_player("errant", ERRANT_TABLES, "errant-checks")
+        self.log_in(self.who["user"])
+        page = self.get(f"/characters/{self.who['character']}/errant/play/",
+                        f"GET play page ({ERRANT})")
+        forms = forms_of(page.text or "")
+        self.check = next(f for f in forms if f["action"].endswith("/errant/play/roll/"))
+        self.odds_url = self.check["action"].replace("/play/roll/", "/play/odds/")
+
+    @task
+    def choose_and_roll(self):
+        data = fields_of(self.check)  # with a fresh request key, as the page renders it
+        for change in self.CHOICES:
+            data.update(change)
+            self.post(self.odds_url, f"POST check odds ({ERRANT})", data,
+                      expect='data-odds="success"')
+        self.post(self.check["action"], f"POST check ({ERRANT})", data,
+                  expect='id="roll-result"')
+
+
+class EncountersLive(Client):
+    """A player's live view of the encounter under way (htmx's #live, every 2 s)."""
+
+    fixed_count = ENCOUNTERS_TABLES
+    interval = 2.0
+    endpoint = f"GET encounter poll (player, {ENCOUNTERS})"
+
+    def on_start(self):
+        self.table = game_table_for("encounters", ENCOUNTERS_TABLES, "encounters-live")
+        self.log_in(self.table["players"][0]["user"] if self.table["players"]
+                    else self.table["imp"])
+
+    @task
+    def live(self):
+        self.poll(f"/campaigns/{self.table['campaign']}/encounters/{self.table['encounter']}/",
+                  self.endpoint, expect='id="live"', **{"HX-Target": "live"})
+
+
+class EncountersTracker(Client):
+    """The Guide's tracker page (the board, the forms, the ledger), which every step's
+    form reloads: every 10 s."""
+
+    fixed_count = ENCOUNTERS_TABLES
+    interval = 10.0
+    endpoint = f"GET tracker page ({ENCOUNTERS})"
+
+    def on_start(self):
+        self.table = game_table_for("encounters", ENCOUNTERS_TABLES, "encounters-tracker")
+        self.log_in(self.table["imp"])
+
+    @task
+    def tracker(self):
+        self.get(f"/campaigns/{self.table['campaign']}/encounters/{self.table['encounter']}/",
+                 self.endpoint, expect='id="board"')
 
 
 class SheetPdf(Client):

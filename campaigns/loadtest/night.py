@@ -146,13 +146,17 @@ def prepare(env: dict, sizes: Sizes, world: Path, cache: Path | None) -> None:
 
 def seed_key(sizes: Sizes) -> str:
     """What the seeded database depends on: the sizes, the seed code, the services it
-    writes through (each game's character services, the campaigns' and their systems'),
-    the migrations."""
+    writes through (each game's character services, inventories and builds, the
+    campaigns' and all their systems' modules: Errant's Turn log and Company, the
+    encounter tracker; the rules engines whose kits, dice and tables they use, and the
+    URLconfs that say whether the Errant Turn log exists), the migrations."""
     digest = hashlib.sha256(repr(asdict(sizes)).encode())
     for path in sorted([Path(__file__).with_name("seed.py"), *ROOT.glob("*/migrations/*.py"),
                         *ROOT.glob("*/*/*/migrations/*.py"),
                         *ROOT.glob("characters/systems/*/services.py"),
                         *ROOT.glob("characters/systems/*/inventory.py"),
+                        *ROOT.glob("characters/systems/*/builds.py"),
+                        *ROOT.glob("rules/engine/**/*.py"),
                         ROOT / "campaigns" / "services.py",
                         *ROOT.glob("campaigns/systems/*/*.py")]):
         digest.update(path.read_bytes())
@@ -231,26 +235,52 @@ def log_in_everyone(base: str, world: Path) -> None:
     world.write_text(json.dumps(data))
 
 
+# The games besides Eldritch Gambit, as the seed names them in the world (their
+# `<game>_share`, `<game>_characters`, `<game>_tables`) and the Locust environment
+# (LOADTEST_<GAME>_TABLES, _TYPISTS, _READERS).
+OTHER_GAMES = ("mettle", "errant", "encounters")
+GAME_NAMES = {"eldritch_gambit": "Eldritch Gambit", "mettle": "METTLE Core",
+              "errant": "Errant", "encounters": "encounters"}
+# The tabs each open table has (locustfile.py): Eldritch Gambit's ten (the bare GET, the
+# dashboard, session log, Initiative and ritual tabs, the sheet reader, two players with
+# the Checks and Rolls page and its roll log); METTLE Core's seven (the bare GET, the
+# Guide's dashboard, screen and session log, a player's Initiative view, two players on
+# the Play page); Errant's five (the bare GET, the session log, the Company page, two
+# players on the Play page) and its Turn log poll when the site has it; the encounter
+# rules' three (the bare GET, a player's live view, the Guide's tracker page).
+TABS_PER_TABLE = {"eldritch_gambit": 10, "mettle": 7, "errant": 5, "encounters": 3}
+
+
+def has_turn_log(world: dict) -> bool:
+    """Whether the seeded site has the Errant Turn log's page (the seed wrote its URL
+    for every Errant table: `campaigns:errant_turns` resolved)."""
+    tables = world.get("errant_tables") or []
+    return bool(tables) and all(t.get("turns_url") for t in tables)
+
+
 def run_step(base: str, world: Path, workdir: Path, *, typists: int, tables: int,
              ramp: Ramp) -> dict:
     """One game night of `ramp.seconds` (after the warm-up) with Locust, headless."""
     out = workdir / f"step-{typists}-{tables}.json"
     seeded = json.loads(world.read_text())
-    mettle_typists, mettle_readers = mettle_clients(seeded, typists=typists, tables=tables)
-    eg_tables, mettle_tables = table_split(seeded, tables)
+    clients = game_clients(seeded, typists=typists, tables=tables)
+    split = table_split(seeded, tables)
     env = {**os.environ, "LOADTEST_WORLD": str(world), "LOADTEST_OUT": str(out),
-           "LOADTEST_TYPISTS": str(typists), "LOADTEST_TABLES": str(eg_tables),
-           "LOADTEST_METTLE_TABLES": str(mettle_tables),
-           "LOADTEST_METTLE_TYPISTS": str(mettle_typists),
-           "LOADTEST_METTLE_READERS": str(mettle_readers),
+           "LOADTEST_TYPISTS": str(clients["eldritch_gambit"][0]),
+           "LOADTEST_TABLES": str(split["eldritch_gambit"]),
            "LOADTEST_PDFS": str(ramp.pdfs), "LOADTEST_WARMUP": str(ramp.warmup)}
-    # Typists (of every game), their bare-view peers, ten tabs per Eldritch Gambit table
-    # (two players with two each) and seven per METTLE Core table (its bare GET, the
-    # Guide's dashboard, screen and roll log, a player's Initiative view, two players on
-    # the Play page), METTLE Core's sheet readers, two PDF clients per --pdfs: Locust
-    # needs that many users for the fixed counts.
-    users = (typists + max(1, typists // 10) + 10 * eg_tables + 7 * mettle_tables
-             + mettle_readers + 2 * ramp.pdfs)
+    for game in OTHER_GAMES:
+        env[f"LOADTEST_{game.upper()}_TABLES"] = str(split[game])
+        env[f"LOADTEST_{game.upper()}_TYPISTS"] = str(clients[game][0])
+        env[f"LOADTEST_{game.upper()}_READERS"] = str(clients[game][1])
+    # Every game's typists and readers, the bare POST clients (one per ten typists), each
+    # open table's tabs, two PDF clients per --pdfs: Locust needs that many users for the
+    # fixed counts.
+    all_typists = sum(typing for typing, _ in clients.values())
+    users = (all_typists + max(1, all_typists // 10)
+             + sum(readers for _, readers in clients.values())
+             + sum(TABS_PER_TABLE[game] * count for game, count in split.items())
+             + (split["errant"] if has_turn_log(seeded) else 0) + 2 * ramp.pdfs)
     command = [BIN / "locust", "-f", LOCUSTFILE, "--headless", "--host", base,
                "--users", users, "--spawn-rate", max(users, 1),
                "--run-time", f"{ramp.seconds + ramp.warmup}s", "--stop-timeout", "30",
@@ -270,33 +300,46 @@ def run_step(base: str, world: Path, workdir: Path, *, typists: int, tables: int
     endpoints = summarise(raw["endpoints"])
     failed = [name for name, e in endpoints.items()
               if e["errors"] or (name not in NOT_HELD_TO_LIMIT and e["p99"] >= P99_LIMIT_MS)]
-    return {"typists": typists, "tables": tables, "mettle_tables": mettle_tables,
-            "open_tables": eg_tables + mettle_tables, "seconds": round(raw["seconds"], 1),
+    return {"typists": typists, "tables": tables, "mettle_tables": split["mettle"],
+            "tables_by_game": split, "typists_by_game": {g: c[0] for g, c in clients.items()},
+            "turn_log": has_turn_log(seeded),
+            "open_tables": sum(split.values()), "seconds": round(raw["seconds"], 1),
             "held": not failed, "over_limit": failed, "endpoints": endpoints}
 
 
-def mettle_clients(world: dict, *, typists: int, tables: int) -> tuple[int, int]:
-    """How many of the step's typing players type in METTLE Core's builder, and how many
-    METTLE players read their sheets: the seed's share of METTLE characters (of the
-    typists; of one sheet reader per table), at least one each when there are METTLE
-    characters, so every game's pages are in every night."""
-    share = world.get("mettle_share", 0) if world.get("mettle_characters") else 0
-    if not share:
-        return 0, 0
-    return (min(typists, max(1, round(typists * share))) if typists else 0,
-            max(1, round(tables * share)) if tables else 0)
+def share_of(world: dict, game: str, seeded: str) -> float:
+    """The seed's share of `game` when it seeded some of it (`seeded`: "characters" or
+    "tables"), else 0."""
+    return world.get(f"{game}_share", 0) if world.get(f"{game}_{seeded}") else 0
 
 
-def table_split(world: dict, tables: int) -> tuple[int, int]:
-    """The step's open tables by game: (Eldritch Gambit's, METTLE Core's). The seed's
-    METTLE share of them play METTLE Core, at least one when METTLE tables were seeded,
-    and at least one plays Eldritch Gambit when its tables were: a step of one table
-    opens one of each (two), so that every game's table pages are in every night."""
-    share = world.get("mettle_share", 0) if world.get("mettle_tables") else 0
-    if not share or not tables:
-        return tables, 0
-    mettle = max(1, round(tables * share))
-    return (max(1, tables - mettle) if world.get("tables") else 0), mettle
+def game_clients(world: dict, *, typists: int, tables: int) -> dict[str, tuple[int, int]]:
+    """Per game, how many of the step's players type in its builder and how many read
+    their sheets: each other game's share of the typists and of one sheet reader per
+    table, at least one each when it has characters, so every game's pages are in every
+    night; Eldritch Gambit's typists the rest, at least one (so a step of few typists
+    types in every game's builder: more than --step-typists then). Eldritch Gambit's
+    sheet readers are its tables' own (SheetReader), not counted here."""
+    clients = {}
+    for game in OTHER_GAMES:
+        share = share_of(world, game, "characters")
+        clients[game] = ((max(1, round(typists * share)) if typists else 0,
+                          max(1, round(tables * share)) if tables else 0) if share else (0, 0))
+    others = sum(typing for typing, _ in clients.values())
+    return {"eldritch_gambit": (max(1, typists - others) if typists else 0, 0), **clients}
+
+
+def table_split(world: dict, tables: int) -> dict[str, int]:
+    """The step's open tables by game. Each other game's seeded share of them, at least
+    one when its tables were seeded, and at least one Eldritch Gambit's when its were: a
+    step of one table opens one of each game's, so that every game's table pages are in
+    every night."""
+    split = {game: (max(1, round(tables * share_of(world, game, "tables")))
+                    if tables and share_of(world, game, "tables") else 0)
+             for game in OTHER_GAMES}
+    others = sum(split.values())
+    eldritch = (max(1, tables - others) if world.get("tables") else 0) if others else tables
+    return {"eldritch_gambit": eldritch, **split}
 
 
 def percentile(ordered: list[float], p: float) -> float:
@@ -386,12 +429,14 @@ def report(result: dict) -> str:
         f"Seeded: {result['sizes']}",
         f"Load average before {result['load_before']}, after {result['load_after']}",
         "",
-        "Step  Typing  Tables  Open (METTLE)  Held  Over the p99 limit or with errors",
+        "Step  Typing  Tables  Open (EG/METTLE/Errant/enc.)  Held  "
+        "Over the p99 limit or with errors",
     ]
     for n, step in enumerate(result["steps"], start=1):
-        open_tables = (f"{step.get('open_tables', step['tables'])} "
-                       f"({step.get('mettle_tables', 0)})")
-        lines.append(f"{n:>4}  {step['typists']:>6}  {step['tables']:>6}  {open_tables:>13}  "
+        by_game = step.get("tables_by_game") or {"mettle": step.get("mettle_tables", 0)}
+        open_tables = (f"{step.get('open_tables', step['tables'])} ("
+                       f"{'/'.join(str(by_game.get(g, 0)) for g in GAME_NAMES)})")
+        lines.append(f"{n:>4}  {step['typists']:>6}  {step['tables']:>6}  {open_tables:>28}  "
                      f"{'yes' if step['held'] else 'no':>4}  {', '.join(step['over_limit'])}")
     held = result["held"]
     lines += ["", f"Held with every p99 under {result['p99_limit_ms']:.0f} ms and no errors "
@@ -400,9 +445,11 @@ def report(result: dict) -> str:
     shown = [s for s in result["steps"] if s["held"]][-1:] + \
         [s for s in result["steps"] if not s["held"]][:1]
     for step in shown:
+        by_game = step.get("tables_by_game") or {"mettle": step.get("mettle_tables", 0)}
+        games = ", ".join(f"{count} {GAME_NAMES[game]}" for game, count in by_game.items()
+                          if count)
         lines += ["", f"{step['typists']} typing players, {step['tables']} tables "
-                  f"({step.get('open_tables', step['tables'])} open, "
-                  f"{step.get('mettle_tables', 0)} of them METTLE Core's; "
+                  f"({step.get('open_tables', step['tables'])} open: {games}; "
                   f"{'held' if step['held'] else 'not held'}; {step['seconds']} s measured)",
                   endpoint_table(step["endpoints"])]
     return "\n".join(lines)

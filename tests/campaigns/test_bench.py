@@ -113,3 +113,25 @@ def test_posts_as_the_browser_does_with_the_csrf_check_on():
 
     assert Command._post_htmx(client, url, character, token)().status_code == 200
     assert Command._post_htmx(client, url, character, "x" * 64)().status_code == 403
+
+
+def test_every_registered_game_has_its_preview_and_character_page_measured():
+    """Every game besides Eldritch Gambit (whose three sizes the tables above measure):
+    its typical character's builder preview and character page, with numbers."""
+    from rules import systems
+
+    data = json.loads(run_bench(json=True))
+
+    others = {s.key for s in systems.all_systems()} - {systems.ELDRITCH_GAMBIT}
+    games = {game["game"]: game for game in data["games"]}
+    assert set(games) == others
+    for key, game in games.items():
+        assert game["measured"], key
+        for page in ("preview", "detail"):
+            assert game[page]["median_ms"] > 0, (key, page)
+            assert game[page]["queries"] == len(game[page]["query_origins"]) >= 1
+            assert game[page]["bytes"] > 0
+    output = run_bench()
+    for key in others:
+        cells = line_starting(output, f"{systems.get(key).name} ").split()
+        assert len(cells) >= 7 and all(float(c) > 0 for c in cells[-6:]), cells

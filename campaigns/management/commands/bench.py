@@ -9,6 +9,10 @@ query counts do not grow with the inventory; tests pin that, not this command). 
 times the campaign dashboard and its htmx poll as the Imp sees them, for 2 characters
 with 2 sessions and for 8 with 200 (built by campaigns/systems/eldritch_gambit/bench.py),
 and the printed sheet (campaigns/print_bench.py): one character's PDF and the Imp's party pack of 8.
+Those are Eldritch Gambit's; every other registered game's builder preview and
+character page are timed too, for one typical character of each made through its own
+character service (`GAME_CHARACTERS`, the load benchmark's seed data: METTLE Core,
+Errant, the encounter rules); a game registered without one is listed as not measured.
 
 It measures and prints; it judges nothing. The times are of one process on the machine
 it runs on, not what users feel under load: performance targets come from the load
@@ -48,11 +52,14 @@ from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
 
 from campaigns import print_bench
+from campaigns.loadtest import seed as load_seed
+from campaigns.loadtest.page_forms import fields_of, forms_of
 from campaigns.systems.eldritch_gambit import bench as campaign_bench
 from characters.models import Character, InventoryItem
 from characters.systems.eldritch_gambit import services
 from characters.systems.eldritch_gambit.forms import initial_from_character
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
+from rules import systems
 from rules.models import GearItem
 
 VERBS = ("Assess", "Climb", "Decipher", "Haggle", "Forage", "Track", "Pick", "Brew", "Sing",
@@ -89,6 +96,30 @@ SCENARIOS = (
     Scenario("hoard", "Hoard", skills=3, items=200, in_containers=60, statuses=2),
 )
 TIMED = "typical"  # the character of the main table
+
+
+def _mettle_character(owner) -> Character:
+    from characters.systems.mettle import services as mettle_services
+
+    return mettle_services.character_create(
+        owner=owner, data=load_seed.mettle_data(1, random.Random(1), gear_lines=5))
+
+
+def _errant_character(owner) -> Character:
+    return load_seed.seed_errant_character(1, owner, random.Random(1), load_seed.Sizes())
+
+
+def _encounters_character(owner) -> Character:
+    return load_seed.seed_encounters_character(1, owner, random.Random(1))
+
+
+# Every game besides Eldritch Gambit (whose characters the tables above measure): a
+# typical character made through the game's own service, as the load benchmark's seed
+# makes them (campaigns/loadtest/seed.py). Keyed by GameSystem.key.
+GAME_CHARACTERS: dict[str, Callable] = {
+    "mettle-core": _mettle_character, "errant": _errant_character,
+    "encounters": _encounters_character,
+}
 
 
 def query_shape(sql: str) -> str:
@@ -361,6 +392,21 @@ class Command(BaseCommand):
                 series[f"campaign-{size.key}", page] = send
             dashboards.append(size)
 
+        # Every other game's builder preview and character page: its typical character.
+        games = {}
+        for system in systems.all_systems():
+            if system.key == systems.ELDRITCH_GAMBIT:
+                continue
+            make = GAME_CHARACTERS.get(system.key)
+            games[system.key] = {"name": system.name, "measured": make is not None}
+            if make is None:
+                continue
+            character = make(user)
+            series[f"game-{system.key}", "preview"] = self._post_builder_preview(
+                client, character)
+            series[f"game-{system.key}", "detail"] = self._get(client, "characters:detail",
+                                                               character.pk)
+
         # Rounds of one request of each series, so that whatever else the machine does
         # weighs on every series alike, in a new order each round: a request is slower
         # after a big one (the caches hold its data), and a fixed order would always put
@@ -405,11 +451,15 @@ class Command(BaseCommand):
                        "poll": measured[f"campaign-{size.key}", "poll"]}
             for size in dashboards
         }
+        for key, game in games.items():
+            if game["measured"]:
+                game["preview"] = measured[f"game-{key}", "preview"]
+                game["detail"] = measured[f"game-{key}", "detail"]
         # The printed sheet: one character's PDF and the party pack of the Table of 8.
         printed = print_bench.measure(
             client, next(s for s in dashboards if s.key == "table").campaign, requests, warmup)
         return {"requests": requests, "warmup": warmup, "sizes": sizes,
-                "campaigns": campaigns, "print": printed}
+                "campaigns": campaigns, "games": games, "print": printed}
 
     @staticmethod
     def _get(client: Client, url_name: str, *args) -> Callable:
@@ -445,6 +495,26 @@ class Command(BaseCommand):
         return lambda: client.post(
             url, body, content_type="application/x-www-form-urlencoded", headers=headers
         )
+
+    @staticmethod
+    def _post_builder_preview(client: Client, character: Character) -> Callable:
+        """Any game's live preview as htmx sends it: the builder page's preview form with
+        every field as the page renders it (its CSRF token too), urlencoded, without the
+        Save button."""
+        page = Command._checked(client.get(reverse("characters:edit", args=[character.pk])))
+        form = next((f for f in forms_of(page.content.decode()) if "/preview/" in f["hx_post"]),
+                    None)
+        if form is None:
+            raise CommandError(f"The builder of {character} has no live preview form.")
+        payload = fields_of(form)
+        if form.get("button"):
+            payload.pop(form["button"][0], None)
+        headers = {"HX-Request": "true", "HX-Target": "stats-panel",
+                   "X-CSRFToken": payload.get("csrfmiddlewaretoken", "")}
+        body = urlencode(payload, doseq=True)
+        return lambda: client.post(form["hx_post"], body,
+                                   content_type="application/x-www-form-urlencoded",
+                                   headers=headers)
 
     @staticmethod
     def _checked(response):
@@ -513,8 +583,30 @@ class Command(BaseCommand):
                 out(f"  {n}. {origin}")
                 if verbosity >= 2:
                     out(f"     {query_shape(sql)}")
+        self._print_games(results)
         self._print_campaigns(results, verbosity)
         print_bench.report(out, results["print"], _table)
+
+    def _print_games(self, results: dict) -> None:
+        """Every other registered game's builder preview and character page."""
+        out = self.stdout.write
+        out("\nEvery other game: a typical character's preview (POST characters:preview, "
+            "htmx) and page (GET characters:detail)")
+        out("")
+        rows = []
+        for game in results["games"].values():
+            if not game["measured"]:
+                rows.append([game["name"], "-", "-", "-", "-", "-", "-"])
+                continue
+            preview, detail = game["preview"], game["detail"]
+            rows.append([game["name"], f"{preview.median_ms:.2f}", preview.queries,
+                         preview.bytes, f"{detail.median_ms:.2f}", detail.queries,
+                         detail.bytes])
+        out(_table(["Game", "Preview ms", "Preview q", "Preview B", "Detail ms", "Detail q",
+                    "Detail B"], rows))
+        missing = [g["name"] for g in results["games"].values() if not g["measured"]]
+        if missing:
+            out(f"Not measured (no bench character yet): {', '.join(missing)}")
 
     def _print_campaigns(self, results: dict, verbosity: int) -> None:
         """The campaign dashboard as the Imp opens it, and the party-dashboard partial
@@ -575,6 +667,12 @@ class Command(BaseCommand):
                     "poll": endpoint(campaign["poll"]),
                 }
                 for campaign in results["campaigns"].values()
+            ],
+            "games": [
+                {"game": key, "name": game["name"], "measured": game["measured"],
+                 **({"preview": endpoint(game["preview"]), "detail": endpoint(game["detail"])}
+                    if game["measured"] else {})}
+                for key, game in results["games"].items()
             ],
             "print": print_bench.as_json(results["print"]),
         }

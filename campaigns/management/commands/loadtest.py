@@ -41,7 +41,14 @@ class Command(BaseCommand):
         seeded.add_argument("--mettle-share", type=float, default=sizes.mettle_share,
                             help="the share of the characters and of the campaigns that "
                                  "are METTLE Core's (the night's typists, sheet readers and "
-                                 "open tables follow it; default %(default)s)")
+                                 "open tables follow each game's share; default "
+                                 "%(default)s)")
+        seeded.add_argument("--errant-share", type=float, default=sizes.errant_share,
+                            help="the share that are Errant's (default %(default)s)")
+        seeded.add_argument("--encounters-share", type=float, default=sizes.encounters_share,
+                            help="the share that are the seed-004 encounter rules' "
+                                 "(default %(default)s); with 4 campaigns or more every "
+                                 "game has at least one")
         steps = parser.add_argument_group("the ramp")
         steps.add_argument("--step-typists", type=int, default=ramp.typists,
                            help="typing players added at each step")
@@ -69,8 +76,10 @@ class Command(BaseCommand):
                           warmup=options["warmup"], pdfs=options["pdfs"])
         if min(sizes.users, sizes.characters, sizes.campaigns, sizes.party) < 1:
             raise CommandError("Seed at least one user, character, campaign and party member.")
-        if not 0 <= sizes.mettle_share < 1:
-            raise CommandError("--mettle-share is a share from 0 to under 1: the campaigns' "
+        shares = (sizes.mettle_share, sizes.errant_share, sizes.encounters_share)
+        if not all(0 <= share < 1 for share in shares) or sum(shares) >= 1:
+            raise CommandError("--mettle-share, --errant-share and --encounters-share are "
+                               "shares from 0 to under 1, together under 1: the campaigns' "
                                "tables need Eldritch Gambit characters.")
         cache = Path(options["seed_cache"]) if options["seed_cache"] else None
         try:
