@@ -59,8 +59,10 @@ ATTRIBUTES = ("phys", "skill", "mind", "pres")
 
 
 def odds(chance: Fraction) -> str:
-    """An exact chance as the fraction and the percent: "3/10 (30%)"."""
+    """An exact chance as the fraction and the percent: "3/10 (30%)", "0 (0%)"."""
     percent = f"{float(chance) * 100:.1f}".rstrip("0").rstrip(".")
+    if chance.denominator == 1:  # never and always
+        return f"{chance.numerator} ({percent}%)"
     return f"{chance.numerator}/{chance.denominator} ({percent}%)"
 
 

@@ -8,7 +8,7 @@ import re
 from django import forms
 from django.core.exceptions import ValidationError
 
-from campaigns.forms import BootstrapForm, add_bootstrap_classes
+from campaigns.forms import add_bootstrap_classes
 from characters.systems.errant.inventory import carried_lines
 from config.parsing import IdField, RequestKeyField
 from rules.engine.errant.data.downtime_tables import DISPOSITION_NAMES, DISPOSITIONS
@@ -41,7 +41,7 @@ def _errants_choice(label, errants, **kwargs):
         error_messages={"invalid_choice": "Choose Errants of the Company."}, **kwargs)
 
 
-class _Form(BootstrapForm):
+class _Form(forms.Form):
     """Each form's own ids (several share one page): <id_prefix>_<field>."""
 
     id_prefix = "screen"
@@ -55,6 +55,9 @@ class _Form(BootstrapForm):
         super().__init__(*args, **kwargs)
         self.build()
         add_bootstrap_classes(self.fields.values())
+        for field in self.fields.values():
+            if isinstance(field.widget, forms.CheckboxSelectMultiple):
+                field.widget.attrs["class"] = "form-check-input"
 
     def build(self) -> None:
         """Fields that need the Company's Errants."""

@@ -330,6 +330,7 @@ def test_the_closed_form_two_fours_agrees_with_the_engine():
 def test_odds_are_a_fraction_and_a_percent():
     assert screen.odds(Fraction(3, 10)) == "3/10 (30%)"
     assert screen.odds(Fraction(1, 3)) == "1/3 (33.3%)"
+    assert (screen.odds(Fraction(0)), screen.odds(Fraction(1))) == ("0 (0%)", "1 (100%)")
 
 
 # -- The page ---------------------------------------------------------------------------
