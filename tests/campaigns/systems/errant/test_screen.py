@@ -357,10 +357,13 @@ def test_who_reaches_the_screen(client, campaign, guide, player, wren):
 
 def test_the_campaign_page_links_the_screen_for_the_guide_only(client, campaign, guide,
                                                                player):
+    company = reverse("campaigns:errant_company", args=[campaign.pk])
     client.force_login(guide)
     assert url(campaign).encode() in client.get(campaign.get_absolute_url()).content
+    assert url(campaign).encode() in client.get(company).content
     client.force_login(player)
     assert url(campaign).encode() not in client.get(campaign.get_absolute_url()).content
+    assert url(campaign).encode() not in client.get(company).content
 
 
 def test_the_guide_runs_a_turn_from_the_page(client, campaign, guide, wren, ash, session):
