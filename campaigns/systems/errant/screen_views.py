@@ -77,6 +77,9 @@ def _context(campaign, forms: dict) -> dict:
     turn = turns.latest(company)
     errants = members(campaign)
     rows = []
+    # A 10 ft door with one helper strong enough (phys twice the DV); a prybar alone.
+    helped = exploration.force_door([2 * exploration.STUCK_DOOR_DV], width_ft=10)
+    prybar = exploration.force_door(prybar=True)
     for errant in errants:
         sheet = sheet_for(errant)
         value = {n: screen._stat(sheet, n) for n in ("phys", "skill", "mind", "pres",
@@ -86,7 +89,9 @@ def _context(campaign, forms: dict) -> dict:
                      "stealth": odds(exploration.p_stealth(value["skill"],
                                                            value["encumbrance"])),
                      "force": odds(exploration.p_force_door(value["phys"],
-                                                            exploration.force_door()))})
+                                                            exploration.force_door())),
+                     "helped": odds(exploration.p_force_door(value["phys"], helped)),
+                     "prybar": odds(exploration.p_force_door(value["phys"], prybar))})
     group_dv = (exploration.group_stealth_dv([r["encumbrance"] for r in rows])
                 if rows else None)
     for row in rows:
@@ -127,7 +132,8 @@ def _context(campaign, forms: dict) -> dict:
     light_lines = [{"line": line, "owner": line.owner_name} for line in lights]
     return {
         "campaign": campaign, "company": company, "turn": turn, "seen": turns.log_length(
-            company), "rows": rows, "group_dv": group_dv, "errants": errants,
+            company), "rows": rows, "group_dv": group_dv, "helped_dv": helped.dv,
+        "prybar_dv": prybar.dv, "errants": errants,
         "state": state, "secret": secret,
         "trap_shown": state.get("trap") or secret.get("trap"),
         "reaction_shown": state.get("reaction") or secret.get("reaction"),

@@ -378,6 +378,8 @@ def test_the_guide_runs_a_turn_from_the_page(client, campaign, guide, wren, ash,
                                                stat(wren, "encumbrance")))
     pace = exploration.exploration_pace(("slow",)).pace
     assert chance in body and f"This Turn's Pace: <strong>{pace}</strong>" in body
+    helped = screen.odds(p_success(stat(wren, "phys"), 2))
+    assert f"<td>{helped}</td>" in body and "DV 2 with one strong helper" in body
     response = client.post(url(campaign, "lock"), {"turn": turn.pk, "d12s": "7 2 9"},
                            HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and b"twist-tap-turn" in response.content
