@@ -54,3 +54,24 @@ session_links = roll_urls.session_links
 def campaign_links(campaign, *, runs: bool = False) -> list[tuple[str, str]]:
     """The campaign page's link to the Company page (everyone reads it; the Guide edits)."""
     return [("The Company", reverse("campaigns:errant_company", args=[campaign.pk]))]
+
+
+# --- The Guide's screen (screen_views.py; issue #15): Exploration Turns, Reactions and
+# Negotiations, Chases, recorded in the Turn log. Guide-only.
+from . import screen_views  # noqa: E402
+
+campaign_urlpatterns += [
+    path(_CO + "screen/", screen_views.screen_page, name="errant_screen"),
+    *(path(_CO + f"screen/{op}/", view, name=f"errant_screen_{op}")
+      for op, view in screen_views.ACTIONS.items()),
+]
+_company_links = campaign_links
+
+
+def campaign_links(campaign, *, runs: bool = False) -> list[tuple[str, str]]:  # noqa: F811
+    """The Company page for everyone; the Guide's screen for those who run the campaign."""
+    links = _company_links(campaign, runs=runs)
+    if runs:
+        links.append(("Guide's screen", reverse("campaigns:errant_screen",
+                                                args=[campaign.pk])))
+    return links
