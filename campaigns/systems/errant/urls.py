@@ -54,3 +54,23 @@ session_links = roll_urls.session_links
 def campaign_links(campaign, *, runs: bool = False) -> list[tuple[str, str]]:
     """The campaign page's link to the Company page (everyone reads it; the Guide edits)."""
     return [("The Company", reverse("campaigns:errant_company", args=[campaign.pk]))]
+
+# --- The Downtime Turn walked step by step (downtime_views.py; issue 15, "Downtime Turns").
+from . import downtime_views  # noqa: E402
+
+campaign_urlpatterns += [
+    path(_CO + "downtime/", downtime_views.downtime_page, name="errant_downtime"),
+    path(_CO + "downtime/log/", downtime_views.downtime_log, name="errant_downtime_log"),
+    path(_CO + "downtime/start/", downtime_views.downtime_start,
+         name="errant_downtime_start"),
+    path(_CO + "downtime/step/", downtime_views.downtime_step, name="errant_downtime_step"),
+    path(_CO + "downtime/undo/", downtime_views.downtime_undo, name="errant_downtime_undo"),
+]
+
+_links_before_downtime = campaign_links
+
+
+def campaign_links(campaign, *, runs: bool = False) -> list[tuple[str, str]]:  # noqa: F811
+    """The links above, and the Downtime page's (everyone reads it; the Guide runs it)."""
+    return [*_links_before_downtime(campaign, runs=runs),
+            ("Downtime", reverse("campaigns:errant_downtime", args=[campaign.pk]))]

@@ -118,7 +118,7 @@ def test_event_odds_match_enumeration_with_the_guides_dice():
 
 def test_action_odds_match_enumeration():
     for modifier in range(-3, 4):
-        counted = {k: 0 for k in (engine.SUCCESS, engine.PARTIAL, engine.FAILURE)}
+        counted = dict.fromkeys((engine.SUCCESS, engine.PARTIAL, engine.FAILURE), 0)
         for a, b in product(range(1, 7), repeat=2):
             counted[engine.action_outcome(a + b + modifier)] += 1
         assert engine.action_odds(modifier) == {k: Fraction(v, 36) for k, v in counted.items()}
