@@ -89,6 +89,13 @@ def test_a_downtime_turn_from_the_first_step_to_lifestyle(page, browser, live_se
     expect(page.locator('[data-step="recover"]')).to_contain_text("(now)")
     click(page, "Restore and remove Supply")
     expect(page.locator("#event-odds [data-face='2']")).to_contain_text("1/6")
+    # Two negative dice: the odds change before anything is rolled (E39: P(1) = 91/216).
+    page.get_by_label("Negative dice").fill("2")
+    expect(page.locator("#event-odds [data-face='1']")).to_contain_text("91/216",
+                                                                        timeout=SLOW)
+    page.get_by_label("Negative dice").fill("0")
+    expect(page.locator("#event-odds [data-face='1']")).to_contain_text("1/6", timeout=SLOW)
+    htmx_settled(page)
     click(page, "Roll the Event Die")
     expect(page.locator("[data-event-face]")).to_have_text("3")
     click(page, "Resolve")

@@ -561,18 +561,16 @@ def _consume(ctx: Step, data: dict) -> bool:
         value = sheet_for(errant).value(attribute)
         d20 = ctx.roll(checks.D20)
         saved = checks.succeeds(d20, value, spent.save_dv)
+        chance = checks.p_success(value, spent.save_dv)
         text = (f"{errant.display_name} owes {spent.debt:,} p beyond the purse: the Company's "
-                f"debt. Save {attribute} {value} vs DV {spent.save_dv}: d20 {d20}, "
+                f"debt. Save {attribute} {value} vs DV {spent.save_dv} (chance "
+                f"{chance.numerator}/{chance.denominator}): d20 {d20}, "
                 + ("saved" if saved else "failed"))
         if not saved:
             trouble = ctx.roll(20)
             text += f"; trouble (D20 {trouble}): {engine.consumption_trouble(trouble)}"
         ctx.note(text, character=errant)
     return False
-
-
-def consumption_save_odds(errant, kind: str, dv: int) -> Fraction:
-    return checks.p_success(sheet_for(errant).value(CONSUMPTION_KINDS[kind][1]), dv)
 
 
 # -- step 10: Faction turns ----------------------------------------------------------------

@@ -111,8 +111,15 @@ def _context(membership, *, errors=None, posted=None, action="") -> dict:
         "tracker_sizes": TRACKER_RUBRIC, "trackers": trackers,
         "months": turn.state.get("months", 0) if turn else carried["months"],
         "log": _log(co, runs),
+        "undoable": _undoable(co),
         "event_table": turn.state.get("event_table") if turn else None,
     }
+
+
+def _undoable(co):
+    """The newest Turn, when it is a Downtime Turn (only the newest can be undone)."""
+    latest = turns.latest(co)
+    return latest if latest is not None and latest.kind == downtime.KIND else None
 
 
 def _small(raw) -> int:
@@ -130,7 +137,10 @@ def _render(request, membership, status=200, **extra) -> HttpResponse:
 @login_required
 @require_GET
 def downtime_page(request: HttpRequest, pk: int) -> HttpResponse:
-    return _render(request, membership_or_404(request.user, pk))
+    """The page; the Event Die's dice in the query (the odds' live refresh) show their
+    odds."""
+    dice = {key: request.GET.get(key, "") for key in ("extra_positive", "extra_negative")}
+    return _render(request, membership_or_404(request.user, pk), posted=dice)
 
 
 @login_required

@@ -186,7 +186,9 @@ def test_consumption_beyond_the_purse_is_debt_and_a_save(campaign, guide, wren):
     assert progress(wren)[1] >= amount  # all of it as XP, the part on credit too (AMB-E80)
     assert not checks.succeeds(20, phys, 12)
     told = [c.label for c in turn.changes.all() if "Save" in c.label][0]
-    assert f"Save phys {phys} vs DV 12: d20 20, failed" in told
+    chance = checks.p_success(phys, 12)
+    assert (f"Save phys {phys} vs DV 12 (chance {chance.numerator}/{chance.denominator}): "
+            "d20 20, failed") in told
     assert engine.consumption_trouble(9) in told
     # Ash may not consume now: the Company owes a debt (DT §Debts).
     downtime.undo(campaign=campaign, by=guide, turn_pk=turn.pk)
@@ -228,6 +230,19 @@ def test_funeral_and_hiring(campaign, guide, wren):
     morale = engine.retainer_morale(pres, 12)
     assert any(f"Morale {morale}" in c.label and "D8 7" in c.label
                for c in turn.changes.all())
+
+
+def test_a_secret_rumour_is_the_guides_only(client, campaign, guide, player, wren):
+    from django.urls import reverse
+    turn = downtime.start(campaign=campaign, by=guide, settlement="town")
+    turn = walk_to(campaign, guide, turn, "rumour")
+    go(campaign, guide, turn, "rumour", rumour="The abbot is a ghoul", secret="1")
+    url = reverse("campaigns:errant_downtime", args=[campaign.pk])
+    client.force_login(player)
+    page = client.get(url).content
+    assert b"The Company hears a rumour" in page and b"ghoul" not in page
+    client.force_login(guide)
+    assert b"The abbot is a ghoul" in client.get(url).content
 
 
 def test_stale_page_and_double_click(campaign, guide, wren):

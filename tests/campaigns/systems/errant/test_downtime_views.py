@@ -88,3 +88,16 @@ def test_bad_start_and_undo_input(client, campaign, guide, wren):
     assert response.status_code == 302 and not ErrantTurn.objects.exists()
     response = client.post(co("errant_downtime_step", campaign), {"turn": "99"})
     assert response.status_code == 200 and b"not in this Company" in response.content
+
+
+def test_the_event_odds_follow_the_dice_typed(client, campaign, guide, wren):
+    from rules.engine.errant import event_die
+    turn = downtime.start(campaign=campaign, by=guide, settlement="town")
+    downtime.act(campaign=campaign, by=guide, turn_pk=turn.pk, step="recover")
+    client.force_login(guide)
+    page = client.get(co("errant_downtime", campaign), {"extra_negative": "2"},
+                      HTTP_HX_REQUEST="true")
+    one = event_die.distribution(0, 2)[1]
+    assert f"{one.numerator}/{one.denominator}".encode() in page.content
+    assert client.get(co("errant_downtime", campaign),
+                      {"extra_negative": "x"}).status_code == 200
