@@ -17,7 +17,8 @@ log (turns.py) and the Company's ledgers, and keeps the walk in `turn.state`.
   changes: `undo` reverses them with the Company's own undo (`company.debt_undo`,
   `company.reputation_undo`) in the same transaction.
 - Archetype resources, True Strikes and Deflects are not tracked by the app: the recovery
-  step names them in the log. Scourges are left to the Guide (named, not tracked).
+  step names them in the log. Scourges are tracked in the state (carried like trackers);
+  the Event Die rolls the malice of those it triggers.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import product
 
 from django.db import transaction
 
@@ -106,8 +108,9 @@ def carried(company) -> dict:
     """What the newest Downtime Turn (not undone) hands on: trackers and the calendar."""
     last = company.turns.filter(kind=KIND, undone_at__isnull=True).order_by("-number").first()
     if last is None:
-        return {"trackers": [], "months": 0}
-    return {"trackers": last.state.get("trackers", []), "months": last.state.get("months", 0)}
+        return {"trackers": [], "months": 0, "scourges": []}
+    return {"trackers": last.state.get("trackers", []), "months": last.state.get("months", 0),
+            "scourges": last.state.get("scourges", [])}
 
 
 @dataclass(frozen=True)
@@ -248,7 +251,8 @@ def start(*, campaign: Campaign, by, settlement: str, last: bool = False,
     number = locked.turns.filter(kind=KIND).count() + 1
     engine.start_downtime(number)
     state = {"settlement": settlement, "last": bool(last), "done": [],
-             "trackers": before["trackers"], "months": before["months"], "acted": [],
+             "trackers": before["trackers"], "months": before["months"],
+             "scourges": before["scourges"], "acted": [],
              "consumed": [], "debt_entries": [], "reputation_entries": [], "version": 0}
     turn = turns.declare(campaign=campaign, kind=KIND, by=by, seen=seen,
                          activity=f"Downtime in a {settlement}", state=state,
@@ -315,7 +319,30 @@ def _event_die(ctx: Step, data: dict) -> bool:
     dice = event_die.event_dice(KIND, extra_positive=positive, extra_negative=negative)
     roll = turns.roll_event(ctx.turn, dice, rng=ctx.rng)
     ctx.note(f"Event Die: {', '.join(map(str, roll.faces))} → {roll.kept}: {roll.meaning}")
+    _malice(ctx, roll.kept)
     return True
+
+
+def _scourge(row: dict) -> engine.Scourge:
+    return engine.Scourge(row["name"], row["peril"])
+
+
+def _malice(ctx: Step, face: int) -> None:
+    """DT §Scourges: the Event Die equal to or lower than an active Scourge's peril
+    (AMB-E79) rolls its malice D6: 1-5 it harms the region, 6 its peril rises (7: a
+    calamity, no longer active)."""
+    rows = ctx.state.setdefault("scourges", [])
+    triggered = {s.name for s in engine.scourges_triggered(face, map(_scourge, rows))}
+    for row in rows:
+        if row["name"] not in triggered:
+            continue
+        d6 = ctx.roll(6)
+        after, harms = engine.malice(_scourge(row), d6)
+        row["peril"] = after.peril
+        told = ("it harms the region (the Guide says how)" if harms else
+                f"its peril rises to {after.peril}"
+                + ("" if after.active else ": a calamity (DT §Scourges)"))
+        ctx.note(f"Scourge {row['name']} (Event Die {face} ≤ peril): malice D6 {d6}, {told}")
 
 
 def _roll_sum(ctx: Step, n: int, sides: int) -> list[int]:
@@ -340,9 +367,6 @@ def _resolve_event(ctx: Step, data: dict) -> bool:
         ctx.note(f"Trend, 2D4 {dice[0]} + {dice[1]} = {sum(dice)}: {text}")
     else:
         ctx.note(f"Event Die {face}: {ctx.turn.event_meaning} (no Downtime table to roll)")
-    scourges = check_text(data.get("scourges", ""), field="scourges", length=TEXT_LENGTH)
-    if scourges:
-        ctx.note(f"Scourges: {scourges}")
     return True
 
 
@@ -397,32 +421,75 @@ def _member(ctx: Step, data: dict, key: str = "character") -> ErrantCharacter:
     return errant
 
 
+RETAINER_TYPES = {"hirelings": "Hirelings", "specialists": "Specialists",
+                  "mercenaries": "Mercenaries", "henchmen": "Henchmen"}
+MERCENARY_MULTIPLIER = 10  # DT §Hiring Retainers: "D8 x 10 mercenaries"
+
+
+def morale_odds(pres: int, pay_increase_percent: int = 0) -> dict[int, Fraction]:
+    """The exact chance of each Morale a Retainer hired by an Errant of `pres` has, over
+    the 36 rolls of 2D6 (engine.retainer_morale)."""
+    counts: dict[int, int] = {}
+    for a, b in product(range(1, 7), repeat=2):
+        morale = engine.retainer_morale(pres, a + b, pay_increase_percent)
+        counts[morale] = counts.get(morale, 0) + 1
+    return {m: Fraction(n, 36) for m, n in sorted(counts.items())}
+
+
 def _hire(ctx: Step, data: dict) -> bool:
-    """DT §Hiring Retainers: the Settlement's Retainer die (+1 per 100p advertising, at
-    most the die's size) for how many answer; each Retainer's Morale from the employer's
-    pres and 2D6 (+1 per 25% more pay, at most +3)."""
+    """DT §Hiring Retainers: the Settlement's Retainer die for hirelings and specialists,
+    the die x 10 mercenaries (10% lieutenants, 5% captains; towns and larger), +1 to the
+    roll per 100p advertising (at most the die's size); advertising also attracts one
+    henchman per 100p, each with the Settlement's Renown die and a D10 Archetype. Their
+    Morale: the employer's pres and 2D6 (+1 per 25% more pay, at most +3). Advertising is
+    paid from the hirer's purse (turns.change_money)."""
     errant = _member(ctx, data)
+    kind = data.get("retainer_type") or "hirelings"
+    if kind not in RETAINER_TYPES:
+        raise CampaignError("Choose hirelings, specialists, mercenaries or henchmen.",
+                            "bad_retainer_type", field="retainer_type")
     settlement = ctx.state["settlement"]
+    dice = engine.retainer_dice(settlement)
+    if kind == "mercenaries" and not dice.mercenaries:
+        raise CampaignError(f"A {settlement} has no mercenaries (towns and larger).",
+                            "no_mercenaries", field="retainer_type")
     advertising = _int(data, "advertising", 0, MAX_PENNIES, 0, "Advertising")
     pay = _int(data, "pay_increase", 0, 1000, 0, "Pay increase")
-    dice = engine.retainer_dice(settlement)
-    if advertising and advertising > errant.coins_cp:
+    bonus = engine.advertising_bonus(settlement, advertising)
+    if kind == "henchmen" and bonus < 1:
+        raise CampaignError("Henchmen are attracted by advertising: 100p for each.",
+                            "no_advertising", field="advertising")
+    if advertising > errant.coins_cp:
         raise CampaignError(f"{errant.display_name} has only {errant.coins_cp:,} p.",
                             "not_enough_money", field="advertising")
-    bonus = engine.advertising_bonus(settlement, advertising)
-    face = ctx.roll(dice.die)
     if advertising:
         turns.change_money(ctx.turn, errant, -advertising, f"{errant.display_name}: "
-                           f"{advertising:,} p advertising for Retainers", by=ctx.by)
-    answered = face + bonus
-    morale_dice = _roll_sum(ctx, 2, 6)
+                           f"{advertising:,} p advertising for {kind}", by=ctx.by)
     pres = sheet_for(errant).value("pres")
+    head = f"{errant.display_name} hires {kind} in a {settlement}: "
+    if kind == "henchmen":
+        found = []
+        for _ in range(bonus):
+            renown = ctx.roll(dice.henchman_renown_die) if dice.henchman_renown_die > 1 else 1
+            d10 = ctx.roll(10)
+            found.append(f"Renown {renown}, {engine.henchman_archetype(d10)} (D10 {d10})")
+        ctx.note(head + f"{bonus} interested: " + "; ".join(found) + ". They negotiate "
+                 "their share before joining (DT §Hiring Retainers).", character=errant)
+        return False
+    face = ctx.roll(dice.die)
+    roll = face + bonus
+    if kind == "mercenaries":
+        total = roll * MERCENARY_MULTIPLIER
+        answered = (f"{total} mercenaries, of whom {total // 10} lieutenants and "
+                    f"{total // 20} captains")
+    else:
+        answered = f"{roll} {kind}"
+    morale_dice = _roll_sum(ctx, 2, 6)
     morale = engine.retainer_morale(pres, sum(morale_dice), pay)
-    ctx.note(f"{errant.display_name} hires in a {settlement}: D{dice.die} {face}"
-             + (f" + {bonus} advertising" if bonus else "") + f" = {answered} answer; "
-             f"Morale {morale} (pres {pres}, 2D6 {morale_dice[0]} + {morale_dice[1]}"
-             + (f", {pay}% more pay" if pay else "") + ") (DT §Hiring Retainers)",
-             character=errant)
+    ctx.note(head + f"D{dice.die} {face}" + (f" + {bonus} advertising" if bonus else "")
+             + f": {answered} available; Morale {morale} (pres {pres}, 2D6 "
+             f"{morale_dice[0]} + {morale_dice[1]}" + (f", {pay}% more pay" if pay else "")
+             + ") (DT §Hiring Retainers)", character=errant)
     return False
 
 
@@ -658,6 +725,64 @@ HANDLERS = {
     "calendar": {"finish": _calendar},
     "lifestyle": {"finish": _lifestyle},
 }
+
+
+# -- Scourges, at any step of an open Turn -----------------------------------------------
+
+SCOURGE_ACTIONS = ("add", "locus", "source")
+
+
+@transaction.atomic
+def scourge(*, campaign: Campaign, by, turn_pk: int, action: str, name: str,
+            seen: int | None = None, request_key: str | None = None,
+            rng: random.Random | None = None) -> ErrantTurn:
+    """DT §Scourges, tracked in the Turn's state and carried to the next Downtime Turn:
+    a Scourge arises (peril 1), a locus is dealt with (peril - 1), or its source is dealt
+    with (no locus: it ends; with loci, D4 of them removed, never below one, and it
+    re-emerges)."""
+    locked, turn = _locked_turn(campaign, by, turn_pk, seen)
+    if _reused(turn, request_key):
+        return turn
+    if seen is not None and seen != version(turn):
+        raise _stale()
+    if next_step(turn) is None:
+        raise CampaignError("This Downtime Turn is over.", "turn_over")
+    if action not in SCOURGE_ACTIONS:
+        raise CampaignError("Unknown Scourge action.", "bad_action")
+    name = check_text(name, field="scourge", length=TEXT_LENGTH,
+                      required="Name the Scourge.")
+    rows = turn.state.setdefault("scourges", [])
+    row = next((r for r in rows if r["name"].lower() == name.lower()), None)
+    ctx = Step(campaign, locked, turn, by, rng or _SYSTEM_RANDOM)
+    try:
+        if action == "add":
+            if row is not None:
+                raise CampaignError(f"{row['name']} is already tracked.", "scourge_exists",
+                                    field="scourge")
+            rows.append({"name": name, "peril": engine.Scourge(name).peril})
+            ctx.note(f"A Scourge arises: {name}, peril 1 (DT §Scourges)")
+        elif row is None:
+            raise CampaignError("No Scourge of that name is tracked.", "no_scourge",
+                                field="scourge")
+        elif action == "locus":
+            after = engine.locus_destroyed(_scourge(row))
+            row["peril"] = after.peril
+            ctx.note(f"A locus of {row['name']} is dealt with: peril {after.peril}")
+        else:
+            current = _scourge(row)
+            d4 = ctx.roll(4) if current.loci else None
+            after = engine.source_destroyed(current, d4)
+            if after is None:
+                rows.remove(row)
+                ctx.note(f"The source of {row['name']} is dealt with: it ends")
+            else:
+                row["peril"] = after.peril
+                ctx.note(f"The source of {row['name']} is dealt with: D4 {d4} loci removed; it "
+                         f"re-emerges at a remaining locus, peril {after.peril}")
+    except engine.DowntimeError as error:
+        raise CampaignError(str(error), error.code, field="scourge") from error
+    _save(turn, request_key)
+    return turn
 
 
 # -- undo ----------------------------------------------------------------------------------

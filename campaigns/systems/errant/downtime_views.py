@@ -33,9 +33,9 @@ from .access import membership_or_404
 from .roll_views import show
 
 PAGE = "campaigns/errant/downtime.html"
-POSTED_FIELDS = ("settlement", "last", "extra_positive", "extra_negative", "scourges",
+POSTED_FIELDS = ("settlement", "last", "extra_positive", "extra_negative", "scourge",
                  "rumour", "secret", "character", "advertising", "pay_increase", "pennies",
-                 "note", "tracker", "size", "modifier", "assists", "partial_as",
+                 "note", "retainer_type", "tracker", "size", "modifier", "assists", "partial_as",
                  "clear_setback", "kind", "institution_tier", "penalty", "doubled",
                  "faction", "assets", "opposing", "reputation")
 
@@ -108,7 +108,11 @@ def _context(membership, *, errors=None, posted=None, action="") -> dict:
         "consumption_odds": _odds_rows(engine.consumption_odds(settlement)),
         "consumption_kinds": [(k, v[0], v[1]) for k, v in CONSUMPTION_KINDS.items()],
         "retainers": engine.retainer_dice(settlement),
+        "morale_rows": [{"name": e.display_name, "pres": sheet_for(e).value("pres"),
+                         "odds": _odds_rows(downtime.morale_odds(sheet_for(e).value("pres")))}
+                        for e in errants] if step == "free_actions" else [],
         "tracker_sizes": TRACKER_RUBRIC, "trackers": trackers,
+        "scourges": turn.state.get("scourges", []) if turn else carried["scourges"],
         "months": turn.state.get("months", 0) if turn else carried["months"],
         "log": _log(co, runs),
         "undoable": _undoable(co),
@@ -238,3 +242,24 @@ def downtime_undo(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, f"{turn} undone: everything it changed is put back.")
     return redirect(page_url(pk, "log"))
+
+
+@login_required
+@require_POST
+def downtime_scourge(request: HttpRequest, pk: int) -> HttpResponse:
+    membership = membership_or_404(request.user, pk)
+    _require_runs(membership)
+    posted = _posted(request)
+    action = request.POST.get("action", "")
+    try:
+        turn_pk = int(request.POST.get("turn", ""))
+    except ValueError:
+        turn_pk = 0
+    try:
+        downtime.scourge(campaign=membership.campaign, by=request.user, turn_pk=turn_pk,
+                         action=action, name=posted["scourge"], seen=_seen(request),
+                         request_key=request.POST.get("request_key") or None)
+    except CampaignError as error:
+        return _refused(request, membership, error, posted, "scourge")
+    messages.success(request, "The Scourges are updated.")
+    return redirect(page_url(pk, "scourges"))

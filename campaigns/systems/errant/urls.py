@@ -65,6 +65,8 @@ campaign_urlpatterns += [
          name="errant_downtime_start"),
     path(_CO + "downtime/step/", downtime_views.downtime_step, name="errant_downtime_step"),
     path(_CO + "downtime/undo/", downtime_views.downtime_undo, name="errant_downtime_undo"),
+    path(_CO + "downtime/scourges/", downtime_views.downtime_scourge,
+         name="errant_downtime_scourge"),
 ]
 
 _links_before_downtime = campaign_links

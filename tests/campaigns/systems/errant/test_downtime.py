@@ -288,3 +288,70 @@ def test_a_renown_raise_stands_on_the_xp(campaign, guide, wren):
         downtime.undo(campaign=campaign, by=guide, turn_pk=turn.pk)
     assert refused.value.code == "renown_raised"
     assert turns.latest(company.company_of(campaign)).pk == turn.pk
+
+
+def test_scourges_are_tracked_triggered_and_carried(campaign, guide, wren):
+    turn = downtime.start(campaign=campaign, by=guide, settlement="town")
+    turn = downtime.scourge(campaign=campaign, by=guide, turn_pk=turn.pk, action="add",
+                            name="The Bone King")
+    with pytest.raises(CampaignError) as refused:
+        downtime.scourge(campaign=campaign, by=guide, turn_pk=turn.pk, action="add",
+                         name="the bone king")
+    assert refused.value.code == "scourge_exists"
+    turn = walk_to(campaign, guide, turn, "event_die")
+    # Event Die 1 <= peril 1: the malice D6 6 raises the peril to 2.
+    turn = go(campaign, guide, turn, "event_die", rng=Dealt(1, 6))
+    assert turn.state["scourges"] == [{"name": "The Bone King", "peril": 2}]
+    assert any("malice D6 6" in c.label for c in turn.changes.all())
+    turn = downtime.scourge(campaign=campaign, by=guide, turn_pk=turn.pk, action="locus",
+                            name="The Bone King")
+    assert turn.state["scourges"][0]["peril"] == 1
+    turn = walk_to(campaign, guide, turn, None)
+    second = downtime.start(campaign=campaign, by=guide, settlement="town")
+    assert second.state["scourges"] == [{"name": "The Bone King", "peril": 1}]
+    second = downtime.scourge(campaign=campaign, by=guide, turn_pk=second.pk,
+                              action="source", name="The Bone King")
+    assert second.state["scourges"] == []
+    # Undoing the second Turn brings the Scourge back with the first Turn's state.
+    downtime.undo(campaign=campaign, by=guide, turn_pk=second.pk)
+    assert downtime.carried(company.company_of(campaign))["scourges"] == [
+        {"name": "The Bone King", "peril": 1}]
+
+
+@pytest.mark.parametrize("kind,faces,expected", [
+    ("hirelings", (5, 3, 4), "5 hirelings available"),
+    ("mercenaries", (5, 3, 4), "50 mercenaries, of whom 5 lieutenants and 2 captains"),
+])
+def test_retainer_types(campaign, guide, wren, kind, faces, expected):
+    turn = downtime.start(campaign=campaign, by=guide, settlement="town")
+    turn = walk_to(campaign, guide, turn, "free_actions")
+    turn = go(campaign, guide, turn, "free_actions", "hire", rng=Dealt(*faces),
+              character=wren.pk, retainer_type=kind)
+    assert any(expected in c.label for c in turn.changes.all())
+
+
+def test_henchmen_need_advertising_and_mercenaries_a_town(campaign, guide, wren):
+    money(wren, 300)
+    turn = downtime.start(campaign=campaign, by=guide, settlement="village")
+    turn = walk_to(campaign, guide, turn, "free_actions")
+    with pytest.raises(CampaignError) as refused:
+        go(campaign, guide, turn, "free_actions", "hire", character=wren.pk,
+           retainer_type="mercenaries")
+    assert refused.value.code == "no_mercenaries"
+    with pytest.raises(CampaignError) as refused:
+        go(campaign, guide, turn, "free_actions", "hire", character=wren.pk,
+           retainer_type="henchmen")
+    assert refused.value.field == "advertising"
+    coins = wren.coins_cp
+    # 200p: two henchmen, Renown D2 (2, 1) and D10 Archetypes (9: Magic user, 1: Warrior).
+    turn = go(campaign, guide, turn, "free_actions", "hire", rng=Dealt(2, 9, 1, 1),
+              character=wren.pk, retainer_type="henchmen", advertising="200")
+    assert wren.coins_cp == coins - 200
+    assert any("2 interested: Renown 2, Magic user (D10 9); Renown 1, Warrior (D10 1)"
+               in c.label for c in turn.changes.all())
+
+
+def test_morale_odds_sum_to_one_and_match_the_table():
+    odds = downtime.morale_odds(10)
+    assert sum(odds.values()) == 1
+    assert odds[7] == Fraction(5 + 6 + 5, 36)  # pres 10: Morale 7; 6-8 on 2D6: modifier 0

@@ -101,3 +101,19 @@ def test_the_event_odds_follow_the_dice_typed(client, campaign, guide, wren):
     assert f"{one.numerator}/{one.denominator}".encode() in page.content
     assert client.get(co("errant_downtime", campaign),
                       {"extra_negative": "x"}).status_code == 200
+
+
+def test_the_guide_tracks_a_scourge_by_post(client, campaign, guide, player, wren):
+    turn = downtime.start(campaign=campaign, by=guide, settlement="town")
+    client.force_login(guide)
+    url = co("errant_downtime_scourge", campaign)
+    response = client.post(url, {"turn": turn.pk, "action": "add", "scourge": ""})
+    assert response.status_code == 200 and b"Name the Scourge." in response.content
+    response = client.post(url, {"turn": turn.pk, "action": "add", "scourge": "Lich",
+                                 "seen": downtime.version(turn)})
+    assert response.status_code == 302
+    response = client.post(url, {"turn": turn.pk, "action": "locus", "scourge": "Lich"})
+    assert response.status_code == 200 and b"no locus" in response.content
+    client.force_login(player)
+    assert b'data-scourge="Lich"' in client.get(co("errant_downtime", campaign)).content
+    assert client.post(url, {"turn": turn.pk, "action": "add"}).status_code == 403
