@@ -61,8 +61,9 @@ def click(page, name):
 
 def test_a_downtime_turn_from_the_first_step_to_lifestyle(page, browser, live_server,
                                                           password, table, monkeypatch):
-    # Event Die 3 (nothing to resolve), the action's 2D6 6 + 5, the consumption's D8 8.
-    monkeypatch.setattr(downtime, "_SYSTEM_RANDOM", Dealt(3, 6, 5, 8))
+    # Event Die 3 (nothing to resolve), the action's 2D6 6 + 5, the consumption's D8 8,
+    # the Faction turn's D6 5.
+    monkeypatch.setattr(downtime, "_SYSTEM_RANDOM", Dealt(3, 6, 5, 8, 5))
     campaign, wren = table["campaign"], table["wren"]
     url = f"/campaigns/{campaign.pk}/company/downtime/"
     xp_before = services.progress(wren)[1]
@@ -121,6 +122,14 @@ def test_a_downtime_turn_from_the_first_step_to_lifestyle(page, browser, live_se
     violations = axe_check(page)
     assert not violations, describe(violations)
     click(page, "Consumption done")
+    expect(page.locator("#faction-odds")).to_contain_text("1/6")
+    page.get_by_label("Faction").fill("The Drowned Monks")
+    page.get_by_label("Assets").fill("3")
+    # D6 + 3: 6+ on faces 3-6, one success 2/3 of the time.
+    expect(page.locator("#faction-odds")).to_contain_text("2/3", timeout=SLOW)
+    htmx_settled(page)
+    click(page, "Roll the Faction turn")
+    expect(page.locator("#downtime-log")).to_contain_text("D6 5 + 3 - 0 = 8: 1 success")
     click(page, "Faction turns done")
     click(page, "Advance the calendar")
     expect(page.locator("[data-months]")).to_have_text("1")

@@ -674,6 +674,27 @@ def _faction(ctx: Step, data: dict) -> bool:
     return False
 
 
+def faction_odds(assets: int = 0, opposing: int = 0) -> dict[str, Fraction]:
+    """The exact chance of each Faction turn outcome over the D6's faces
+    (engine.faction_turn)."""
+    counts: dict[str, int] = {}
+    for d6 in range(1, 7):
+        _, successes, lost = engine.faction_turn(d6, assets, opposing)
+        key = (f"{successes} success(es)" if successes else
+               f"loses {lost} asset(s)" if lost else "no success")
+        counts[key] = counts.get(key, 0) + 1
+    return {key: Fraction(n, 6) for key, n in counts.items()}
+
+
+def consumption_debt_odds(settlement: str, money: int, institution_tier: int = 0
+                          ) -> Fraction:
+    """The chance that an Errant with `money` goes beyond the purse (into the Company's
+    debt, and a Save) in `settlement`: the amounts of engine.consumption_odds above it."""
+    return sum((chance for amount, chance in
+                engine.consumption_odds(settlement, institution_tier).items()
+                if amount > money), Fraction(0))
+
+
 # -- step 11: the calendar; lifestyle -------------------------------------------------------
 
 

@@ -78,6 +78,7 @@ def _context(membership, *, errors=None, posted=None, action="") -> dict:
                       "current": key == step} for key in downtime.steps_of(turn)]
     die, multiplier = CONSUMPTION_DICE[settlement]
     posted = posted or {}
+    assets, opposing = _small(posted.get("assets"), 50), _small(posted.get("opposing"), 50)
     extra_pos = _small(posted.get("extra_positive"))
     extra_neg = _small(posted.get("extra_negative"))
     carried = downtime.carried(co)
@@ -104,6 +105,12 @@ def _context(membership, *, errors=None, posted=None, action="") -> dict:
                                            engine.action_odds(m).items()}}
                         for m in range(-engine.ACTION_MODIFIER_CAP,
                                        engine.ACTION_MODIFIER_CAP + 1)],
+        "faction_odds": [{"label": k, **show(v)} for k, v in
+                         downtime.faction_odds(assets, opposing).items()],
+        "debt_risk": [{"name": e.display_name, "coins": e.coins_cp,
+                       **show(downtime.consumption_debt_odds(settlement,
+                                                             max(e.coins_cp, 0)))}
+                      for e in errants] if step == "consumption" else [],
         "consumption_die": die, "consumption_multiplier": multiplier,
         "consumption_odds": _odds_rows(engine.consumption_odds(settlement)),
         "consumption_kinds": [(k, v[0], v[1]) for k, v in CONSUMPTION_KINDS.items()],
@@ -126,12 +133,12 @@ def _undoable(co):
     return latest if latest is not None and latest.kind == downtime.KIND else None
 
 
-def _small(raw) -> int:
+def _small(raw, top: int = downtime.MAX_EXTRA_DICE) -> int:
     try:
         value = int(raw)
     except (TypeError, ValueError):
         return 0
-    return value if 0 <= value <= downtime.MAX_EXTRA_DICE else 0
+    return value if 0 <= value <= top else 0
 
 
 def _render(request, membership, status=200, **extra) -> HttpResponse:
@@ -143,7 +150,8 @@ def _render(request, membership, status=200, **extra) -> HttpResponse:
 def downtime_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The page; the Event Die's dice in the query (the odds' live refresh) show their
     odds."""
-    dice = {key: request.GET.get(key, "") for key in ("extra_positive", "extra_negative")}
+    dice = {key: request.GET.get(key, "") for key in ("extra_positive", "extra_negative",
+                                                       "assets", "opposing")}
     return _render(request, membership_or_404(request.user, pk), posted=dice)
 
 

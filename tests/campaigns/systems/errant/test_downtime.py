@@ -355,3 +355,18 @@ def test_morale_odds_sum_to_one_and_match_the_table():
     odds = downtime.morale_odds(10)
     assert sum(odds.values()) == 1
     assert odds[7] == Fraction(5 + 6 + 5, 36)  # pres 10: Morale 7; 6-8 on 2D6: modifier 0
+
+
+def test_faction_and_debt_odds_match_enumeration():
+    for assets, opposing in [(0, 0), (3, 1), (0, 6), (9, 0)]:
+        counted = {}
+        for d6 in range(1, 7):
+            _, wins, lost = engine.faction_turn(d6, assets, opposing)
+            counted[(wins, lost)] = counted.get((wins, lost), 0) + 1
+        odds = downtime.faction_odds(assets, opposing)
+        assert sum(odds.values()) == 1 and len(odds) == len(counted)
+    assert downtime.faction_odds(0, 0) == {"no success": Fraction(5, 6),
+                                           "1 success(es)": Fraction(1, 6)}
+    # A town: D8 x 600; with 2,000 p the amounts 2,400 ... 4,800 go beyond: 5/8.
+    assert downtime.consumption_debt_odds("town", 2_000) == Fraction(5, 8)
+    assert downtime.consumption_debt_odds("town", 10_000) == 0
