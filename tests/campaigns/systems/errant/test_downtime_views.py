@@ -117,3 +117,20 @@ def test_the_guide_tracks_a_scourge_by_post(client, campaign, guide, player, wre
     client.force_login(player)
     assert b'data-scourge="Lich"' in client.get(co("errant_downtime", campaign)).content
     assert client.post(url, {"turn": turn.pk, "action": "add"}).status_code == 403
+
+
+def test_a_stale_page_is_sent_back_to_the_walk_and_a_double_click_counts_once(
+        client, campaign, guide, wren):
+    turn = downtime.start(campaign=campaign, by=guide, settlement="town")
+    client.force_login(guide)
+    post = {"turn": turn.pk, "step": "recover", "action": "finish",
+            "seen": downtime.version(turn), "request_key": "once"}
+    assert client.post(co("errant_downtime_step", campaign), post).status_code == 302
+    assert client.post(co("errant_downtime_step", campaign), post).status_code == 302
+    turn.refresh_from_db()
+    assert turn.state["done"] == ["declare", "recover"]
+    response = client.post(co("errant_downtime_step", campaign), {
+        **post, "step": "event_die", "request_key": "other"}, follow=True)
+    assert b"moved on since the page was loaded" in response.content
+    turn.refresh_from_db()
+    assert turn.event_face is None
