@@ -107,4 +107,31 @@ def seed() -> dict:
     """The system's demo hook (GameSystem.demo): Wren, Ash and the demo Errant campaign."""
     users = seed_demo()["users"]
     campaign = seed_demo_campaign()
+    seed_demo_downtime(campaign)
     return {"users": [*users, PLAYER1, GUIDE], "campaigns": [campaign]}
+
+
+# --- The Downtime Turn (downtime.py): one under way in a city, walked with reproducible
+# dice through recovery and the Event Die to the debt's doubling (left for the visitor:
+# the Company's debt stays DEBT), a Scourge tracked. Only if the Company has no Downtime
+# Turn yet.
+DOWNTIME_SEED = 15
+
+
+@transaction.atomic
+def seed_demo_downtime(campaign: Campaign) -> None:
+    import random
+
+    from . import downtime
+
+    if company.company_of(campaign).turns.filter(kind=downtime.KIND).exists():
+        return
+    rng = random.Random(DOWNTIME_SEED)
+    guide_user = campaign.owner
+    turn = downtime.start(campaign=campaign, by=guide_user, settlement="city",
+                          request_key=f"{REQUEST_KEY}-downtime")
+    turn = downtime.scourge(campaign=campaign, by=guide_user, turn_pk=turn.pk, action="add",
+                            name="The Drowned Abbot")
+    while downtime.next_step(turn) != "debt":
+        turn = downtime.act(campaign=campaign, by=guide_user, turn_pk=turn.pk,
+                            step=downtime.next_step(turn), rng=rng)

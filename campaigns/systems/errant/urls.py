@@ -51,11 +51,6 @@ character_urlpatterns += roll_urls.character_urlpatterns
 session_links = roll_urls.session_links
 
 
-def campaign_links(campaign, *, runs: bool = False) -> list[tuple[str, str]]:
-    """The campaign page's link to the Company page (everyone reads it; the Guide edits)."""
-    return [("The Company", reverse("campaigns:errant_company", args=[campaign.pk]))]
-
-
 # --- The Guide's screen (screen_views.py; issue #15): Exploration Turns, Reactions and
 # Negotiations, Chases, recorded in the Turn log. Guide-only.
 from . import screen_views  # noqa: E402
@@ -65,12 +60,27 @@ campaign_urlpatterns += [
     *(path(_CO + f"screen/{op}/", view, name=f"errant_screen_{op}")
       for op, view in screen_views.ACTIONS.items()),
 ]
-_company_links = campaign_links
+
+# --- The Downtime Turn walked step by step (downtime_views.py; issue 15, "Downtime Turns").
+from . import downtime_views  # noqa: E402
+
+campaign_urlpatterns += [
+    path(_CO + "downtime/", downtime_views.downtime_page, name="errant_downtime"),
+    path(_CO + "downtime/log/", downtime_views.downtime_log, name="errant_downtime_log"),
+    path(_CO + "downtime/start/", downtime_views.downtime_start,
+         name="errant_downtime_start"),
+    path(_CO + "downtime/step/", downtime_views.downtime_step, name="errant_downtime_step"),
+    path(_CO + "downtime/undo/", downtime_views.downtime_undo, name="errant_downtime_undo"),
+    path(_CO + "downtime/scourges/", downtime_views.downtime_scourge,
+         name="errant_downtime_scourge"),
+]
 
 
-def campaign_links(campaign, *, runs: bool = False) -> list[tuple[str, str]]:  # noqa: F811
-    """The Company page for everyone; the Guide's screen for those who run the campaign."""
-    links = _company_links(campaign, runs=runs)
+def campaign_links(campaign, *, runs: bool = False) -> list[tuple[str, str]]:
+    """The campaign page's links to Errant's pages: the Company and its Downtime for
+    everyone (the Guide runs them), the Guide's own pages for those who run the table."""
+    links = [("The Company", reverse("campaigns:errant_company", args=[campaign.pk])),
+             ("Downtime", reverse("campaigns:errant_downtime", args=[campaign.pk]))]
     if runs:
         links.append(("Guide's screen", reverse("campaigns:errant_screen",
                                                 args=[campaign.pk])))

@@ -24,3 +24,18 @@ def test_the_demo_seeds_the_company_once():
     demo.seed()
     assert Campaign.objects.filter(request_key=demo.REQUEST_KEY).count() == 1
     assert ErrantCharacter.objects.filter(name="Ash").count() == 1
+
+
+
+def test_the_demo_has_a_downtime_turn_under_way_once():
+    from campaigns.systems.errant import downtime
+
+    demo.seed()
+    campaign = Campaign.objects.get(request_key=demo.REQUEST_KEY)
+    co = company.company_of(campaign)
+    turn = downtime.open_turn(co)
+    assert downtime.next_step(turn) == "debt"
+    assert company.debt(co) == demo.DEBT and turn.event_face is not None
+    assert turn.state["scourges"][0]["name"] == "The Drowned Abbot"
+    demo.seed()
+    assert co.turns.filter(kind="downtime").count() == 1
