@@ -54,3 +54,26 @@ session_links = roll_urls.session_links
 def campaign_links(campaign, *, runs: bool = False) -> list[tuple[str, str]]:
     """The campaign page's link to the Company page (everyone reads it; the Guide edits)."""
     return [("The Company", reverse("campaigns:errant_company", args=[campaign.pk]))]
+
+
+# --- Adjutants, rosters and training (roster_views.py; issue 14): one page, the Roster.
+from . import roster_views  # noqa: E402
+
+_RO = "<id:pk>/company/roster/"
+campaign_urlpatterns += [
+    path(_RO, roster_views.roster_page, name="errant_roster"),
+    path(_RO + "swap/", roster_views.roster_swap, name="errant_roster_swap"),
+    path(_RO + "adjutant/", roster_views.adjutant_attach, name="errant_adjutant"),
+    path(_RO + "adjutant/<id:link_pk>/undo/", roster_views.adjutant_undo,
+         name="errant_adjutant_undo"),
+    path(_RO + "training/", roster_views.training, name="errant_training"),
+    path(_RO + "training/<id:training_pk>/undo/", roster_views.training_undo,
+         name="errant_training_undo"),
+]
+_company_links = campaign_links
+
+
+def campaign_links(campaign, *, runs: bool = False) -> list[tuple[str, str]]:  # noqa: F811
+    """The Company page's link, then the Roster's (every member reads it)."""
+    return [*_company_links(campaign, runs=runs),
+            ("Roster and training", reverse("campaigns:errant_roster", args=[campaign.pk]))]
