@@ -23,6 +23,7 @@ from campaigns.services import CampaignError, lock_character, progress, xp_entry
 from characters.models import CoinEntry, XpEntry
 from characters.systems.errant.apps import KEY
 from characters.systems.errant.builds import sheet_for
+from characters.systems.errant.campaign_settings import CampaignSettingsForm
 from characters.systems.errant.models import (
     ErrantAdjutant,
     ErrantCharacter,
@@ -444,3 +445,23 @@ def training_undo(*, campaign: Campaign, training_pk: int, by) -> ErrantTraining
     training.undone_by = by
     training.save(update_fields=["undone_at", "undone_by"])
     return training
+
+
+# -- Where the Company is ---------------------------------------------------------------------
+
+@transaction.atomic
+def settlement_set(*, campaign: Campaign, tier, by) -> int:
+    """The Guide moves the Company: the tier of the Settlement where it is, the campaign
+    setting the market's forms start from (PR §Rarity). Validated by the campaign settings
+    form itself, so the stored settings stay what the form accepts."""
+    company_services.require_guide(campaign, by, "say where the Company is")
+    company_services.lock_company(campaign)
+    form = CampaignSettingsForm({"settlement_tier": tier})
+    if tier in (None, "") or not form.is_valid():
+        raise CampaignError("Choose a Settlement tier from 1 (Hamlet) to 5 (Metropolis).",
+                            "bad_tier", field="settlement_tier")
+    locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    locked.settings = {**(locked.settings or {}), **form.cleaned_data}
+    locked.save(update_fields=["settings"])
+    campaign.settings = locked.settings
+    return form.cleaned_data["settlement_tier"]

@@ -14,6 +14,7 @@ import uuid
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -23,6 +24,10 @@ from campaigns.forms import add_service_error
 from campaigns.models import IMP_ROLES
 from campaigns.services import CampaignError
 from campaigns.views import latest_session
+from characters.systems.errant.campaign_settings import (
+    TIER_CHOICES,
+    settlement_tier,
+)
 from characters.systems.errant.models import ErrantAdjutant, ErrantTraining
 from config.parsing import IdField, RequestKeyField
 from rules.engine.errant.data import ATTRIBUTE_KEYS, ATTRIBUTE_NAMES
@@ -122,7 +127,8 @@ def _player_rows(membership, errants, session) -> list[dict]:
 
 
 def _page(request, membership, *, swap_error: str = "", swap_player: int | None = None,
-          training_form=None, adjutant_form=None) -> HttpResponse:
+          training_form=None, adjutant_form=None, settlement_error: str = "",
+          settlement_typed: str = "") -> HttpResponse:
     campaign = membership.campaign
     errants = company.members(campaign)
     session = latest_session(campaign)
@@ -136,6 +142,8 @@ def _page(request, membership, *, swap_error: str = "", swap_player: int | None 
         "swap_key": uuid.uuid4().hex,
         "attribute_choices": ATTRIBUTE_CHOICES,
         "adjutant_min_renown": roster.ADJUTANT_MIN_RENOWN,
+        "tier": settlement_tier(campaign), "tier_choices": TIER_CHOICES,
+        "settlement_error": settlement_error, "settlement_typed": settlement_typed,
     }
     return render(request, PAGE, context)
 
@@ -250,3 +258,22 @@ def training_undo(request: HttpRequest, pk: int, training_pk: int) -> HttpRespon
     return _done(request, pk, f"Training attempt {attempt.attempt} ({attempt.attribute}) is "
                               f"undone: {attempt.cost:,} p back in the purse.",
                  f"training-{attempt.character_id}")
+
+
+@login_required
+@require_POST
+def settlement(request: HttpRequest, pk: int) -> HttpResponse:
+    """The Guide says where the Company is (the tier of the Settlement): the campaign
+    setting the Errants' market starts from. A player: 403."""
+    membership = membership_or_404(request.user, pk)
+    if not _runs(membership):
+        raise PermissionDenied("Only the Guide says where the Company is.")
+    typed = request.POST.get("settlement_tier", "")[:20]
+    try:
+        tier = roster.settlement_set(campaign=membership.campaign, tier=typed, by=request.user)
+    except CampaignError as error:
+        return _page(request, membership, settlement_error=error.message,
+                     settlement_typed=typed)
+    label = dict(TIER_CHOICES)[tier]
+    return _done(request, pk, f"The Company is now in a tier {label}: the market starts "
+                              "there.", "settlement")

@@ -69,6 +69,7 @@ campaign_urlpatterns += [
     path(_RO + "training/", roster_views.training, name="errant_training"),
     path(_RO + "training/<id:training_pk>/undo/", roster_views.training_undo,
          name="errant_training_undo"),
+    path(_RO + "settlement/", roster_views.settlement, name="errant_roster_settlement"),
 ]
 _company_links = campaign_links
 
