@@ -72,6 +72,7 @@ from characters.systems.errant.models import (
     ErrantItem,
     ErrantRosterSwap,
     ErrantTrade,
+    ErrantTradeTraining,
     ErrantTraining,
     ErrantXpShare,
 )
@@ -228,6 +229,7 @@ class World:
             "hazard_pk": 0,
             # The Errant Company's own (errant_ids() below); here for the check.
             "faction_pk": 0, "pick_pk": 0, "use_pk": 0, "link_pk": 0, "training_pk": 0,
+            "attempt_pk": 0,
             "check_pk": MettleFactionCheck.objects.filter(
                 triangle__campaign=self.mettle_campaign).first().pk,
             "code": self.invitation.code,
@@ -280,7 +282,7 @@ class World:
                 "faction_pk": ErrantFaction.objects.get(company__campaign=campaign).pk,
                 "entry_pk": ErrantDebtEntry.objects.filter(
                     company__campaign=campaign).first().pk,
-                "use_pk": 0, "link_pk": 0, "training_pk": 0}
+                "use_pk": 0, "link_pk": 0, "training_pk": 0, "attempt_pk": 0}
 
     def other_ids(self) -> list:
         """Ids that exist but are someone else's."""
@@ -313,7 +315,8 @@ def ledgers() -> dict:
         "errant": [model.objects.count() for model in (
             ErrantWaste, ErrantRenownPick, ErrantFameRoll, ErrantAncestryUse, ErrantRoll,
             ErrantItem, ErrantTrade, ErrantDebtEntry, ErrantReputationEntry, ErrantFaction,
-            ErrantAdjutant, ErrantRosterSwap, ErrantTraining, ErrantXpShare)],
+            ErrantAdjutant, ErrantRosterSwap, ErrantTraining, ErrantXpShare,
+            ErrantTradeTraining)],
     }
 
 

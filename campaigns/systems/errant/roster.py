@@ -28,9 +28,12 @@ from characters.systems.errant.models import (
     ErrantAdjutant,
     ErrantCharacter,
     ErrantRosterSwap,
+    ErrantTradeTraining,
     ErrantTraining,
     ErrantXpShare,
 )
+from characters.systems.errant.roster_models import TRADE_LENGTH
+from rules.engine.errant import trades
 from rules.engine.errant.advancement import (
     ADJUTANT_MIN_RENOWN,
     TRAINING_DICE,
@@ -45,6 +48,7 @@ from rules.engine.errant.data import ATTRIBUTE_KEYS, ATTRIBUTE_NAMES
 from . import company as company_services
 
 NOTE_LENGTH = 300
+MAX_PENNIES = 100_000_000  # as advancement.py: a sum no table reaches
 TRAINER_MIN, TRAINER_MAX = 1, 20  # a trainer's Attribute: any score the app can hold
 _SYSTEM_RANDOM = random.SystemRandom()
 
@@ -465,3 +469,151 @@ def settlement_set(*, campaign: Campaign, tier, by) -> int:
     locked.save(update_fields=["settings"])
     campaign.settings = locked.settings
     return form.cleaned_data["settlement_tier"]
+
+
+# -- Learning a Trade (DT §Trades) ---------------------------------------------------------------
+
+def standing_trade_trainings(character):
+    return ErrantTradeTraining.objects.filter(character_id=character.pk, undone_at__isnull=True)
+
+
+def _trade_key(trade: str) -> str:
+    return " ".join(trade.split()).casefold()
+
+
+@dataclass(frozen=True)
+class TradeStanding:
+    """An Errant's standing in one Trade: the level certified (None: a layman), the level
+    trained for next with its successes so far, and whether a 7-9 made the next attempt
+    an automatic success."""
+
+    trade: str
+    certified: str | None
+    training_for: trades.TradeLevel | None
+    successes: int
+    automatic_next: bool
+
+
+def trade_standings(character) -> list[TradeStanding]:
+    attempts = list(standing_trade_trainings(character).order_by("pk"))
+    names: dict[str, str] = {}
+    for attempt in attempts:
+        names.setdefault(_trade_key(attempt.trade), attempt.trade)
+    return [trade_standing(character, name, attempts) for name in names.values()]
+
+
+def trade_standing(character, trade: str, attempts=None) -> TradeStanding:
+    key = _trade_key(trade)
+    if attempts is None:
+        attempts = list(standing_trade_trainings(character).order_by("pk"))
+    mine = [a for a in attempts if _trade_key(a.trade) == key]
+    certified = None
+    for level in trades.LEVELS:
+        won = sum(1 for a in mine if a.level == level.key and a.outcome == trades.SUCCESS)
+        if won >= level.successes:
+            certified = level.key
+        else:
+            break
+    training_for = trades.next_level(certified)
+    at_level = [a for a in mine if training_for and a.level == training_for.key]
+    successes = sum(1 for a in at_level if a.outcome == trades.SUCCESS)
+    automatic_next = bool(at_level) and at_level[-1].outcome == trades.NEXT_AUTOMATIC
+    return TradeStanding(trade, certified, training_for, successes, automatic_next)
+
+
+@transaction.atomic
+def learn_trade(*, campaign: Campaign, character, trade: str, by, extra: int = 0,
+                situational: int = 0, rng: random.Random | None = None,
+                dice: tuple[int, int] | None = None,
+                request_key: str | None = None) -> ErrantTradeTraining:
+    """DT §Trades: "an Errant pays the requisite fee and rolls 2D6 plus any applicable
+    bonuses for extra expenditures (each extra 25% of the learning cost adds +1) or
+    situational bonuses, to a maximum of +3": for the next level of the Trade (a trainer of
+    that level or higher is the Guide's to provide). A 7-9 makes the next attempt an
+    automatic success (paid, not rolled). `dice` are given only by tests."""
+    company_services.lock_company(campaign)
+    if request_key:
+        earlier = ErrantTradeTraining.objects.filter(request_key=request_key).first()
+        if earlier is not None:
+            if earlier.campaign_id != campaign.pk:
+                raise CampaignError("That request was already used for something else.",
+                                    "request_key_reused")
+            return earlier
+    errant = _errant_of(campaign, character, "character")
+    lock_character(errant.pk)
+    errant = ErrantCharacter.objects.get(pk=errant.pk)
+    if not _may_act(by, errant):
+        raise CampaignError(f"Only {errant.display_name}'s player or the Guide may train "
+                            "them.", "not_allowed", field="trade")
+    trade = " ".join((trade or "").split())
+    if not trade or len(trade) > TRADE_LENGTH or not trade.isprintable():
+        raise CampaignError(f"Name the Trade (smithing, fletching, cooking...), at most "
+                            f"{TRADE_LENGTH} characters.", "bad_trade", field="trade")
+    if not isinstance(extra, int) or not 0 <= extra <= MAX_PENNIES:
+        raise CampaignError(f"Extra expenditure is 0 to {MAX_PENNIES:,} pennies.",
+                            "bad_extra", field="extra")
+    if not isinstance(situational, int) or not 0 <= situational <= trades.BONUS_MAX:
+        raise CampaignError(f"A situational bonus is 0 to +{trades.BONUS_MAX}.",
+                            "bad_situational", field="situational")
+    standing = trade_standing(errant, trade)
+    level = standing.training_for
+    if level is None:
+        raise CampaignError(f"{errant.display_name} is a master of {trade}: a legendary "
+                            "artisan is made by quests, not training (DT §Trades).",
+                            "trade_mastered", field="trade")
+    paid = level.cost + extra
+    purse = errant.coins_cp
+    if purse < paid:
+        raise CampaignError(f"An attempt at {level.name.lower()} costs {level.cost:,} p"
+                            f"{f' + {extra:,} p extra' if extra else ''} and "
+                            f"{errant.display_name} has {max(purse, 0):,} p.",
+                            "not_enough_money", field="extra" if extra else "trade")
+    plus = trades.bonus(level.cost, extra, situational)
+    if standing.automatic_next:
+        rolled, result = [], trades.SUCCESS
+    else:
+        if dice is None:
+            generator = rng or _SYSTEM_RANDOM
+            dice = (generator.randint(1, 6), generator.randint(1, 6))
+        if len(dice) != 2 or any(not 1 <= d <= 6 for d in dice):
+            raise ValueError("2D6")
+        rolled, result = list(dice), trades.outcome(sum(dice) + plus)
+    coin = CoinEntry.objects.create(
+        character=errant, kind=CoinEntry.Kind.PURCHASE, amount_cp=-paid, created_by=by,
+        note=f"{trade}: {level.name.lower()} training (DT §Trades)"[:NOTE_LENGTH])
+    return ErrantTradeTraining.objects.create(
+        character=errant, campaign=campaign, session=_latest_session(campaign), trade=trade,
+        level=level.key, cost=level.cost, extra=extra, situational=situational, bonus=plus,
+        dice=rolled, automatic=standing.automatic_next, outcome=result, coin_entry=coin,
+        created_by=by, request_key=request_key or None)
+
+
+@transaction.atomic
+def trade_undo(*, campaign: Campaign, attempt_pk: int, by) -> ErrantTradeTraining:
+    """Undo an Errant's latest Trade attempt, the money back (a coin reversal)."""
+    company_services.lock_company(campaign)
+    attempt = ErrantTradeTraining.objects.filter(pk=attempt_pk, campaign_id=campaign.pk).first()
+    if attempt is None:
+        raise CampaignError("That Trade attempt does not exist.", "no_such_training")
+    errant = _errant_of(campaign, attempt.character_id, "trade")
+    lock_character(errant.pk)
+    if not _may_act(by, errant):
+        raise CampaignError(f"Only {errant.display_name}'s player or the Guide may undo it.",
+                            "not_allowed")
+    attempt.refresh_from_db()
+    if attempt.undone_at is not None:
+        raise CampaignError("That attempt was undone already.", "already_undone")
+    latest = standing_trade_trainings(errant).order_by("-pk").first()
+    if latest.pk != attempt.pk:
+        raise CampaignError(f"Undo {errant.display_name}'s latest Trade attempt first "
+                            f"({latest.trade}).", "not_latest")
+    if attempt.coin_entry is not None and not CoinEntry.objects.filter(
+            reverses=attempt.coin_entry).exists():
+        CoinEntry.objects.create(character=errant, kind=CoinEntry.Kind.REVERSAL,
+                                 amount_cp=-attempt.coin_entry.amount_cp,
+                                 reverses=attempt.coin_entry, created_by=by,
+                                 note=f"Undone: {attempt.coin_entry.note}"[:NOTE_LENGTH])
+    attempt.undone_at = timezone.now()
+    attempt.undone_by = by
+    attempt.save(update_fields=["undone_at", "undone_by"])
+    return attempt

@@ -30,6 +30,7 @@ from characters.systems.errant.campaign_settings import (
 )
 from characters.systems.errant.models import ErrantAdjutant, ErrantTraining
 from config.parsing import IdField, RequestKeyField
+from rules.engine.errant import trades
 from rules.engine.errant.data import ATTRIBUTE_KEYS, ATTRIBUTE_NAMES
 
 from . import company, roster
@@ -69,6 +70,28 @@ class TrainingForm(forms.Form):
     request_key = RequestKeyField()
 
 
+class TradeForm(forms.Form):
+    character = IdField(error_messages={"required": "Choose the Errant who trains."})
+    trade = forms.CharField(label="Trade", max_length=roster.TRADE_LENGTH, error_messages={
+        "required": "Name the Trade (smithing, fletching, cooking...).",
+        "max_length": f"At most {roster.TRADE_LENGTH} characters."})
+    extra = forms.IntegerField(
+        label="Extra expenditure (pennies)", required=False, min_value=0,
+        max_value=roster.MAX_PENNIES,
+        help_text="Each extra 25% of the cost is +1.",
+        error_messages=dict.fromkeys(("invalid", "min_value", "max_value"),
+                                     f"Extra expenditure is 0 to {roster.MAX_PENNIES:,} "
+                                     "pennies."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    situational = forms.IntegerField(
+        label="Situational bonus", required=False, min_value=0, max_value=trades.BONUS_MAX,
+        help_text=f"The Guide's; with the extra, at most +{trades.BONUS_MAX}.",
+        error_messages=dict.fromkeys(("invalid", "min_value", "max_value"),
+                                     f"A situational bonus is 0 to +{trades.BONUS_MAX}."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    request_key = RequestKeyField()
+
+
 def roster_url(pk: int, anchor: str = "") -> str:
     return reverse("campaigns:errant_roster", args=[pk]) + (f"#{anchor}" if anchor else "")
 
@@ -77,7 +100,20 @@ def _runs(membership) -> bool:
     return membership.role in IMP_ROLES
 
 
-def _errant_rows(membership, errants, *, training_form=None, adjutant_form=None) -> list[dict]:
+def _trade_odds() -> list[dict]:
+    """The exact odds of a Trade attempt for each bonus, before the roll (DT §Trades)."""
+    rows = []
+    for plus in range(trades.BONUS_MAX + 1):
+        odds = trades.odds(plus)
+        rows.append({"bonus": plus, "success": odds[trades.SUCCESS],
+                     "next": odds[trades.NEXT_AUTOMATIC],
+                     "success_percent": f"{float(odds[trades.SUCCESS]) * 100:.1f}%",
+                     "next_percent": f"{float(odds[trades.NEXT_AUTOMATIC]) * 100:.1f}%"})
+    return rows
+
+
+def _errant_rows(membership, errants, *, training_form=None, adjutant_form=None,
+                 trade_form=None) -> list[dict]:
     runs = _runs(membership)
     rows = []
     for errant in errants:
@@ -89,6 +125,8 @@ def _errant_rows(membership, errants, *, training_form=None, adjutant_form=None)
         attempt, cost = roster.next_attempt(errant)
         mine = (training_form is not None and training_form.is_bound
                 and training_form.data.get("character") == str(errant.pk))
+        trade_mine = (trade_form is not None and trade_form.is_bound
+                      and trade_form.data.get("character") == str(errant.pk))
         adjutant_mine = (adjutant_form is not None and adjutant_form.is_bound
                          and adjutant_form.data.get("master") == str(errant.pk))
         candidates = []
@@ -107,6 +145,12 @@ def _errant_rows(membership, errants, *, training_form=None, adjutant_form=None)
             "training_form": training_form if mine else TrainingForm(
                 initial={"character": errant.pk, "request_key": uuid.uuid4().hex}),
             "adjutant_form": adjutant_form if adjutant_mine else None,
+            "trades": roster.trade_standings(errant),
+            "trade_attempts": list(roster.ErrantTradeTraining.objects.filter(
+                character_id=errant.pk)[:TRAININGS_SHOWN]),
+            "latest_trade": roster.standing_trade_trainings(errant).order_by("-pk").first(),
+            "trade_form": trade_form if trade_mine else TradeForm(
+                initial={"character": errant.pk, "request_key": uuid.uuid4().hex}),
         })
     return rows
 
@@ -127,7 +171,8 @@ def _player_rows(membership, errants, session) -> list[dict]:
 
 
 def _page(request, membership, *, swap_error: str = "", swap_player: int | None = None,
-          training_form=None, adjutant_form=None, settlement_error: str = "",
+          training_form=None, adjutant_form=None, trade_form=None,
+          settlement_error: str = "",
           settlement_typed: str = "") -> HttpResponse:
     campaign = membership.campaign
     errants = company.members(campaign)
@@ -137,7 +182,8 @@ def _page(request, membership, *, swap_error: str = "", swap_player: int | None 
         "session": session,
         "players": _player_rows(membership, errants, session),
         "rows": _errant_rows(membership, errants, training_form=training_form,
-                             adjutant_form=adjutant_form),
+                             adjutant_form=adjutant_form, trade_form=trade_form),
+        "trade_odds": _trade_odds(), "trade_levels": trades.LEVELS,
         "swap_error": swap_error, "swap_player": swap_player,
         "swap_key": uuid.uuid4().hex,
         "attribute_choices": ATTRIBUTE_CHOICES,
@@ -277,3 +323,45 @@ def settlement(request: HttpRequest, pk: int) -> HttpResponse:
     label = dict(TIER_CHOICES)[tier]
     return _done(request, pk, f"The Company is now in a tier {label}: the market starts "
                               "there.", "settlement")
+
+
+@login_required
+@require_POST
+def trade(request: HttpRequest, pk: int) -> HttpResponse:
+    membership = membership_or_404(request.user, pk)
+    form = TradeForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        errant_or_404(membership, data["character"])  # another player's: 404
+        try:
+            attempt = roster.learn_trade(
+                campaign=membership.campaign, character=data["character"],
+                trade=data["trade"], extra=data["extra"] or 0,
+                situational=data["situational"] or 0, by=request.user,
+                request_key=data["request_key"] or None)
+        except CampaignError as error:
+            add_service_error(form, error)
+        else:
+            rolled = ("an automatic success (a 7-9 before)" if attempt.automatic else
+                      f"2D6 {attempt.dice[0]}, {attempt.dice[1]} + {attempt.bonus} = "
+                      f"{sum(attempt.dice) + attempt.bonus}")
+            return _done(request, pk, f"{attempt.character.display_name}, {attempt.trade} "
+                                      f"({attempt.level}, {attempt.cost + attempt.extra:,} p):"
+                                      f" {rolled}: {attempt.get_outcome_display()}.",
+                         f"training-{attempt.character_id}")
+    return _page(request, membership, trade_form=form)
+
+
+@login_required
+@require_POST
+def trade_undo(request: HttpRequest, pk: int, attempt_pk: int) -> HttpResponse:
+    membership = membership_or_404(request.user, pk)
+    try:
+        attempt = roster.trade_undo(campaign=membership.campaign, attempt_pk=attempt_pk,
+                                    by=request.user)
+    except CampaignError as error:
+        messages.error(request, error.message)
+        return redirect(roster_url(pk, "training"))
+    return _done(request, pk, f"The {attempt.trade} attempt is undone: "
+                              f"{attempt.cost + attempt.extra:,} p back in the purse.",
+                 f"training-{attempt.character_id}")

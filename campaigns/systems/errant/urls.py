@@ -70,6 +70,9 @@ campaign_urlpatterns += [
     path(_RO + "training/<id:training_pk>/undo/", roster_views.training_undo,
          name="errant_training_undo"),
     path(_RO + "settlement/", roster_views.settlement, name="errant_roster_settlement"),
+    path(_RO + "trade/", roster_views.trade, name="errant_training_trade"),
+    path(_RO + "trade/<id:attempt_pk>/undo/", roster_views.trade_undo,
+         name="errant_training_trade_undo"),
 ]
 _company_links = campaign_links
 

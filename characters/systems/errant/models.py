@@ -229,6 +229,7 @@ class ErrantTrade(models.Model):
 from .roster_models import (  # noqa: E402, F401
     ErrantAdjutant,
     ErrantRosterSwap,
+    ErrantTradeTraining,
     ErrantTraining,
     ErrantXpShare,
 )

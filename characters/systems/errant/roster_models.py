@@ -138,3 +138,53 @@ def trained_raises(character) -> list[str]:
     return list(ErrantTraining.objects.filter(character_id=character.pk, raised=True,
                                               undone_at__isnull=True)
                 .order_by("pk").values_list("attribute", flat=True))
+
+
+TRADE_LENGTH = 60
+
+
+class ErrantTradeTraining(models.Model):
+    """DT §Trades: one attempt at the next level of a Trade (apprentice, journeyman,
+    master): the fee and any extra expenditure paid (`coin_entry`), the bonus (at most +3),
+    2D6 rolled (none when a 7-9 before made this one an automatic success) and the outcome.
+    The level an Errant holds in a Trade is counted from the standing attempts."""
+
+    class Outcome(models.TextChoices):
+        SUCCESS = "success", "Training attempt is successful"
+        NEXT_AUTOMATIC = "next_automatic", "The next training attempt is an automatic success"
+        NO_PROGRESS = "no_progress", "No progress is made"
+
+    character = models.ForeignKey("characters.Character", on_delete=models.CASCADE,
+                                  related_name="errant_trade_trainings")
+    campaign = models.ForeignKey("campaigns.Campaign", null=True, blank=True,
+                                 on_delete=models.SET_NULL, related_name="+")
+    session = models.ForeignKey("campaigns.Session", null=True, blank=True,
+                                on_delete=models.SET_NULL, related_name="+")
+    trade = models.CharField(max_length=TRADE_LENGTH)  # as typed, compared case-blind
+    level = models.CharField(max_length=12)  # rules.engine.errant.trades.LEVEL_KEYS
+    cost = models.BigIntegerField()
+    extra = models.BigIntegerField(default=0)
+    situational = models.SmallIntegerField(default=0)
+    bonus = models.SmallIntegerField(default=0)
+    dice = models.JSONField(default=list, blank=True)  # [] for an automatic success
+    automatic = models.BooleanField(default=False)
+    outcome = models.CharField(max_length=16, choices=Outcome.choices)
+    coin_entry = models.OneToOneField("characters.CoinEntry", null=True, blank=True,
+                                      on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                  on_delete=models.SET_NULL, related_name="+")
+    request_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
+
+    class Meta:
+        ordering = ["-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(level__in=["apprentice", "journeyman", "master"])
+                & Q(cost__gt=0, extra__gte=0) & Q(bonus__gte=0, bonus__lte=3)
+                & Q(situational__gte=0, situational__lte=3),
+                name="errant_trade_training_in_range"),
+        ]

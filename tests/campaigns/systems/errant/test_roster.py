@@ -330,3 +330,52 @@ def test_a_double_submitted_training_counts_once(campaign, player, wren, session
     assert roster.train(campaign=campaign, character=wren, attribute="pres", by=player,
                         request_key="t1") == one
     assert ErrantTraining.objects.count() == 1 and fresh(wren).coins_cp == 9_000
+
+
+# -- Trades (DT §Trades) ---------------------------------------------------------------------
+
+def learn(campaign, player, wren, dice, **kw):
+    return roster.learn_trade(campaign=campaign, character=wren, trade="Smithing", by=player,
+                              dice=dice, **kw)
+
+
+def test_a_trade_from_layman_to_journeyman(campaign, player, wren, session):
+    from rules.engine.errant import trades
+
+    pay(wren, 50_000)
+    first = learn(campaign, player, wren, (6, 5))
+    assert (first.level, first.cost, first.outcome) == ("apprentice", 2_000, trades.SUCCESS)
+    [standing] = roster.trade_standings(fresh(wren))
+    assert standing.certified == "apprentice" and standing.training_for.key == "journeyman"
+    # 7-9: the next attempt is an automatic success, paid and not rolled.
+    near = learn(campaign, player, wren, (4, 4))
+    assert near.outcome == trades.NEXT_AUTOMATIC and near.cost == 4_000
+    auto = learn(campaign, player, wren, None)
+    assert auto.automatic and auto.dice == [] and auto.outcome == trades.SUCCESS
+    standing = roster.trade_standing(fresh(wren), "smithing")  # case-blind
+    assert standing.certified == "apprentice" and standing.successes == 1  # of 2
+    learn(campaign, player, wren, (6, 4))
+    standing = roster.trade_standing(fresh(wren), "SMITHING")
+    assert standing.certified == "journeyman" and standing.training_for.key == "master"
+    assert fresh(wren).coins_cp == 50_000 - 2_000 - 3 * 4_000
+
+
+def test_trade_bonus_capped_and_extra_paid(campaign, player, wren, session):
+    pay(wren, 10_000)
+    attempt = learn(campaign, player, wren, (3, 3), extra=1_000, situational=2)
+    assert attempt.bonus == 3 and attempt.outcome == "next_automatic"  # 6 + 3 = 9
+    assert fresh(wren).coins_cp == 10_000 - 3_000
+
+
+def test_trade_refusals_and_undo(campaign, player, other, wren, session):
+    assert code_of(lambda: learn(campaign, player, wren, (6, 6))) == "not_enough_money"
+    pay(wren, 5_000)
+    assert code_of(lambda: roster.learn_trade(campaign=campaign, character=wren, trade=" ",
+                                              by=player)) == "bad_trade"
+    assert code_of(lambda: learn(campaign, player, wren, (6, 6), situational=4)) == \
+        "bad_situational"
+    assert code_of(lambda: learn(campaign, other, wren, (6, 6))) == "not_allowed"
+    one = learn(campaign, player, wren, (1, 1), request_key="tr")
+    assert learn(campaign, player, wren, (6, 6), request_key="tr") == one  # counted once
+    roster.trade_undo(campaign=campaign, attempt_pk=one.pk, by=player)
+    assert fresh(wren).coins_cp == 5_000 and roster.trade_standings(fresh(wren)) == []

@@ -205,3 +205,32 @@ def test_the_campaign_form_stores_the_tier(client):
     bad = client.post(reverse("campaigns:create"), {
         "name": "Bad", "system": KEY, "settlement_tier": "7", "default_highlight_rounds": "2"})
     assert bad.status_code == 200 and b"Choose a Settlement tier from 1" in bad.content
+
+
+def test_a_trade_through_the_page(client, campaign, player, other, wren, session):
+    from characters.systems.errant.models import ErrantTradeTraining
+
+    pay(wren, 3_000)
+    client.force_login(other)
+    assert client.post(co("errant_training_trade", campaign),
+                       {"character": wren.pk, "trade": "Smithing"}).status_code == 404
+    client.force_login(player)
+    page = client.get(co("errant_roster", campaign)).content.decode()
+    assert "1/6 (16.7%)" in page  # 10+ on 2D6 without a bonus: 6 of 36
+    for data, message in (({"trade": ""}, b"Name the Trade"),
+                          ({"trade": "Smithing", "situational": "9"}, b"A situational bonus"),
+                          ({"trade": "Smithing", "extra": "lots"}, b"Extra expenditure is 0"),
+                          ({"trade": "Smithing", "extra": "5000"}, b"has 3,000 p")):
+        response = client.post(co("errant_training_trade", campaign),
+                               {"character": wren.pk, **data})
+        assert response.status_code == 200 and message in response.content
+        if data["trade"]:
+            assert b'value="Smithing"' in response.content
+    assert not ErrantTradeTraining.objects.exists()
+    response = client.post(co("errant_training_trade", campaign),
+                           {"character": wren.pk, "trade": "Smithing"}, follow=True)
+    assert b"Smithing (apprentice, 2,000 p)" in response.content
+    attempt = ErrantTradeTraining.objects.get()
+    assert client.post(co("errant_training_trade_undo", campaign, attempt.pk)
+                       ).status_code == 302
+    assert ErrantCharacter.objects.get(pk=wren.pk).coins_cp == 3_000
