@@ -44,7 +44,7 @@ HIGHLIGHT_XP = 1  # "Any half-decent answer gets an XP."
 # What the Imp may undo: the campaign's own entries. A Level spend follows from the XP
 # and is undone with the entry that paid for it; a reversal is never reversed.
 REVERSIBLE = (Kind.HIGHLIGHT, Kind.QUEST_INVESTMENT, Kind.QUEST_PAYOUT, Kind.IMP_ADJUSTMENT,
-              Kind.MAKE_UP)
+              Kind.MAKE_UP, Kind.WASTE)
 NAME_LENGTH = 120
 PITCH_LENGTH = 2000
 TEXT_LENGTH = 2000

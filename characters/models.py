@@ -212,6 +212,8 @@ class XpEntry(LedgerEntry):
         # raise; the make-up XP of a player back after missed sessions).
         ATTRIBUTE_RAISE = "attribute_raise", "Attribute raise"
         MAKE_UP = "make_up", "Make-up XP"
+        # Errant: XP for money wasted (ER §Renown), and an adjutant pair's share of it.
+        WASTE = "waste", "Money wasted"
 
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="xp_entries")
     kind = models.CharField(max_length=20, choices=Kind.choices)

@@ -34,7 +34,7 @@ def ledger_to(character: Character, *, level: int, xp: int, coins_cp: int, by,
 CAMPAIGN_XP_KINDS = (
     XpEntry.Kind.JOINED, XpEntry.Kind.LEFT, XpEntry.Kind.HIGHLIGHT,
     XpEntry.Kind.QUEST_INVESTMENT, XpEntry.Kind.QUEST_PAYOUT, XpEntry.Kind.LEVEL_SPEND,
-    XpEntry.Kind.IMP_ADJUSTMENT, XpEntry.Kind.REVERSAL,
+    XpEntry.Kind.IMP_ADJUSTMENT, XpEntry.Kind.REVERSAL, XpEntry.Kind.WASTE,
 )
 
 

@@ -66,7 +66,16 @@ from characters.models import CoinEntry, GearTransfer, InventoryItem, XpEntry
 from characters.systems.eldritch_gambit.demo import ASPHODEL
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from characters.systems.errant.apps import KEY as ERRANT
-from characters.systems.errant.models import ErrantCharacter, ErrantItem, ErrantTrade
+from characters.systems.errant.models import (
+    ErrantAdjutant,
+    ErrantCharacter,
+    ErrantItem,
+    ErrantRosterSwap,
+    ErrantTrade,
+    ErrantTradeTraining,
+    ErrantTraining,
+    ErrantXpShare,
+)
 from characters.systems.mettle.apps import KEY as METTLE
 from characters.systems.mettle.demo import VIKTOR
 from characters.systems.mettle.demo import seed_demo as seed_mettle_demo
@@ -219,7 +228,8 @@ class World:
             # Each METTLE campaign route gets its own (ids() below); here for the check.
             "hazard_pk": 0,
             # The Errant Company's own (errant_ids() below); here for the check.
-            "faction_pk": 0, "pick_pk": 0, "use_pk": 0,
+            "faction_pk": 0, "pick_pk": 0, "use_pk": 0, "link_pk": 0, "training_pk": 0,
+            "attempt_pk": 0,
             "check_pk": MettleFactionCheck.objects.filter(
                 triangle__campaign=self.mettle_campaign).first().pk,
             "code": self.invitation.code,
@@ -274,7 +284,7 @@ class World:
                     company__campaign=campaign).order_by("pk").first().pk,
                 "entry_pk": ErrantDebtEntry.objects.filter(
                     company__campaign=campaign).first().pk,
-                "use_pk": 0}
+                "use_pk": 0, "link_pk": 0, "training_pk": 0, "attempt_pk": 0}
 
     def other_ids(self) -> list:
         """Ids that exist but are someone else's."""
@@ -306,7 +316,9 @@ def ledgers() -> dict:
             undone_at__isnull=True).count(),
         "errant": [model.objects.count() for model in (
             ErrantWaste, ErrantRenownPick, ErrantFameRoll, ErrantAncestryUse, ErrantRoll,
-            ErrantItem, ErrantTrade, ErrantDebtEntry, ErrantReputationEntry, ErrantFaction)],
+            ErrantItem, ErrantTrade, ErrantDebtEntry, ErrantReputationEntry, ErrantFaction,
+            ErrantAdjutant, ErrantRosterSwap, ErrantTraining, ErrantXpShare,
+            ErrantTradeTraining)],
     }
 
 

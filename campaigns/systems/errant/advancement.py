@@ -38,6 +38,7 @@ from rules.engine.errant.data import ANCESTRIES, ATTRIBUTE_KEYS, ATTRIBUTE_NAMES
 from rules.engine.errant.data.company import CONSUMPTION_KINDS, WASTE_SOURCES
 
 from . import company as company_services
+from . import roster
 from .advancement_models import ErrantAncestryUse, ErrantFameRoll, ErrantRenownPick, ErrantWaste
 from .company_models import ErrantDebtEntry
 
@@ -88,7 +89,8 @@ def waste_grant(*, campaign, characters, source: str, pennies: int, by, consumpt
         existing = list(XpEntry.objects.filter(
             request_key__in=[f"{request_key}:{c.pk}" for c in characters]).order_by("pk"))
         if existing:
-            if any(e.kind != Kind.IMP_ADJUSTMENT for e in existing):
+            # Entries before the Money wasted kind existed were Imp adjustments.
+            if any(e.kind not in (Kind.WASTE, Kind.IMP_ADJUSTMENT) for e in existing):
                 raise _reused()
             return existing
     if not is_guide(by, campaign.pk):
@@ -128,11 +130,26 @@ def waste_grant(*, campaign, characters, source: str, pennies: int, by, consumpt
         label = f"{label} ({CONSUMPTION[consumption][0]})"
     share = f", a {invested}-way share of {pennies:,} p" if invested > 1 else f", {pennies:,} p"
     text = f"Money wasted: {label}{share}" + (f": {note}" if note else "")
+    # ER §Adjutants: XP an Errant or their adjutant earns is divided, ¾ and ¼, each part
+    # its own entry (the partner's linked to the earner's, undone with it).
+    divisions = {}
+    for character in locked:
+        found = roster.division(character, xp)
+        if found is not None:
+            roster.check_division(character, found)
+            divisions[character.pk] = found
     entries = []
     for character in locked:
-        entry = xp_entry(character, kind=Kind.IMP_ADJUSTMENT, by=by, xp_change=xp,
-                         note=text,
-                         request_key=f"{request_key}:{character.pk}" if request_key else None)
+        found = divisions.get(character.pk)
+        key = f"{request_key}:{character.pk}" if request_key else None
+        entry = xp_entry(character, kind=Kind.WASTE, by=by,
+                         xp_change=found.own if found else xp,
+                         note=text + (f" ({'¾' if found.earner_is_master else '¼'} of {xp:,} XP, "
+                                      f"divided with {found.partner.display_name})"
+                                      if found else ""),
+                         request_key=key)
+        if found is not None:
+            roster.record_share(found, entry, by=by, text=text, request_key=key)
         coin = debt_entry = None
         if from_purse:
             purse = max(character.coins_cp, 0)
@@ -161,8 +178,20 @@ def waste_grant(*, campaign, characters, source: str, pennies: int, by, consumpt
 
 def waste_undone(entry: XpEntry, by) -> None:
     """The ritual's undo hook: an XP entry for money wasted is undone with the money paid
-    back to the purse and the debt it made taken off (each a reversal entry)."""
-    waste = ErrantWaste.objects.filter(xp_entry=entry).select_related(
+    back to the purse and the debt it made taken off (each a reversal entry), and with
+    the other part of XP divided between an Errant and their adjutant (ER §Adjutants)."""
+    partner = roster.partner_entry(entry)
+    if partner is not None and not XpEntry.objects.filter(reverses=partner).exists():
+        lock_character(partner.character_id)
+        xp_entry(partner.character, kind=Kind.REVERSAL, by=by, xp_change=-partner.xp_change,
+                 reverses=partner, note=f"Undone with XP entry #{entry.pk}")
+    for undone in (entry, partner):
+        if undone is not None:
+            _waste_paid_back(undone, entry, by)
+
+
+def _waste_paid_back(undone: XpEntry, entry: XpEntry, by) -> None:
+    waste = ErrantWaste.objects.filter(xp_entry=undone).select_related(
         "coin_entry", "debt_entry").first()
     if waste is None:
         return
@@ -307,7 +336,15 @@ def renown_pick_undo(*, pick: ErrantRenownPick | int, by) -> ErrantRenownPick:
 
 
 def check_xp_undo(entry: XpEntry, character) -> None:
-    """Undoing XP that a Renown raise stands on is refused: undo the raise first."""
+    """Undoing XP that a Renown raise stands on is refused: undo the raise first (for the
+    other part of divided XP too: it is undone with it)."""
+    partner = roster.partner_entry(entry)
+    if partner is not None and not XpEntry.objects.filter(reverses=partner).exists():
+        _check_xp_undo(partner, partner.character)
+    _check_xp_undo(entry, character)
+
+
+def _check_xp_undo(entry: XpEntry, character) -> None:
     _, xp = progress(character)
     after = renown_for_xp(max(xp - entry.xp_change, 0))
     errant = ErrantCharacter.objects.filter(pk=character.pk).first()

@@ -21,7 +21,7 @@ from characters.systems.errant.models import ErrantCharacter
 from rules.engine.errant.company import p_fame
 from rules.engine.errant.data import ATTRIBUTE_NAMES
 
-from . import advancement
+from . import advancement, roster
 from .access import errant_or_404, membership_or_404
 from .advancement_models import ErrantAncestryUse, ErrantFameRoll, ErrantRenownPick
 from .company_forms import AncestryUseForm, RenownPickForm
@@ -53,6 +53,8 @@ def character_context(character, membership, **forms) -> dict:
         "ancestry_session": session,
         "ancestry_form": forms.get("ancestry_form") or AncestryUseForm(),
         "errant_runs": runs,
+        # ER §Adjutants: the Errant's adjutant, or whose adjutant it is (roster.py).
+        "errant_adjutant_link": roster.link_of(errant),
     }
 
 

@@ -23,7 +23,7 @@ from campaigns.services import CampaignError
 from campaigns.views import latest_session
 from rules.engine.errant.advancement import renown_for_xp, xp_next
 
-from . import advancement, company
+from . import advancement, company, roster
 from .access import membership_or_404
 from .company_forms import (
     DebtForm,
@@ -61,8 +61,12 @@ def _page(request, membership, *, status: int = 200, **forms) -> HttpResponse:
                      "xp_next": xp_next(xp), "raises": len(errant.renown_raises),
                      "pending": renown_for_xp(xp) - 1 - len(errant.renown_raises)})
     initial_roles = {key: pk for key, _, pk in view["roles"]}
+    # ER §Adjutants: the XP of an Errant with an adjutant is divided; the form says so.
+    links = [link for link in map(roster.link_of, errants) if link is not None]
+    adjutant_pairs = list({link.pk: link for link in links}.values())
     context = {
         **view, "campaign": campaign, "membership": membership, "runs": _runs(membership),
+        "adjutant_pairs": adjutant_pairs,
         "rows": rows, "session": latest_session(campaign),
         "role_rows": [(label, next((e.display_name for e in errants if e.pk == role_pk),
                                    "Nobody")) for _, label, role_pk in view["roles"]],
@@ -233,6 +237,18 @@ def waste_grant(request: HttpRequest, pk: int) -> HttpResponse:
             add_service_error(form, error)
         else:
             names = ", ".join(e.display_name for e in chosen)
-            return _done(request, pk, f"{names}: +{entries[0].xp_change:,} XP each "
-                                      f"({entries[0].note}).", "members")
+            shares = [(entry, roster.partner_entry(entry)) for entry in entries]
+            if not any(share for _, share in shares):
+                return _done(request, pk, f"{names}: +{entries[0].xp_change:,} XP each "
+                                          f"({entries[0].note}).", "members")
+            # ER §Adjutants: the XP divided, each part named.
+            parts = []
+            for entry, share in shares:
+                part = f"{entry.character.display_name} +{entry.xp_change:,} XP"
+                if share is not None:
+                    part += f" and {share.character.display_name} +{share.xp_change:,} XP"
+                parts.append(part)
+            return _done(request, pk, f"{'; '.join(parts)} (divided ¾ to the Errant, ¼ to the "
+                                      f"adjutant; {entries[0].note.split(' (')[0]}).",
+                         "members")
     return _page(request, membership, waste_form=form)

@@ -75,11 +75,32 @@ campaign_urlpatterns += [
          name="errant_downtime_scourge"),
 ]
 
+# --- Adjutants, rosters and training (roster_views.py; issue 14): one page, the Roster.
+from . import roster_views  # noqa: E402
+
+_RO = "<id:pk>/company/roster/"
+campaign_urlpatterns += [
+    path(_RO, roster_views.roster_page, name="errant_roster"),
+    path(_RO + "swap/", roster_views.roster_swap, name="errant_roster_swap"),
+    path(_RO + "adjutant/", roster_views.adjutant_attach, name="errant_adjutant"),
+    path(_RO + "adjutant/<id:link_pk>/undo/", roster_views.adjutant_undo,
+         name="errant_adjutant_undo"),
+    path(_RO + "training/", roster_views.training, name="errant_training"),
+    path(_RO + "training/<id:training_pk>/undo/", roster_views.training_undo,
+         name="errant_training_undo"),
+    path(_RO + "settlement/", roster_views.settlement, name="errant_roster_settlement"),
+    path(_RO + "trade/", roster_views.trade, name="errant_training_trade"),
+    path(_RO + "trade/<id:attempt_pk>/undo/", roster_views.trade_undo,
+         name="errant_training_trade_undo"),
+]
+
 
 def campaign_links(campaign, *, runs: bool = False) -> list[tuple[str, str]]:
-    """The campaign page's links to Errant's pages: the Company and its Downtime for
-    everyone (the Guide runs them), the Guide's own pages for those who run the table."""
+    """The campaign page's links to Errant's pages: the Company, its Roster and training
+    and its Downtime for everyone (the Guide runs them), the Guide's own pages for those
+    who run the table."""
     links = [("The Company", reverse("campaigns:errant_company", args=[campaign.pk])),
+             ("Roster and training", reverse("campaigns:errant_roster", args=[campaign.pk])),
              ("Downtime", reverse("campaigns:errant_downtime", args=[campaign.pk]))]
     if runs:
         links.append(("Guide's screen", reverse("campaigns:errant_screen",

@@ -20,6 +20,7 @@ class ErrantConfig(AppConfig):
     def ready(self):
         from . import inventory, pages, services
         from .builds import for_sheets, sheet_for
+        from .campaign_settings import CampaignSettingsForm
         from .exchange import EXCHANGE
         from .forms import NEW_CHARACTER_INITIAL, ErrantForm, initial_from_character
         from .models import ErrantCharacter
@@ -35,6 +36,8 @@ class ErrantConfig(AppConfig):
             for_sheets=for_sheets,
             summary=pages.summary,
             game_master="Guide",
+            # The Settlement where the Company is (its tier): the market's default.
+            campaign_settings_form=CampaignSettingsForm,
             create=services.character_create,
             update=services.character_update,
             printed_sheets=printed_sheets,

@@ -67,6 +67,7 @@ def build_from(values: Mapping[str, Any], *, xp: int = 0, coins: int = 0) -> Err
         guide_attributes=guide,
         guide_note=values.get("guide_note") or "",
         renown_raises=tuple(tuple(pair) for pair in values.get("renown_raises") or ()),
+        trained=tuple(values.get("trained") or ()),
         xp=xp,
         ancestry=values.get("ancestry") or "adaptable",
         age=values.get("age"),
@@ -112,7 +113,12 @@ def for_sheets(queryset):
 
 
 def values_of(character) -> dict[str, Any]:
-    return {column: getattr(character, column) for column in BUILD_COLUMNS}
+    """The stored Errant's build columns, and the Attributes its trainers raised (DT
+    §Improving Attributes: roster_models.ErrantTraining, written by the campaign side)."""
+    from .roster_models import trained_raises
+
+    return {**{column: getattr(character, column) for column in BUILD_COLUMNS},
+            "trained": trained_raises(character)}
 
 
 def xp_of(character) -> int:

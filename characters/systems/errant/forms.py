@@ -363,6 +363,7 @@ class ErrantForm(forms.Form):
                                  for key in PROFICIENCIES if data.get(f"proficiency_{key}")]
         # What the builder does not edit stays as stored.
         data["times_at_zero_hp"] = stored.get("times_at_zero_hp", 0)
+        data["trained"] = stored.get("trained", [])  # the campaign's training (roster.py)
         self.unreadable = [name for name in self.errors if name in self._read_fields()]
         if self.unreadable:
             return data

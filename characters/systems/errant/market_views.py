@@ -23,6 +23,7 @@ from rules.engine.errant.gear import money_label
 
 from . import market
 from .builds import sheet_for
+from .campaign_settings import DEFAULT_TIER, settlement_tier
 from .inventory import carried_lines, line_dict
 from .views import _errant
 
@@ -133,14 +134,20 @@ def _context(character, *, can_edit: bool, buy_form=None, sell_failure=None,
                       "rarity": priced[2] if priced else None})
     entries = list(CoinEntry.objects.filter(character_id=character.pk)
                    .order_by("-created_at", "-pk")[:TRADES_LISTED])
+    # In a campaign the market starts at the Settlement where the Company is (the Guide's
+    # campaign setting); outside one, at a Hamlet, and the player chooses.
+    campaign_tier = settlement_tier(character.campaign) if character.campaign_id else None
+    tier = campaign_tier or DEFAULT_TIER
     return {
         "character": character, "sheet": sheet, "can_edit": can_edit,
         "purse": market.purse(pennies), "lines": lines, "entries": entries,
         "latest": market.latest_trade(character),
         "latest_money": market.latest_money(character),
         "money_form": money_form or MoneyForm(initial={"request_key": uuid.uuid4().hex}),
-        "buy_form": buy_form or BuyForm(initial={"request_key": uuid.uuid4().hex}),
-        "tier_choices": TIER_CHOICES, "sell_failure": sell_failure or {},
+        "buy_form": buy_form or BuyForm(initial={"request_key": uuid.uuid4().hex,
+                                                 "tier": str(tier)}),
+        "tier_choices": TIER_CHOICES, "tier": str(tier), "campaign_tier": campaign_tier,
+        "sell_failure": sell_failure or {},
         "request_key": uuid.uuid4().hex, "status": status, "status_error": error,
         # Whom a line may be handed to (the campaign side's hand-over, GameSystem's
         # generic campaigns/transfers.py): the other characters of the campaign.

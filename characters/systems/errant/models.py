@@ -223,3 +223,13 @@ class ErrantTrade(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.line.get('name', '')}"
+
+
+# Adjutants, rosters and training (issue 14): their own module, read by builds.py.
+from .roster_models import (  # noqa: E402, F401
+    ErrantAdjutant,
+    ErrantRosterSwap,
+    ErrantTradeTraining,
+    ErrantTraining,
+    ErrantXpShare,
+)

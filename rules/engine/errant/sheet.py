@@ -103,6 +103,7 @@ class ErrantBuild:
     guide_attributes: Attributes | None = None  # GUIDE
     guide_note: str = ""
     renown_raises: tuple[tuple[str, str], ...] = ()  # (Company's, player's) per Renown gained
+    trained: tuple[str, ...] = ()  # DT §Improving Attributes: +1 per successful attempt
     xp: int = 0
     ancestry: str = "adaptable"
     age: int | None = None
@@ -285,7 +286,7 @@ def _attributes(build: ErrantBuild) -> tuple[Attributes | None, Attributes, list
         issues += problems
         base = rolled if problems else apply_swap(rolled, build.swap)
     issues += raise_problems(build.renown_raises)
-    return rolled, with_raises(base, build.renown_raises), issues
+    return rolled, with_raises(with_raises(base, build.renown_raises), [build.trained]), issues
 
 
 def compute_sheet(build: ErrantBuild) -> ErrantSheet:
@@ -318,7 +319,12 @@ def compute_sheet(build: ErrantBuild) -> ErrantSheet:
         raises = sum(1 for pair in build.renown_raises for k in pair if k == key)
         if raises:
             terms.append(Term("Renown raises", raises))
-        add(key, key, attrs[key], terms, source="ER §Determine Attributes, §Renown")
+        trained = build.trained.count(key)
+        if trained:
+            terms.append(Term("trained", trained))
+        add(key, key, attrs[key], terms,
+            source="ER §Determine Attributes, §Renown" + (
+                "; DT §Improving Attributes" if trained else ""))
     phys = max(attrs.phys, 1)
 
     # Advancement (ER §Renown).

@@ -67,7 +67,7 @@ def test_bad_sums_are_refused(campaign, guide, wren, pennies):
     with pytest.raises(CampaignError) as error:
         grant(campaign, guide, [wren], pennies)
     assert error.value.field == "pennies"
-    assert not XpEntry.objects.filter(character=wren, kind="imp_adjustment").exists()
+    assert not XpEntry.objects.filter(character=wren, kind="waste").exists()
 
 
 def test_an_errant_of_another_campaign_is_refused(campaign, guide, other):
@@ -105,7 +105,7 @@ def test_other_waste_from_the_purse_needs_the_money(campaign, guide, wren):
     with pytest.raises(CampaignError) as error:
         grant(campaign, guide, [wren], 10, from_purse=True)
     assert error.value.code == "not_enough_money"
-    assert not XpEntry.objects.filter(character=wren, kind="imp_adjustment").exists()
+    assert not XpEntry.objects.filter(character=wren, kind="waste").exists()
 
 
 def test_a_setback_is_not_paid_from_the_purse(campaign, guide, wren):

@@ -31,7 +31,7 @@ def test_ten_grants_of_one_request_are_recorded_once(table):
         campaign=campaign, characters=[wren], source="waste", pennies=2_000, by=guide,
         request_key="same"))
     assert [r for r in results if isinstance(r, Exception)] == []
-    assert XpEntry.objects.filter(character=wren, kind="imp_adjustment").count() == 1
+    assert XpEntry.objects.filter(character=wren, kind="waste").count() == 1
     assert services.progress(wren)[1] == 2_000
 
 

@@ -67,7 +67,7 @@ def test_bad_waste_input_is_said_beside_the_field(client, campaign, guide, wren,
                                                           "note": "kept text", **data})
     assert response.status_code == 200
     assert field in response.content and b"kept text" in response.content
-    assert not XpEntry.objects.filter(character=wren, kind="imp_adjustment").exists()
+    assert not XpEntry.objects.filter(character=wren, kind="waste").exists()
 
 
 def test_waste_for_an_errant_of_another_campaign_is_refused(client, campaign, guide, other):

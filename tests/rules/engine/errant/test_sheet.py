@@ -118,6 +118,20 @@ def test_renown_and_its_raises():
         violent(xp=2_000, renown_raises=(("phys", "phys"),))).issues]
 
 
+def test_trained_attributes_add_to_the_raises():
+    """DT §Improving Attributes: each successful attempt is +1, after the Renown raises;
+    phys trained raises HP with it."""
+    base = compute_sheet(violent(xp=2_000, renown_raises=(("phys", "skill"),)))
+    sheet = compute_sheet(violent(xp=2_000, renown_raises=(("phys", "skill"),),
+                                  trained=("phys", "pres", "phys")))
+    assert sheet.attributes.phys == base.attributes.phys + 2
+    assert sheet.attributes.pres == base.attributes.pres + 1
+    assert sheet.attributes.skill == base.attributes.skill
+    assert sheet.value("hp_max") == base.value("hp_max") + 2
+    assert ("trained", 2) in [tuple(t) for t in sheet["phys"].terms]
+    assert "DT §Improving Attributes" in sheet["phys"].source
+
+
 def test_set_by_the_guide():
     sheet = compute_sheet(ErrantBuild(method=Method.GUIDE,
                                       guide_attributes=Attributes(18, 9, 9, 9),
