@@ -61,8 +61,14 @@ def current(company: ErrantCompany) -> ErrantFight | None:
     return company.fights.filter(ended_at__isnull=True).order_by("-pk").first()
 
 
-def latest_fight(company: ErrantCompany) -> ErrantFight | None:
-    return company.fights.order_by("-pk").first()
+def latest_fight(campaign: Campaign) -> ErrantFight | None:
+    return ErrantFight.objects.filter(company__campaign=campaign).order_by("-pk").first()
+
+
+def current_of(campaign: Campaign) -> ErrantFight | None:
+    """The fight under way in the campaign (a read: no Company row is created)."""
+    return ErrantFight.objects.filter(company__campaign=campaign,
+                                      ended_at__isnull=True).order_by("-pk").first()
 
 
 def version_of(company_pk: int) -> tuple:

@@ -284,7 +284,8 @@ def _start_turn(state: FightState, p: dict) -> None:
         caller = _text(p, "caller", NAME_LENGTH, "Caller", required=False) or "The Company"
         _say(state, f"Initiative Turn {number}: {caller} calls {roll.call}; the Errant's d6 "
                     f"{roll.errant_die} + the Guide's d6 {roll.guide_die} = {roll.total} "
-                    f"({roll.parity}): {side_label(roll.winner).lower()} win.")
+                    f"({roll.parity}): "
+                    + ("the Company wins." if roll.winner == ini.COMPANY else "the NPCs win."))
 
 
 def _pace(state: FightState, p: dict) -> None:

@@ -54,3 +54,32 @@ session_links = roll_urls.session_links
 def campaign_links(campaign, *, runs: bool = False) -> list[tuple[str, str]]:
     """The campaign page's link to the Company page (everyone reads it; the Guide edits)."""
     return [("The Company", reverse("campaigns:errant_company", args=[campaign.pk]))]
+
+
+# --- Initiative Turns at the table (fight_views.py): the Guide's fight page and the
+# players' live view (issue 15, "Initiative Turns").
+from . import fight_views  # noqa: E402
+
+_FI = _CO + "fight/"
+campaign_urlpatterns += [
+    path(_FI, fight_views.fight_page, name="errant_fight"),
+    path(_FI + "start/", fight_views.fight_start, name="errant_fight_start"),
+    path(_FI + "live/", fight_views.fight_live, name="errant_fight_live"),
+    path(_FI + "<id:fight_pk>/undo/", fight_views.fight_undo, name="errant_fight_undo"),
+    path(_FI + "<id:fight_pk>/<slug:kind>/", fight_views.fight_step, name="errant_fight_step"),
+]
+_company_links = campaign_links
+
+
+def campaign_links(campaign, *, runs: bool = False) -> list[tuple[str, str]]:  # noqa: F811
+    """The Company page's link, and the fight's: the Guide's page for the Guide; the live
+    view for the players while a fight is under way."""
+    links = _company_links(campaign, runs=runs)
+    if runs:
+        return [*links, ("Fight (Initiative Turns)",
+                         reverse("campaigns:errant_fight", args=[campaign.pk]))]
+    from .fight import current_of
+    if current_of(campaign) is not None:
+        links.append(("The fight (live)",
+                      reverse("campaigns:errant_fight_live", args=[campaign.pk])))
+    return links

@@ -63,8 +63,8 @@ def test_the_call_both_dice_and_the_winner_and_a_turn_log_row(campaign, guide, s
     done = go(campaign, guide, started, "turn", {"call": "odd", "caller": "Wren"}, 2, 5)
     state = done.state
     assert state.order.total == 7 and state.order.winner == "company"
-    assert "Wren calls odd; the Errant's d6 2 + the Guide's d6 5 = 7 (odd): the company " \
-           "win" in done.step.text
+    assert "Wren calls odd; the Errant's d6 2 + the Guide's d6 5 = 7 (odd): the Company " \
+           "wins." in done.step.text
     row = ErrantTurn.objects.get(kind="initiative")
     assert row.parent == travel and done.step.payload["errant_turn"] == row.pk
     assert row.changes.filter(what="note", label__contains="calls odd").exists()
