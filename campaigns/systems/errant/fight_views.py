@@ -54,6 +54,7 @@ STEP_FIELDS = {
     "morale": ("key",), "effect": ("label", "turns", "source"),
     "next_phase": (), "end_turn": (), "end": (),
 }
+ACT_KINDS = ("move", "item", "ready", "other", "sorcery", "miracle")  # the Attack form's apart
 DEFAULTS = {"enhance": 0, "impair": 0, "blocks": 0, "bonus": 0, "dice": 1, "reduction": 0,
             "warband": 0, "turns": 1}
 
@@ -117,7 +118,7 @@ def _page(request, membership, *, status: int = 200, error: CampaignError | None
                "past": list(ErrantFight.objects.filter(company__campaign=campaign,
                                                        ended_at__isnull=False)[:10]),
                "p_call": _chance(ini.p_call_wins(ini.ODD)),
-               "columns": list(WOUND_COLUMNS.items()), "kinds": ini.ACTION_KINDS[1:],
+               "columns": list(WOUND_COLUMNS.items()), "kinds": ACT_KINDS,
                "attributes": ATTRIBUTES, "alignments": wo.NPC_ALIGNMENTS,
                "armours": list(wo.WARBAND_ARMOUR_HP),
                "dice": [(s, die_label(s)) for s in DAMAGE_STEPS], "max_dice": MAX_DICE,
