@@ -32,6 +32,7 @@ ATTRIBUTES = ("phys", "skill", "mind", "pres")
 NAME_LENGTH = 60
 TEXT_LENGTH = 120
 MAX_DICE = 5  # dice in one Attack Roll (a Violent's combat dice, a monster's several)
+ATTACK_DEFAULTS = {"enhance": 0, "impair": 0, "blocks": 0, "bonus": 0, "reduction": 0}
 STEP_KINDS = ("setup", "errant", "npc", "turn", "pace", "act", "attack", "save", "wound",
               "stabilise", "morale", "effect", "next_phase", "end_turn", "end")
 
@@ -155,6 +156,8 @@ def _text(payload: dict, name: str, length: int, label: str, *, required: bool =
     if not isinstance(value, str):
         raise FightError("bad_" + name, f"{label} must be text.", name)
     value = " ".join(value.split())
+    if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in value):
+        raise FightError("bad_" + name, f"{label}: no control characters.", name)
     if required and not value:
         raise FightError("bad_" + name, f"Give the {label.lower()}.", name)
     if len(value) > length:
@@ -318,6 +321,7 @@ def _act(state: FightState, p: dict) -> None:
 def attack_sides(state: FightState, p: dict) -> tuple[Fighter, Fighter, dict, int]:
     """The attacker, the target, the steps (enhance, impair, Blocks; a Warband's category
     difference added, IT §Warbands) and the die after them."""
+    p = {**ATTACK_DEFAULTS, **p}
     attacker = state.fighter(p.get("key"), "attacker")
     target = state.fighter(p.get("target"), "target")
     if target.key == attacker.key:
@@ -335,6 +339,7 @@ def attack_sides(state: FightState, p: dict) -> tuple[Fighter, Fighter, dict, in
 
 
 def _attack(state: FightState, p: dict) -> None:
+    p = {**ATTACK_DEFAULTS, **p}
     turn = _need_turn(state)
     attacker, target, steps, _ = attack_sides(state, p)
     try:
@@ -363,8 +368,10 @@ def _attack(state: FightState, p: dict) -> None:
         works = not succeeds(save, attribute, g.save_dv)
         what = _text(p, "gambit", TEXT_LENGTH, "Gambit")
         damage = g.damage
+        chance = p_success(attribute, g.save_dv)
         notes.append(f"gambit '{what}' for {reduction} less damage: {target.name}'s Save "
-                     f"d20 {save} against DV {g.save_dv}: "
+                     f"d20 {save} against DV {g.save_dv} ({chance.numerator}/"
+                     f"{chance.denominator} to save): "
                      + ("fails, the gambit works" if works else "succeeds, no gambit"))
         if works:
             state.turn = ini.add_effect(state.turn, what, attacker.name)

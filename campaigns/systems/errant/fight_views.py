@@ -12,6 +12,7 @@ NPCs by name only (their numbers are the Guide's secrets).
 
 from __future__ import annotations
 
+import re
 import uuid
 
 from django.contrib import messages
@@ -159,9 +160,12 @@ def _guide(request, pk):
     return membership
 
 
+NUMBER = re.compile(r"-?[0-9]{1,7}")
+
+
 def _int_or_none(value: str):
     value = (value or "").strip()
-    if value.lstrip("-").isdigit() and len(value) < 8:
+    if NUMBER.fullmatch(value):
         return int(value)
     return value if value else None
 
@@ -179,7 +183,7 @@ def payload_of(kind: str, data) -> dict:
             value = _int_or_none(raw)
             payload[name] = DEFAULTS.get(name) if value is None else value
         else:
-            payload[name] = raw[:200]
+            payload[name] = raw.replace("\x00", "")[:200]
     return payload
 
 
@@ -187,24 +191,31 @@ def payload_of(kind: str, data) -> dict:
 @require_POST
 def fight_start(request: HttpRequest, pk: int) -> HttpResponse:
     membership = _guide(request, pk)
-    pks = [int(v) for v in request.POST.getlist("characters") if v.isdigit() and len(v) < 12]
+    pks = list(dict.fromkeys(int(v) for v in request.POST.getlist("characters")
+                             if re.fullmatch(r"[0-9]{1,9}", v)))
     faces = _int_or_none(request.POST.get("npc_faces", "2"))
     try:
         if not isinstance(faces, int) or not 0 <= faces <= 6:
             raise CampaignError("The NPCs' surprise range is 0 to 6 faces.", "bad_faces",
                                 field="npc_faces")
         fight.start(campaign=membership.campaign, by=request.user,
-                    name=request.POST.get("name", ""), character_pks=pks, npc_faces=faces,
-                    request_key=request.POST.get("request_key") or None)
+                    name=request.POST.get("name", "").replace("\x00", ""),
+                    character_pks=pks, npc_faces=faces, request_key=_key(request.POST))
     except CampaignError as error:
         return _page(request, membership, error=error, failed="start", posted=request.POST)
     messages.success(request, "The fight begins: combat distance and surprise rolled.")
     return redirect(fight_url(pk))
 
 
+def _key(data) -> str | None:
+    """The form's request key, if it is one (hex and dashes, as the page writes)."""
+    value = data.get("request_key", "")
+    return value if re.fullmatch(r"[0-9a-zA-Z-]{1,64}", value) else None
+
+
 def _version(data):
     value = data.get("version", "")
-    return int(value) if value.isdigit() and len(value) < 10 else -1
+    return int(value) if re.fullmatch(r"[0-9]{1,9}", value) else -1
 
 
 @login_required
@@ -217,7 +228,7 @@ def fight_step(request: HttpRequest, pk: int, fight_pk: int, kind: str) -> HttpR
         done = fight.step(campaign=membership.campaign, by=request.user, fight_pk=fight_pk,
                           version=_version(request.POST), kind=kind,
                           payload=payload_of(kind, request.POST),
-                          request_key=request.POST.get("request_key") or None)
+                          request_key=_key(request.POST))
     except CampaignError as error:
         if error.code == "no_fight":
             raise Http404("No such fight.") from None

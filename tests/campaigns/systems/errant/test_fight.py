@@ -229,3 +229,38 @@ def test_bad_npcs_are_refused_beside_the_field(campaign, guide, started, payload
 def test_the_fold_refuses_a_turn_before_the_set_up_and_leaves_the_state():
     with pytest.raises(FightError, match="combat distance"):
         apply(fold(()), "turn", {"call": "odd", "errant_die": 1, "guide_die": 2})
+
+
+def test_a_gambit_shows_the_targets_save_and_its_chance(campaign, guide, started, wren):
+    go(campaign, guide, started, "npc", GOBLIN)  # Threat 1: saves on 9
+    go(campaign, guide, started, "turn", {"call": "even"}, 1, 1)
+    w = f"e{wren.pk}"
+    go(campaign, guide, started, "pace", {"key": w, "pace": "quick"})
+    sides = fight.state_of(started).fighters[w].damage_sides
+    done = go(campaign, guide, started, "attack",
+              {"key": w, "target": "n4", "reduction": 2, "gambit": "disarm"}, sides, 12)
+    chance = p_success(9, 2)
+    assert f"Save d20 12 against DV 2 ({chance.numerator}/{chance.denominator} to save): " \
+           "fails, the gambit works" in done.step.text
+    assert [e.label for e in done.state.turn.effects] == ["disarm"]
+    assert done.state.fighters["n4"].hp == max(0, 4 - (sides - 2))
+
+
+def test_blocks_impair_the_die_and_a_warband_takes_damage_before_its_leader(
+        campaign, guide, started, wren):
+    go(campaign, guide, started, "npc", {**GOBLIN, "name": "Chief", "warband": 3,
+                                         "armour": "mail", "hp": 5})
+    go(campaign, guide, started, "turn", {"call": "even"}, 1, 1)
+    w = f"e{wren.pk}"
+    go(campaign, guide, started, "pace", {"key": w, "pace": "quick"})
+    state = fight.state_of(started)
+    assert state.fighters["n4"].band_hp == wo.warband_hp(3, "mail") == 9
+    _, _, steps, sides = fight.attack_sides(state, {"key": w, "target": "n4", "blocks": 1})
+    assert steps["impair"] == 1  # a small Warband against an individual: impaired 1 step
+    wren_sides = state.fighters[w].damage_sides
+    assert sides == wo.step_damage_die(wren_sides, 0, 2)  # and 1 more for the Block
+    done = go(campaign, guide, started, "attack",
+              {"key": w, "target": "n4", "blocks": 1}, sides)
+    chief = done.state.fighters["n4"]
+    assert chief.band_hp == 9 - sides and chief.hp == 5
+    assert f"rolled {sides}" in done.step.text and "1 Block used" in done.step.text

@@ -135,3 +135,28 @@ def test_the_campaign_page_links_the_fight(client, campaign, guide, player, runn
     client.force_login(player)
     assert co("errant_fight_live", campaign) in client.get(campaign.get_absolute_url()
                                                            ).content.decode()
+
+
+HOSTILE = ["²", "-", "9" * 40, "\x00", "<b>x</b>", "e1 OR 1=1", "", " ", "n4\x01"]
+
+
+@pytest.mark.parametrize("kind", ["turn", "pace", "act", "attack", "save", "wound",
+                                  "stabilise", "morale", "effect", "npc"])
+def test_hostile_values_in_every_step_are_refused_not_500(client, campaign, guide, running,
+                                                          kind):
+    client.force_login(guide)
+    fight.step(campaign=campaign, by=guide, fight_pk=running.pk, version=running.version,
+               kind="turn", payload={"call": "odd"}) if kind != "turn" else None
+    running.refresh_from_db()
+    before = ErrantFightStep.objects.count()
+    for value in HOSTILE:
+        data = dict.fromkeys(("key", "target", "pace", "kind", "call", "caller", "column",
+                              "label", "turns", "dice", "enhance", "reduction", "name",
+                              "threat", "hp", "mv", "morale", "damage_sides", "surprised"),
+                             value)
+        response = client.post(co("errant_fight_step", campaign, running.pk, kind),
+                               {**data, "version": running.version,
+                                "request_key": "k" * 200})
+        assert response.status_code == 200, (kind, value)
+        assert f'data-fight-error="{kind}"' in response.content.decode()
+    assert ErrantFightStep.objects.count() == before
