@@ -34,7 +34,16 @@ from . import turns
 from .company import lock_company, members, require_guide
 from .company_models import ErrantCompany
 from .fight_models import ErrantFight, ErrantFightStep
-from .fight_state import ATTRIBUTES, MAX_DICE, FightError, FightState, apply, attack_sides, fold
+from .fight_state import (
+    ATTRIBUTES,
+    MAX_DICE,
+    FightError,
+    FightState,
+    apply,
+    attack_sides,
+    fold,
+    hazard_dice,
+)
 from .turn_models import ErrantTurn
 
 NAME_LENGTH = 80
@@ -182,6 +191,12 @@ def _roll(state: FightState, kind: str, payload: dict, rng: random.Random) -> di
         payload["faces"] = [1 if sides == 1 else rng.randint(1, sides) for _ in range(dice)]
         if payload.get("reduction"):
             payload["gambit_save"] = rng.randint(1, 20)
+    elif kind == "hazard":
+        try:
+            _, sides = hazard_dice(state, payload)
+        except FightError as error:
+            raise _refusal(error) from None
+        payload["faces"] = [rng.randint(1, n) for n in sides]
     elif kind == "save":
         payload["roll"] = rng.randint(1, 20)
     elif kind == "morale":

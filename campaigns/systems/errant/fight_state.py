@@ -34,7 +34,7 @@ TEXT_LENGTH = 120
 MAX_DICE = 5  # dice in one Attack Roll (a Violent's combat dice, a monster's several)
 ATTACK_DEFAULTS = {"enhance": 0, "impair": 0, "blocks": 0, "bonus": 0, "reduction": 0}
 STEP_KINDS = ("setup", "errant", "npc", "turn", "pace", "act", "attack", "save", "wound",
-              "stabilise", "morale", "effect", "next_phase", "end_turn", "end")
+              "stabilise", "morale", "effect", "next_phase", "end_turn", "end", "hazard")
 
 
 class FightError(ValueError):
@@ -171,6 +171,12 @@ def _rules(error: ini.InitiativeError | wo.CombatError, field: str | None = None
 
 def _say(state: FightState, public: str, guide: str | None = None) -> None:
     state.log.append((public, guide or public))
+
+
+def _mark_out(state: FightState, key: str) -> None:
+    """Out of the current Turn's actions too, if it has them in it."""
+    if state.turn is not None and key in {c.key for c in state.turn.combatants}:
+        state.turn = ini.set_out_of_action(state.turn, key)
 
 
 def _need_turn(state: FightState) -> ini.InitiativeTurn:
@@ -420,7 +426,7 @@ def _hurt(state: FightState, target: Fighter, damage: int) -> tuple[list, list]:
             guide = [f"{target.name} {before} to {target.hp} HP"]
         if target.hp == 0:
             target.dead = True
-            state.turn = ini.set_out_of_action(state.turn, target.key)
+            _mark_out(state, target.key)
             return [f"{target.name} falls"], [*guide, f"{target.name} falls"]
         return [], guide
     h = wo.hit(target.hp, damage)
@@ -448,8 +454,7 @@ def _save(state: FightState, p: dict) -> None:
     f.pending_save = None
     if not ok:
         f.out = True
-        if state.turn is not None and f.key in {c.key for c in state.turn.combatants}:
-            state.turn = ini.set_out_of_action(state.turn, f.key)
+        _mark_out(state, f.key)
     _say(state, text + ".")
 
 
@@ -465,8 +470,7 @@ def _wound(state: FightState, p: dict) -> None:
     f.pending_wound = 0
     if result.dead:
         f.dead = True
-        if state.turn is not None and f.key in {c.key for c in state.turn.combatants}:
-            state.turn = ini.set_out_of_action(state.turn, f.key)
+        _mark_out(state, f.key)
     if result.wound is not None:
         f.wounds.append((column, result.row, result.wound.text))
         clock = wo.clock_for(result.wound, f.renown)
@@ -514,8 +518,7 @@ def _morale(state: FightState, p: dict) -> None:
     chance = wo.p_morale_breaks(f.morale)
     if breaks:
         f.fled = True
-        if state.turn is not None and f.key in {c.key for c in state.turn.combatants}:
-            state.turn = ini.set_out_of_action(state.turn, f.key)
+        _mark_out(state, f.key)
     _say(state, f"{f.name}'s Morale: " + ("breaks, they flee, retreat, surrender or parley"
                                           if breaks else "holds") + ".",
          f"{f.name}'s Morale {f.morale}: 2D6 {faces[0]} + {faces[1]} = {total}, "
@@ -559,6 +562,64 @@ def _end_turn(state: FightState, p: dict) -> None:
     _say(state, text)
 
 
+HAZARDS = {"fire": "on fire", "breath": "out of breath", "fall": "a fall"}
+
+
+def hazard_dice(state: FightState, p: dict) -> tuple[Fighter, list[int]]:
+    """The target and the dice of a hazard (IT §Drowning, Falling, Burning): n D6 in the
+    n-th Turn on fire, less 1D6 per action putting it out (AMB-E10); 1D6 a Turn once the
+    breath (phys - 10 Turns, AMB-E25) runs out; a fall's 1D6 [x 1Dn] by the table
+    (AMB-E24). Not an action: the Guide applies it when it happens."""
+    f = state.fighter(p.get("key"))
+    if not f.active:
+        raise FightError("target_gone", f"{f.name} is no longer in the fight.", "key")
+    hazard = p.get("hazard")
+    if hazard not in HAZARDS:
+        raise FightError("bad_hazard", "Choose fire, breath or a fall.", "hazard")
+    try:
+        if hazard == "fire":
+            count = wo.burning_dice(_int(p, "turns", 1, 99, "Turns on fire"),
+                                    _int(p, "douse", 0, 99, "Actions putting it out"))
+            return f, [6] * count
+        if hazard == "breath":
+            if f.kind != ERRANT:
+                raise FightError("not_errant", "Breath is counted for Errants (phys).", "key")
+            count = wo.suffocation_dice(f.attributes["phys"],
+                                        _int(p, "turns", 1, 99, "Turns without air"))
+            return f, [6] * count
+        dice = wo.fall_dice(_int(p, "feet", 0, 9999, "The fall in feet"))
+    except wo.CombatError as error:
+        raise _rules(error, "turns") from None
+    if dice is None:
+        return f, []
+    return f, [6] + ([dice[1]] if dice[1] else [])
+
+
+def _hazard(state: FightState, p: dict) -> None:
+    f, sides = hazard_dice(state, p)
+    faces = p.get("faces") or []
+    if len(faces) != len(sides) or any(
+            not isinstance(x, int) or not 1 <= x <= n for x, n in zip(faces, sides,
+                                                                       strict=False)):
+        raise FightError("bad_faces", "The hazard's dice do not match.", "hazard")
+    if p["hazard"] == "fall":
+        damage = wo.fall_damage(p["feet"], *faces) if faces else 0
+        dice = " x ".join(f"D{n} {x}" for x, n in zip(faces, sides, strict=True))
+        what = f"falls {p['feet']} feet"
+    else:
+        damage = sum(faces)
+        dice = " + ".join(str(x) for x in faces)
+        what = HAZARDS[p["hazard"]] + f" (Turn {p['turns']})"
+    head = f"{f.name} {what}: " + (f"{len(faces)}D6 {dice} = {damage} damage"
+                                   if p["hazard"] != "fall" else
+                                   (f"{dice} = {damage} damage" if faces else "no damage"))
+    if not damage:
+        _say(state, head + ".")
+        return
+    public, guide = _hurt(state, f, damage)
+    _say(state, "; ".join([head, *public]) + ".", "; ".join([head, *guide]) + ".")
+
+
 def _end(state: FightState, p: dict) -> None:
     if state.in_turn:
         raise FightError("turn_open", "End this Initiative Turn first.")
@@ -569,7 +630,7 @@ def _end(state: FightState, p: dict) -> None:
 APPLY = {"setup": _setup, "errant": _errant, "npc": _npc, "turn": _start_turn, "pace": _pace,
          "act": _act, "attack": _attack, "save": _save, "wound": _wound,
          "stabilise": _stabilise, "morale": _morale, "effect": _effect,
-         "next_phase": _next_phase, "end_turn": _end_turn, "end": _end}
+         "next_phase": _next_phase, "end_turn": _end_turn, "end": _end, "hazard": _hazard}
 
 
 def apply(state: FightState, kind: str, payload: dict) -> FightState:

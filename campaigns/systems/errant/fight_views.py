@@ -42,7 +42,7 @@ PAGE = "campaigns/errant/fight.html"
 LIVE = "campaigns/errant/fight_live.html"
 PANEL = "campaigns/errant/fight_live_panel.html"
 INT_FIELDS = {"threat", "hp", "morale", "damage_sides", "warband", "enhance", "impair",
-              "blocks", "bonus", "reduction", "dice", "turns", "npc_faces"}
+              "blocks", "bonus", "reduction", "dice", "turns", "npc_faces", "douse", "feet"}
 STEP_FIELDS = {
     "npc": ("name", "threat", "hp", "att", "mv", "morale", "alignment", "damage_sides",
             "warband", "armour"),
@@ -53,11 +53,12 @@ STEP_FIELDS = {
                "gambit", "gambit_attribute", "immediate"),
     "save": ("key",), "wound": ("key", "column"), "stabilise": ("key",),
     "morale": ("key",), "effect": ("label", "turns", "source"),
+    "hazard": ("key", "hazard", "turns", "douse", "feet"),
     "next_phase": (), "end_turn": (), "end": (),
 }
 ACT_KINDS = ("move", "item", "ready", "other", "sorcery", "miracle")  # the Attack form's apart
 DEFAULTS = {"enhance": 0, "impair": 0, "blocks": 0, "bonus": 0, "dice": 1, "reduction": 0,
-            "warband": 0, "turns": 1}
+            "warband": 0, "turns": 1, "douse": 0, "feet": 0}
 
 
 def fight_url(pk: int) -> str:

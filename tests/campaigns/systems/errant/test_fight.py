@@ -264,3 +264,21 @@ def test_blocks_impair_the_die_and_a_warband_takes_damage_before_its_leader(
     chief = done.state.fighters["n4"]
     assert chief.band_hp == 9 - sides and chief.hp == 5
     assert f"rolled {sides}" in done.step.text and "1 Block used" in done.step.text
+
+
+def test_fire_breath_and_falls_hurt_as_hits(campaign, guide, started, wren):
+    go(campaign, guide, started, "npc", GOBLIN)
+    w = f"e{wren.pk}"
+    hp = fight.state_of(started).fighters[w].hp
+    fire = go(campaign, guide, started, "hazard",
+              {"key": w, "hazard": "fire", "turns": 3, "douse": 1}, 2, 1)
+    assert "on fire (Turn 3): 2D6 2 + 1 = 3 damage" in fire.step.text
+    assert fire.state.fighters[w].hp == hp - 3
+    fall = go(campaign, guide, started, "hazard", {"key": "n4", "hazard": "fall",
+                                                   "feet": 25}, 2, 3)
+    assert "falls 25 feet: D6 2 x D4 3 = 6 damage" in fall.step.text  # 20' row (AMB-E24)
+    assert fall.state.fighters["n4"].dead
+    phys = fall.state.fighters[w].attributes["phys"]
+    breath = go(campaign, guide, started, "hazard",
+                {"key": w, "hazard": "breath", "turns": 1}, 4)
+    assert breath.state.fighters[w].hp == hp - 3 - (4 if phys - 10 < 1 else 0)

@@ -141,7 +141,7 @@ HOSTILE = ["²", "-", "9" * 40, "\x00", "<b>x</b>", "e1 OR 1=1", "", " ", "n4\x0
 
 
 @pytest.mark.parametrize("kind", ["turn", "pace", "act", "attack", "save", "wound",
-                                  "stabilise", "morale", "effect", "npc"])
+                                  "stabilise", "morale", "effect", "npc", "hazard"])
 def test_hostile_values_in_every_step_are_refused_not_500(client, campaign, guide, running,
                                                           kind):
     client.force_login(guide)
@@ -152,7 +152,8 @@ def test_hostile_values_in_every_step_are_refused_not_500(client, campaign, guid
     for value in HOSTILE:
         data = dict.fromkeys(("key", "target", "pace", "kind", "call", "caller", "column",
                               "label", "turns", "dice", "enhance", "reduction", "name",
-                              "threat", "hp", "mv", "morale", "damage_sides", "surprised"),
+                              "threat", "hp", "mv", "morale", "damage_sides", "surprised",
+                              "hazard", "feet", "douse"),
                              value)
         response = client.post(co("errant_fight_step", campaign, running.pk, kind),
                                {**data, "version": running.version,
