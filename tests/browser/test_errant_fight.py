@@ -99,7 +99,7 @@ def test_an_initiative_turn_with_the_call_quick_and_slow_and_the_live_view(
     expect(page.locator("[data-step='attack']").first).to_contain_text(
         f"rolled {damage} = {damage} damage")
     # A slow Errant out of phase is refused with the engine's reason.
-    page.get_by_label("Who", exact=True).select_option(f"e{wren.pk}")
+    page.locator("#act").get_by_label("Who", exact=True).select_option(f"e{wren.pk}")
     page.get_by_label("Action", exact=True).select_option("move")
     page.locator("[data-act]").click()
     expect(page.locator("[data-fight-error='act']")).to_contain_text("It is not Wren's phase")
@@ -107,7 +107,7 @@ def test_an_initiative_turn_with_the_call_quick_and_slow_and_the_live_view(
     for n in (2, 3):
         page.locator("[data-next-phase]").click()
         expect(page.locator(f"[data-phase='{n}']")).to_have_attribute("aria-current", "step")
-    page.get_by_label("Who", exact=True).select_option(f"e{wren.pk}")
+    page.locator("#act").get_by_label("Who", exact=True).select_option(f"e{wren.pk}")
     page.get_by_label("Action", exact=True).select_option("move")
     page.get_by_label("What they do").fill("To the weir's edge")
     page.locator("[data-act]").click()
