@@ -125,7 +125,9 @@ def _page(request, membership, *, status: int = 200, error: CampaignError | None
                "armours": list(wo.WARBAND_ARMOUR_HP),
                "dice": [(s, die_label(s)) for s in DAMAGE_STEPS], "max_dice": MAX_DICE,
                "surprise_odds": [(k, _chance(v)) for k, v in ini.surprise_odds().items()]}
-    if current is not None:
+    if current is None:
+        context["last_ended"] = fight.latest_fight(campaign)
+    else:
         state = fight.state_of(current)
         context.update(_fight_context(current, state, guide=True, own=set()))
         context["steps"] = list(current.steps.order_by("-seq"))

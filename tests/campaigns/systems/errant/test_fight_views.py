@@ -161,3 +161,17 @@ def test_hostile_values_in_every_step_are_refused_not_500(client, campaign, guid
         assert response.status_code == 200, (kind, value)
         assert f'data-fight-error="{kind}"' in response.content.decode()
     assert ErrantFightStep.objects.count() == before
+
+
+def test_the_guide_ends_the_fight_and_undoes_its_end_from_the_page(client, campaign, guide,
+                                                                   running):
+    client.force_login(guide)
+    client.post(co("errant_fight_step", campaign, running.pk, "end"),
+                {"version": running.version})
+    running.refresh_from_db()
+    assert running.ended
+    page = client.get(co("errant_fight", campaign)).content.decode()
+    assert "data-undo-end" in page and "Roll distance and surprise" in page
+    client.post(co("errant_fight_undo", campaign, running.pk), {"version": running.version})
+    running.refresh_from_db()
+    assert not running.ended
