@@ -36,6 +36,7 @@ from campaigns.systems.eldritch_gambit import initiative, roll_services
 from campaigns.systems.eldritch_gambit.models import Combatant, Encounter
 from campaigns.systems.eldritch_gambit.rolls import Roll
 from campaigns.systems.encounters.models import SeedEncounter, SeedEncounterStep
+from campaigns.systems.errant import fight as errant_fight
 from campaigns.systems.errant.advancement_models import (
     ErrantAncestryUse,
     ErrantFameRoll,
@@ -47,6 +48,7 @@ from campaigns.systems.errant.company_models import (
     ErrantFaction,
     ErrantReputationEntry,
 )
+from campaigns.systems.errant.fight_models import ErrantFight, ErrantFightStep
 from campaigns.systems.errant.rolls import ErrantRoll
 from campaigns.systems.mettle import initiative as mettle_initiative
 from campaigns.systems.mettle import roll_services as mettle_rolls
@@ -110,7 +112,7 @@ HOSTILE = [
 ]
 
 # URL parameters that are not ids.
-TEXT_PARAMS = ("code", "chapter", "slug", "key", "uidb64", "token")
+TEXT_PARAMS = ("code", "chapter", "slug", "key", "uidb64", "token", "kind")
 
 # Values for a URL path: a real one or a hostile one.
 HOSTILE_IDS = [0, MAX_ID, 2**63, 2**64, 10**30]
@@ -185,6 +187,10 @@ class World:
         self.owner = self.hero.owner
         # The Errant demo's Wren (seed_demo seeds every system's), of the second player.
         self.wren = ErrantCharacter.objects.get(name="Wren")
+        # A fight under way in the Errant demo (the Initiative Turns pages).
+        self.errant_fight = errant_fight.start(
+            campaign=self.wren.campaign, by=self.wren.campaign.owner, name="Fuzz fight",
+            character_pks=[self.wren.pk])
         self.stranger = UserFactory()
         self.strangers_hero = CharacterFactory(owner=self.stranger)
         self.gear = GearItem.objects.create(owner=self.owner, name="Lucky spoon",
@@ -229,7 +235,7 @@ class World:
             "hazard_pk": 0,
             # The Errant Company's own (errant_ids() below); here for the check.
             "faction_pk": 0, "pick_pk": 0, "use_pk": 0, "link_pk": 0, "training_pk": 0,
-            "attempt_pk": 0,
+            "attempt_pk": 0, "fight_pk": 0, "kind": "end",
             "check_pk": MettleFactionCheck.objects.filter(
                 triangle__campaign=self.mettle_campaign).first().pk,
             "code": self.invitation.code,
@@ -284,7 +290,8 @@ class World:
                     company__campaign=campaign).order_by("pk").first().pk,
                 "entry_pk": ErrantDebtEntry.objects.filter(
                     company__campaign=campaign).first().pk,
-                "use_pk": 0, "link_pk": 0, "training_pk": 0, "attempt_pk": 0}
+                "use_pk": 0, "link_pk": 0, "training_pk": 0, "attempt_pk": 0,
+                "fight_pk": self.errant_fight.pk}
 
     def other_ids(self) -> list:
         """Ids that exist but are someone else's."""
@@ -314,6 +321,8 @@ def ledgers() -> dict:
                                                            version=Sum("version")),
         "seed_encounter_steps": SeedEncounterStep.objects.filter(
             undone_at__isnull=True).count(),
+        "errant_fights": [ErrantFight.objects.aggregate(n=Count("pk"), version=Sum("version")),
+                          ErrantFightStep.objects.filter(undone_at__isnull=True).count()],
         "errant": [model.objects.count() for model in (
             ErrantWaste, ErrantRenownPick, ErrantFameRoll, ErrantAncestryUse, ErrantRoll,
             ErrantItem, ErrantTrade, ErrantDebtEntry, ErrantReputationEntry, ErrantFaction,

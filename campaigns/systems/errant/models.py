@@ -23,3 +23,7 @@ from .rolls import ErrantRoll  # noqa: F401, E402
 
 # The Turn log: every Turn, its Event Die and what it changed (issue 15; turns.py).
 from .turn_models import ErrantTurn, ErrantTurnChange  # noqa: F401, E402
+
+# isort: split
+# A fight of Initiative Turns and its step ledger (issue 15, "Initiative Turns"; fight.py).
+from .fight_models import ErrantFight, ErrantFightStep  # noqa: F401, E402

@@ -94,15 +94,35 @@ campaign_urlpatterns += [
          name="errant_training_trade_undo"),
 ]
 
+# --- Initiative Turns at the table (fight_views.py): the Guide's fight page and the
+# players' live view (issue 15, "Initiative Turns").
+from . import fight_views  # noqa: E402
+
+_FI = _CO + "fight/"
+campaign_urlpatterns += [
+    path(_FI, fight_views.fight_page, name="errant_fight"),
+    path(_FI + "start/", fight_views.fight_start, name="errant_fight_start"),
+    path(_FI + "live/", fight_views.fight_live, name="errant_fight_live"),
+    path(_FI + "<id:fight_pk>/undo/", fight_views.fight_undo, name="errant_fight_undo"),
+    path(_FI + "<id:fight_pk>/<slug:kind>/", fight_views.fight_step, name="errant_fight_step"),
+]
+
 
 def campaign_links(campaign, *, runs: bool = False) -> list[tuple[str, str]]:
     """The campaign page's links to Errant's pages: the Company, its Roster and training
-    and its Downtime for everyone (the Guide runs them), the Guide's own pages for those
-    who run the table."""
+    and its Downtime for everyone (the Guide runs them); the Guide's screen and fight page
+    for those who run the table, the fight's live view for the players while one is under
+    way."""
+    from .fight import current_of
+
     links = [("The Company", reverse("campaigns:errant_company", args=[campaign.pk])),
              ("Roster and training", reverse("campaigns:errant_roster", args=[campaign.pk])),
              ("Downtime", reverse("campaigns:errant_downtime", args=[campaign.pk]))]
     if runs:
-        links.append(("Guide's screen", reverse("campaigns:errant_screen",
-                                                args=[campaign.pk])))
+        links += [("Guide's screen", reverse("campaigns:errant_screen", args=[campaign.pk])),
+                  ("Fight (Initiative Turns)",
+                   reverse("campaigns:errant_fight", args=[campaign.pk]))]
+    elif current_of(campaign) is not None:
+        links.append(("The fight (live)",
+                      reverse("campaigns:errant_fight_live", args=[campaign.pk])))
     return links

@@ -1,0 +1,284 @@
+"""A fight of Initiative Turns (fight.py over fight_state.py): the set-up's dice, the
+odd-or-even call, paces and phases, attacks against HP, the 0-HP Save and wounds, Morale,
+effects expiring, the Turn log's rows and HP written back, undo, stale pages and double
+clicks, who may write."""
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from campaigns.services import CampaignError
+from campaigns.systems.errant import fight, turns
+from campaigns.systems.errant.fight_models import ErrantFightStep
+from campaigns.systems.errant.fight_state import FightError, apply, fold
+from campaigns.systems.errant.turn_models import ErrantTurn, ErrantTurnChange
+from rules.engine.errant import wounds as wo
+from rules.engine.errant.checks import p_success
+
+pytestmark = pytest.mark.django_db
+
+GOBLIN = {"name": "Goblin", "threat": 1, "hp": 4, "att": "spear D6", "mv": "2",
+          "morale": 7, "alignment": "Chaotic", "damage_sides": 6, "warband": 0}
+
+
+class Dice(random.Random):
+    """Gives the faces listed, in order (then 1s)."""
+
+    def __init__(self, *faces):
+        super().__init__()
+        self.faces = list(faces)
+
+    def randint(self, a, b):
+        face = self.faces.pop(0) if self.faces else a
+        assert a <= face <= b, (face, a, b)
+        return face
+
+
+@pytest.fixture
+def started(campaign, guide, wren, ash):
+    return fight.start(campaign=campaign, by=guide, name="At the ford",
+                       character_pks=[wren.pk, ash.pk], rng=Dice(3, 6))
+
+
+def go(campaign, guide, f, kind, payload=None, *dice, **kw):
+    f.refresh_from_db()
+    return fight.step(campaign=campaign, by=guide, fight_pk=f.pk, version=f.version,
+                      kind=kind, payload=payload or {}, rng=Dice(*dice), **kw)
+
+
+def test_set_up_rolls_distance_and_surprise_and_joins_the_errants(started, wren, ash):
+    state = fight.state_of(started)
+    assert (state.distance_die, state.distance) == (3, 30)
+    assert state.surprise_die == 6 and state.surprise == "company"
+    assert [f.name for f in state.fighters.values()] == [wren.display_name, ash.display_name]
+    errant = state.fighters[f"e{wren.pk}"]
+    assert errant.hp == errant.hp_max > 0 and errant.attributes["phys"] == errant.hp_max
+    assert "Combat distance: D6 3 x 10 = 30" in started.steps.first().text
+
+
+def test_the_call_both_dice_and_the_winner_and_a_turn_log_row(campaign, guide, started):
+    travel = turns.declare(campaign=campaign, kind="travel", by=guide, turn_of_day=1)
+    go(campaign, guide, started, "npc", GOBLIN)
+    done = go(campaign, guide, started, "turn", {"call": "odd", "caller": "Wren"}, 2, 5)
+    state = done.state
+    assert state.order.total == 7 and state.order.winner == "company"
+    assert "Wren calls odd; the Errant's d6 2 + the Guide's d6 5 = 7 (odd): the Company " \
+           "wins." in done.step.text
+    row = ErrantTurn.objects.get(kind="initiative")
+    assert row.parent == travel and done.step.payload["errant_turn"] == row.pk
+    assert row.changes.filter(what="note", label__contains="calls odd").exists()
+
+
+def test_phases_in_order_quick_and_slow_and_refusals(campaign, guide, started, wren, ash):
+    go(campaign, guide, started, "npc", GOBLIN)
+    go(campaign, guide, started, "turn", {"call": "even"}, 1, 1)  # 2: even, Company wins
+    w, a = f"e{wren.pk}", f"e{ash.pk}"
+    go(campaign, guide, started, "pace", {"key": w, "pace": "quick"})
+    go(campaign, guide, started, "pace", {"key": a, "pace": "slow"})
+    go(campaign, guide, started, "pace", {"key": "n4", "pace": "quick"})
+    with pytest.raises(CampaignError, match="not .*phase"):
+        go(campaign, guide, started, "act", {"key": a, "kind": "move"})
+    go(campaign, guide, started, "act", {"key": w, "kind": "move"})
+    with pytest.raises(CampaignError, match="no actions left"):
+        go(campaign, guide, started, "act", {"key": w, "kind": "other"})
+    state = go(campaign, guide, started, "next_phase").state
+    assert state.phase_label == "The NPCs act quickly"
+    go(campaign, guide, started, "next_phase")
+    base = {"key": a, "target": "n4", "enhance": 0, "impair": 0, "blocks": 0, "bonus": 0,
+            "reduction": 0}
+    go(campaign, guide, started, "attack", base, 3)
+    with pytest.raises(CampaignError, match="Only one Attack Roll"):
+        go(campaign, guide, started, "attack", base, 3)
+    go(campaign, guide, started, "act", {"key": a, "kind": "move"})
+    with pytest.raises(CampaignError, match=f"{ash.display_name} has no actions left"):
+        go(campaign, guide, started, "act", {"key": a, "kind": "other"})
+
+
+def test_an_attack_kills_an_npc_and_a_morale_roll_shows_its_chance(campaign, guide, started,
+                                                                   wren):
+    go(campaign, guide, started, "npc", GOBLIN)
+    go(campaign, guide, started, "npc", {**GOBLIN, "name": "Boss", "hp": 9, "morale": 9})
+    go(campaign, guide, started, "turn", {"call": "even"}, 1, 1)
+    w = f"e{wren.pk}"
+    go(campaign, guide, started, "pace", {"key": w, "pace": "quick"})
+    sides = fight.state_of(started).fighters[w].damage_sides
+    done = go(campaign, guide, started, "attack",
+              {"key": w, "target": "n4", "enhance": 0, "impair": 0, "blocks": 0, "bonus": 0,
+               "reduction": 0}, sides)
+    assert done.state.fighters["n4"].dead and "Goblin falls" in done.step.text
+    assert "4 to 0 HP" not in done.step.text and "4 to 0 HP" in done.step.guide_text
+    assert f"D{sides} rolled {sides}" in done.step.text
+    morale = go(campaign, guide, started, "morale", {"key": "n5"}, 6, 5)
+    assert morale.state.fighters["n5"].fled
+    assert wo.p_morale_breaks(9) == Fraction(1, 6) and "1/6 to break" in morale.step.guide_text
+    assert "1/6" not in morale.step.text
+
+
+def _npc_hits_wren(campaign, guide, started, wren, face, dice=1):
+    go(campaign, guide, started, "npc", {**GOBLIN, "damage_sides": 20})
+    go(campaign, guide, started, "turn", {"call": "odd"}, 1, 1)  # even: the NPCs win
+    go(campaign, guide, started, "pace", {"key": "n4", "pace": "quick"})
+    return go(campaign, guide, started, "attack",
+              {"key": "n4", "target": f"e{wren.pk}", "enhance": 0, "impair": 0, "blocks": 0,
+               "bonus": 0, "reduction": 0, "dice": dice}, *face)
+
+
+def test_zero_hp_save_wound_and_death_clock_counted_down(campaign, guide, started, wren):
+    hp = fight.state_of(started).fighters[f"e{wren.pk}"].hp
+    done = _npc_hits_wren(campaign, guide, started, wren, [hp + 7])
+    errant = done.state.fighters[f"e{wren.pk}"]
+    assert errant.hp == 0 and errant.pending_save == hp + 7 and errant.pending_wound == 7
+    chance = p_success(errant.attributes["phys"], hp + 7)
+    assert f"phys Save against DV {hp + 7} due ({chance.numerator}/{chance.denominator})" \
+        in done.step.text
+    saved = go(campaign, guide, started, "save", {"key": f"e{wren.pk}"}, 20)
+    assert saved.state.fighters[f"e{wren.pk}"].out  # 20 > phys: out of action
+    wound = go(campaign, guide, started, "wound", {"key": f"e{wren.pk}", "column": "trauma"})
+    errant = wound.state.fighters[f"e{wren.pk}"]
+    expected = wo.wound("trauma", 7)
+    assert errant.wounds == [("trauma", expected.row, expected.wound.text)]
+    clock = wo.clock_for(expected.wound, errant.renown)
+    if clock is not None:
+        assert errant.clock.turns_left == errant.renown
+        go(campaign, guide, started, "end_turn")
+        assert fight.state_of(started).fighters[f"e{wren.pk}"].clock.turns_left == \
+            errant.renown - 1
+
+
+def test_effects_expire_at_the_turns_end(campaign, guide, started):
+    go(campaign, guide, started, "npc", GOBLIN)
+    go(campaign, guide, started, "turn", {"call": "odd"}, 1, 2)
+    go(campaign, guide, started, "effect", {"label": "Blinded by dust", "turns": 1})
+    go(campaign, guide, started, "effect", {"label": "Paralysed", "turns": 2})
+    done = go(campaign, guide, started, "end_turn")
+    assert [e.label for e in done.state.expired] == ["Blinded by dust"]
+    assert "Expired: Blinded by dust." in done.step.text
+    assert [e.label for e in done.state.carried] == ["Paralysed"]
+    nxt = go(campaign, guide, started, "turn", {"call": "odd"}, 1, 2).state
+    assert [e.label for e in nxt.turn.effects] == ["Paralysed"]
+
+
+def test_the_end_writes_hp_back_through_the_turn_log_and_undo_puts_it_back(
+        campaign, guide, started, wren):
+    hp = fight.state_of(started).fighters[f"e{wren.pk}"].hp
+    _npc_hits_wren(campaign, guide, started, wren, [3])
+    go(campaign, guide, started, "end_turn")
+    go(campaign, guide, started, "end")
+    wren.refresh_from_db()
+    started.refresh_from_db()
+    assert wren.hp_current == hp - 3 and started.ended
+    change = ErrantTurnChange.objects.get(what="hp")
+    assert (change.before, change.after) == (None, hp - 3)
+    fight.undo(campaign=campaign, by=guide, fight_pk=started.pk, version=started.version)
+    wren.refresh_from_db()
+    started.refresh_from_db()
+    assert wren.hp_current is None and not started.ended
+
+
+def test_undo_marks_the_step_and_undoing_the_call_undoes_its_turn_log_row(
+        campaign, guide, started):
+    go(campaign, guide, started, "npc", GOBLIN)
+    go(campaign, guide, started, "turn", {"call": "odd"}, 1, 2)
+    started.refresh_from_db()
+    last = fight.undo(campaign=campaign, by=guide, fight_pk=started.pk,
+                      version=started.version)
+    assert last.kind == "turn" and last.undone_by == guide
+    assert ErrantTurn.objects.get(kind="initiative").undone
+    assert fight.state_of(started).turn is None
+
+
+def test_a_stale_page_and_a_double_click_step_once(campaign, guide, started):
+    started.refresh_from_db()
+    version = started.version
+    one = fight.step(campaign=campaign, by=guide, fight_pk=started.pk, version=version,
+                     kind="npc", payload=GOBLIN, request_key="k1")
+    two = fight.step(campaign=campaign, by=guide, fight_pk=started.pk, version=version,
+                     kind="npc", payload=GOBLIN, request_key="k1")
+    assert one.step.pk == two.step.pk
+    with pytest.raises(CampaignError) as stale:
+        fight.step(campaign=campaign, by=guide, fight_pk=started.pk, version=version,
+                   kind="npc", payload=GOBLIN)
+    assert stale.value.code == "stale"
+    assert ErrantFightStep.objects.filter(kind="npc").count() == 1
+
+
+def test_only_the_guide_runs_a_fight(campaign, player, started, wren):
+    with pytest.raises(CampaignError, match="Only the Guide"):
+        fight.start(campaign=campaign, by=player, name="x", character_pks=[wren.pk])
+    with pytest.raises(CampaignError, match="Only the Guide"):
+        go(campaign, player, started, "npc", GOBLIN)
+
+
+def test_one_fight_at_a_time_and_errants_of_the_company_only(campaign, guide, started, wren):
+    with pytest.raises(CampaignError, match="already under way"):
+        fight.start(campaign=campaign, by=guide, name="x", character_pks=[wren.pk])
+
+
+@pytest.mark.parametrize("payload,field", [
+    ({**GOBLIN, "threat": 11}, "threat"), ({**GOBLIN, "morale": 1}, "morale"),
+    ({**GOBLIN, "mv": "fast"}, "mv"), ({**GOBLIN, "name": ""}, "name"),
+    ({**GOBLIN, "damage_sides": 7}, "damage_sides"), ({**GOBLIN, "alignment": "Evil"},
+                                                      "alignment")])
+def test_bad_npcs_are_refused_beside_the_field(campaign, guide, started, payload, field):
+    with pytest.raises(CampaignError) as refused:
+        go(campaign, guide, started, "npc", payload)
+    assert refused.value.field == field
+
+
+def test_the_fold_refuses_a_turn_before_the_set_up_and_leaves_the_state():
+    with pytest.raises(FightError, match="combat distance"):
+        apply(fold(()), "turn", {"call": "odd", "errant_die": 1, "guide_die": 2})
+
+
+def test_a_gambit_shows_the_targets_save_and_its_chance(campaign, guide, started, wren):
+    go(campaign, guide, started, "npc", GOBLIN)  # Threat 1: saves on 9
+    go(campaign, guide, started, "turn", {"call": "even"}, 1, 1)
+    w = f"e{wren.pk}"
+    go(campaign, guide, started, "pace", {"key": w, "pace": "quick"})
+    sides = fight.state_of(started).fighters[w].damage_sides
+    done = go(campaign, guide, started, "attack",
+              {"key": w, "target": "n4", "reduction": 2, "gambit": "disarm"}, sides, 12)
+    chance = p_success(9, 2)
+    assert f"Save d20 12 against DV 2 ({chance.numerator}/{chance.denominator} to save): " \
+           "fails, the gambit works" in done.step.text
+    assert [e.label for e in done.state.turn.effects] == ["disarm"]
+    assert done.state.fighters["n4"].hp == max(0, 4 - (sides - 2))
+
+
+def test_blocks_impair_the_die_and_a_warband_takes_damage_before_its_leader(
+        campaign, guide, started, wren):
+    go(campaign, guide, started, "npc", {**GOBLIN, "name": "Chief", "warband": 3,
+                                         "armour": "mail", "hp": 5})
+    go(campaign, guide, started, "turn", {"call": "even"}, 1, 1)
+    w = f"e{wren.pk}"
+    go(campaign, guide, started, "pace", {"key": w, "pace": "quick"})
+    state = fight.state_of(started)
+    assert state.fighters["n4"].band_hp == wo.warband_hp(3, "mail") == 9
+    _, _, steps, sides = fight.attack_sides(state, {"key": w, "target": "n4", "blocks": 1})
+    assert steps["impair"] == 1  # a small Warband against an individual: impaired 1 step
+    wren_sides = state.fighters[w].damage_sides
+    assert sides == wo.step_damage_die(wren_sides, 0, 2)  # and 1 more for the Block
+    done = go(campaign, guide, started, "attack",
+              {"key": w, "target": "n4", "blocks": 1}, sides)
+    chief = done.state.fighters["n4"]
+    assert chief.band_hp == 9 - sides and chief.hp == 5
+    assert f"rolled {sides}" in done.step.text and "1 Block used" in done.step.text
+
+
+def test_fire_breath_and_falls_hurt_as_hits(campaign, guide, started, wren):
+    go(campaign, guide, started, "npc", GOBLIN)
+    w = f"e{wren.pk}"
+    hp = fight.state_of(started).fighters[w].hp
+    fire = go(campaign, guide, started, "hazard",
+              {"key": w, "hazard": "fire", "turns": 3, "douse": 1}, 2, 1)
+    assert "on fire (Turn 3): 2D6 2 + 1 = 3 damage" in fire.step.text
+    assert fire.state.fighters[w].hp == hp - 3
+    fall = go(campaign, guide, started, "hazard", {"key": "n4", "hazard": "fall",
+                                                   "feet": 25}, 2, 3)
+    assert "falls 25 feet: D6 2 x D4 3 = 6 damage" in fall.step.text  # 20' row (AMB-E24)
+    assert fall.state.fighters["n4"].dead
+    phys = fall.state.fighters[w].attributes["phys"]
+    breath = go(campaign, guide, started, "hazard",
+                {"key": w, "hazard": "breath", "turns": 1}, 4)
+    assert breath.state.fighters[w].hp == hp - 3 - (4 if phys - 10 < 1 else 0)

@@ -1,0 +1,177 @@
+"""The fight pages: who sees and does what (anonymous, a non-member, another system, a
+player, the Guide), the live view's secrets and its 304, hostile input answered beside the
+form, never a 500."""
+
+import pytest
+from django.urls import reverse
+
+from campaigns.systems.errant import fight
+from campaigns.systems.errant.fight_models import ErrantFight, ErrantFightStep
+from tests.factories import CampaignFactory, MembershipFactory
+
+pytestmark = pytest.mark.django_db
+
+NPC = {"name": "Bog hag", "threat": 3, "hp": 13, "att": "claws D8", "mv": "2",
+       "morale": 9, "alignment": "Chaotic", "damage_sides": 8, "warband": 0}
+
+
+def co(name, campaign, *args):
+    return reverse(f"campaigns:{name}", args=[campaign.pk, *args])
+
+
+@pytest.fixture
+def running(campaign, guide, wren, ash):
+    f = fight.start(campaign=campaign, by=guide, name="Bog", character_pks=[wren.pk, ash.pk])
+    f.refresh_from_db()
+    fight.step(campaign=campaign, by=guide, fight_pk=f.pk, version=f.version, kind="npc",
+               payload=NPC)
+    f.refresh_from_db()
+    return f
+
+
+def test_anonymous_is_sent_to_log_in(client, campaign):
+    for name in ("errant_fight", "errant_fight_live"):
+        response = client.get(co(name, campaign))
+        assert response.status_code == 302 and "login" in response.url
+
+
+def test_a_non_member_and_another_system_get_404(client, campaign, running):
+    outsider = MembershipFactory().user
+    client.force_login(outsider)
+    assert client.get(co("errant_fight", campaign)).status_code == 404
+    assert client.get(co("errant_fight_live", campaign)).status_code == 404
+    other_system = CampaignFactory()
+    MembershipFactory(campaign=other_system, user=outsider)
+    assert client.get(co("errant_fight_live", other_system)).status_code == 404
+    assert client.post(co("errant_fight_step", other_system, running.pk, "end")
+                       ).status_code == 404
+
+
+def test_a_player_reads_the_live_view_without_the_npcs_numbers(client, campaign, player,
+                                                                running, wren, ash):
+    client.force_login(player)
+    assert client.get(co("errant_fight", campaign)).url == co("errant_fight_live", campaign)
+    page = client.get(co("errant_fight_live", campaign)).content.decode()
+    assert "Bog hag" in page and "Threat" not in page and "Morale 9" not in page
+    assert "13" not in page.split("Bog hag</th>")[1].split("</tr>")[0]
+    assert "data-own-hp" in page.split(wren.display_name + "</th>")[1].split("</tr>")[0]
+    assert "data-own-hp" not in page.split(ash.display_name + "</th>")[1].split("</tr>")[0]
+    assert client.post(co("errant_fight_step", campaign, running.pk, "end"),
+                       {"version": running.version}).status_code == 403
+    assert client.post(co("errant_fight_undo", campaign, running.pk)).status_code == 403
+    assert client.post(co("errant_fight_start", campaign)).status_code == 403
+
+
+def test_the_live_view_answers_304_when_nothing_changed(client, campaign, player, running,
+                                                        guide):
+    client.force_login(player)
+    headers = {"HX-Request": "true"}
+    first = client.get(co("errant_fight_live", campaign), headers=headers)
+    assert first.status_code == 200 and 'id="fight-live"' in first.content.decode()
+    again = client.get(co("errant_fight_live", campaign),
+                       headers={**headers, "If-None-Match": first["ETag"]})
+    assert again.status_code == 304
+    fight.step(campaign=campaign, by=guide, fight_pk=running.pk, version=running.version,
+               kind="turn", payload={"call": "odd"})
+    changed = client.get(co("errant_fight_live", campaign),
+                         headers={**headers, "If-None-Match": first["ETag"]})
+    assert changed.status_code == 200 and "Initiative Turn 1" in changed.content.decode()
+
+
+def test_the_guide_runs_a_turn_through_the_pages(client, campaign, guide, running, wren):
+    client.force_login(guide)
+    page = client.get(co("errant_fight", campaign)).content.decode()
+    assert "Threat 3" in page and "1/2 (50%)" in page and "Roll both d6" in page
+    response = client.post(co("errant_fight_step", campaign, running.pk, "turn"),
+                           {"version": running.version, "call": "even", "caller": "Wren"})
+    assert response.status_code == 302
+    page = client.get(co("errant_fight", campaign)).content.decode()
+    assert "data-errant-die" in page and "data-winner" in page and "Quick (1 action)" in page
+    running.refresh_from_db()
+    key = f"e{wren.pk}"
+    client.post(co("errant_fight_step", campaign, running.pk, "pace"),
+                {"version": running.version, "key": key, "pace": "slow"})
+    assert fight.state_of(running).turn.combatant(key).pace == "slow"
+
+
+def test_a_stale_click_is_refused_with_a_message(client, campaign, guide, running):
+    client.force_login(guide)
+    response = client.post(co("errant_fight_step", campaign, running.pk, "end"),
+                           {"version": running.version - 1})
+    assert response.status_code == 200 and "changed since this page" in response.content.decode()
+    assert not ErrantFight.objects.get(pk=running.pk).ended
+
+
+@pytest.mark.parametrize("data", [
+    {"name": "<script>x</script>", "threat": "eleven"}, {"name": "Ogre", "threat": "99"},
+    {"name": "Ogre", "hp": "-5"}, {"name": "Ogre", "mv": "'; drop table"},
+    {"name": "x" * 500}, {"name": "Ogre", "morale": "1e9"}, {"name": "Ogre",
+                                                              "damage_sides": "7"}])
+def test_hostile_npc_input_is_refused_beside_the_form_and_kept(client, campaign, guide,
+                                                               running, data):
+    client.force_login(guide)
+    before = ErrantFightStep.objects.count()
+    response = client.post(co("errant_fight_step", campaign, running.pk, "npc"),
+                           {"version": running.version, **data})
+    body = response.content.decode()
+    assert response.status_code == 200 and 'data-fight-error="npc"' in body
+    assert "<script>x</script>" not in body
+    assert ErrantFightStep.objects.count() == before
+
+
+def test_an_unknown_step_and_another_fight_are_404(client, campaign, guide, running):
+    client.force_login(guide)
+    assert client.post(co("errant_fight_step", campaign, running.pk, "setup")
+                       ).status_code == 404
+    assert client.post(co("errant_fight_step", campaign, running.pk, "nap")).status_code == 404
+    assert client.post(co("errant_fight_step", campaign, 99999, "end"),
+                       {"version": 1}).status_code == 404
+
+
+def test_the_campaign_page_links_the_fight(client, campaign, guide, player, running):
+    client.force_login(guide)
+    assert co("errant_fight", campaign) in client.get(campaign.get_absolute_url()
+                                                      ).content.decode()
+    client.force_login(player)
+    assert co("errant_fight_live", campaign) in client.get(campaign.get_absolute_url()
+                                                           ).content.decode()
+
+
+HOSTILE = ["²", "-", "9" * 40, "\x00", "<b>x</b>", "e1 OR 1=1", "", " ", "n4\x01"]
+
+
+@pytest.mark.parametrize("kind", ["turn", "pace", "act", "attack", "save", "wound",
+                                  "stabilise", "morale", "effect", "npc", "hazard"])
+def test_hostile_values_in_every_step_are_refused_not_500(client, campaign, guide, running,
+                                                          kind):
+    client.force_login(guide)
+    fight.step(campaign=campaign, by=guide, fight_pk=running.pk, version=running.version,
+               kind="turn", payload={"call": "odd"}) if kind != "turn" else None
+    running.refresh_from_db()
+    before = ErrantFightStep.objects.count()
+    for value in HOSTILE:
+        data = dict.fromkeys(("key", "target", "pace", "kind", "call", "caller", "column",
+                              "label", "turns", "dice", "enhance", "reduction", "name",
+                              "threat", "hp", "mv", "morale", "damage_sides", "surprised",
+                              "hazard", "feet", "douse"),
+                             value)
+        response = client.post(co("errant_fight_step", campaign, running.pk, kind),
+                               {**data, "version": running.version,
+                                "request_key": "k" * 200})
+        assert response.status_code == 200, (kind, value)
+        assert f'data-fight-error="{kind}"' in response.content.decode()
+    assert ErrantFightStep.objects.count() == before
+
+
+def test_the_guide_ends_the_fight_and_undoes_its_end_from_the_page(client, campaign, guide,
+                                                                   running):
+    client.force_login(guide)
+    client.post(co("errant_fight_step", campaign, running.pk, "end"),
+                {"version": running.version})
+    running.refresh_from_db()
+    assert running.ended
+    page = client.get(co("errant_fight", campaign)).content.decode()
+    assert "data-undo-end" in page and "Roll distance and surprise" in page
+    client.post(co("errant_fight_undo", campaign, running.pk), {"version": running.version})
+    running.refresh_from_db()
+    assert not running.ended
