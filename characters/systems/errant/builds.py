@@ -101,15 +101,21 @@ BUILD_COLUMNS = (
 def for_sheets(queryset):
     """The Errants of `queryset` with their gear lines and their ErrantItem rows loaded
     (`sheet_lines`, read by inventory.carried_lines), so that a page of many sheets (the
-    Guide's party dashboard) costs no query per Errant or per line. XP and money come
-    from the queryset's `with_progress` sums, as the generic pages load them."""
+    Guide's party dashboard) costs no query per Errant or per line; and the Attributes
+    its trainers raised (`sheet_trained`, read by roster_models.trained_raises). XP and
+    money come from the queryset's `with_progress` sums, as the generic pages load them."""
     from django.db.models import Prefetch
 
     from characters.models import InventoryItem
 
-    return queryset.prefetch_related(Prefetch(
-        "items", to_attr="sheet_lines",
-        queryset=InventoryItem.objects.select_related("errant_item")))
+    from .roster_models import ErrantTraining
+
+    return queryset.prefetch_related(
+        Prefetch("items", to_attr="sheet_lines",
+                 queryset=InventoryItem.objects.select_related("errant_item")),
+        Prefetch("errant_trainings", to_attr="sheet_trained",
+                 queryset=ErrantTraining.objects.filter(raised=True, undone_at__isnull=True)
+                 .order_by("pk")))
 
 
 def values_of(character) -> dict[str, Any]:

@@ -135,6 +135,9 @@ def trained_raises(character) -> list[str]:
     """The Attributes a trainer raised, oldest first (one key per +1): the sheet's input."""
     if character is None or character.pk is None:
         return []
+    loaded = getattr(character, "sheet_trained", None)  # builds.for_sheets
+    if loaded is not None:
+        return [training.attribute for training in loaded]
     return list(ErrantTraining.objects.filter(character_id=character.pk, raised=True,
                                               undone_at__isnull=True)
                 .order_by("pk").values_list("attribute", flat=True))
