@@ -286,6 +286,9 @@ def _put_back(change: ErrantTurnChange, by) -> None:
         else:
             if line.quantity != change.after:
                 raise _changed_since(change)
+            if change.before == 0:  # a line the Turn added (travel.py: Forage's Supply)
+                line.delete()
+                return
             line.quantity = change.before
             line.save(update_fields=["quantity"])
     elif change.what == what.REMOVED:
