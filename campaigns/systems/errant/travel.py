@@ -417,9 +417,10 @@ def run(*, campaign: Campaign, plan: TravelPlan, by, seen: int | None = None,
                        f" (was {before.cell.label}).")
         else:
             turns.note(turn, "Local effect: the Guide names an effect of the region.")
-    if rolled.result in ("encounter", "encounter_sign"):
-        turns.note(turn, f"{rolled.meaning[0].upper()}{rolled.meaning[1:]} The Guide "
-                   "decides who or what.")
+    if rolled.result == "encounter":
+        turns.note(turn, "Encounter: the Guide decides who or what (and the Reaction).")
+    elif rolled.result == "encounter_sign":
+        turns.note(turn, "Encounter sign: the Guide gives a clue to the next encounter.")
     state["weather"] = weather_dict(after)
 
     _resolve_action(turn, plan, p, locked, rng, state, secret)

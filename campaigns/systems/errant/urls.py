@@ -52,5 +52,21 @@ session_links = roll_urls.session_links
 
 
 def campaign_links(campaign, *, runs: bool = False) -> list[tuple[str, str]]:
-    """The campaign page's link to the Company page (everyone reads it; the Guide edits)."""
-    return [("The Company", reverse("campaigns:errant_company", args=[campaign.pk]))]
+    """The campaign page's links to the Company page and the Turn log (everyone reads them;
+    the Guide edits)."""
+    return [("The Company", reverse("campaigns:errant_company", args=[campaign.pk])),
+            ("The Turn log", reverse("campaigns:errant_turns", args=[campaign.pk]))]
+
+# --- The Turn log and Travel Turns (turn_views.py; issue 15): the log (live for every
+# member), a Travel Turn run with its Event Die's odds shown first, another Turn zoomed
+# in, the newest Turn undone.
+from . import turn_views  # noqa: E402
+
+campaign_urlpatterns += [
+    path(_CO + "turns/", turn_views.turns_page, name="errant_turns"),
+    path(_CO + "turns/log/", turn_views.turns_log, name="errant_turn_log"),
+    path(_CO + "turns/other/", turn_views.turn_other, name="errant_turn_other"),
+    path(_CO + "turns/<id:turn_pk>/undo/", turn_views.turn_undo, name="errant_turn_undo"),
+    path(_CO + "turns/travel/", turn_views.travel_run, name="errant_travel_run"),
+    path(_CO + "turns/travel/odds/", turn_views.travel_odds, name="errant_travel_odds"),
+]
