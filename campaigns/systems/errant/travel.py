@@ -425,9 +425,24 @@ def run(*, campaign: Campaign, plan: TravelPlan, by, seen: int | None = None,
 
     _resolve_action(turn, plan, p, locked, rng, state, secret)
 
+    secret["plan"] = {name: getattr(plan, name) for name in KEPT_CHOICES}
     turn.state, turn.secret = state, secret
     turn.save(update_fields=["state", "secret", "updated_at"])
     return turn
+
+
+# What the Travel form offers again on the next Turn (the Guide's, kept in turn.secret):
+# the land, the maps and the navigator stay; the action, the dice and who sleeps change.
+KEPT_CHOICES = ("season", "terrain", "map", "misleading", "base_dv", "pathfinder",
+                "attribute", "campsite_if_failed", "rest_choice", "weather_changes",
+                "reveal_navigation")
+
+
+def last_choices(company) -> dict:
+    """The Guide's choices of the latest Travel Turn, for the next one's form."""
+    last = latest_travel(company)
+    kept = (last.secret.get("plan") or {}) if last else {}
+    return {name: kept[name] for name in KEPT_CHOICES if name in kept}
 
 
 def _navigate(turn, plan, p: Preview, locked, rng, state, secret) -> None:

@@ -52,12 +52,10 @@ def _key() -> str:
     return uuid.uuid4().hex
 
 
-def _travel_form(errants, seen, data=None) -> TravelForm:
-    if data is not None:
-        return TravelForm(data, errants=errants)
-    company_initial = dict(TRAVEL_INITIAL)
-    return TravelForm(initial={**company_initial, "seen": seen, "request_key": _key()},
-                      errants=errants)
+def _travel_form(company, errants, seen) -> TravelForm:
+    """The next Travel Turn's form, with the land, maps and pathfinder of the last one."""
+    return TravelForm(initial={**TRAVEL_INITIAL, **travel.last_choices(company),
+                               "seen": seen, "request_key": _key()}, errants=errants)
 
 
 def odds_of(campaign, form: TravelForm, errants) -> dict:
@@ -88,7 +86,7 @@ def _context(request, membership, **extra) -> dict:
     if runs:
         errants = members(campaign)
         seen = turns.log_length(company)
-        form = extra.pop("travel_form", None) or _travel_form(errants, seen)
+        form = extra.pop("travel_form", None) or _travel_form(company, errants, seen)
         other = extra.pop("other_form", None) or OtherTurnForm(
             initial={**OTHER_INITIAL, "seen": seen, "request_key": _key()},
             parents=[t for t in rows if not t.undone][:12],

@@ -24,3 +24,21 @@ def test_the_demo_seeds_the_company_once():
     demo.seed()
     assert Campaign.objects.filter(request_key=demo.REQUEST_KEY).count() == 1
     assert ErrantCharacter.objects.filter(name="Ash").count() == 1
+
+
+def test_the_demo_records_a_short_day_of_travel_once():
+    from campaigns.systems.errant import turns
+    from campaigns.systems.errant.turn_models import ErrantTurn
+
+    demo.seed()
+    campaign = Campaign.objects.get(request_key=demo.REQUEST_KEY)
+    log = list(ErrantTurn.objects.filter(company__campaign=campaign).order_by("number"))
+    assert [(t.day, t.turn_of_day, t.kind) for t in log] == [(1, 1, "travel"), (1, 2, "travel"),
+                                                             (1, 3, "travel")]
+    assert log[0].secret["success"] and not log[1].secret["success"]
+    assert log[1].secret["direction"] == "SW" and log[1].state["weather_roll"]["total"] == 10
+    assert log[1].state["weather"]["label"] == "Cloudy"
+    assert log[2].event_result == "deplete"
+    assert any("eats" in c.label for c in log[2].changes.all())
+    demo.seed_travel_day(campaign, campaign.owner, pathfinder=log[0].secret["plan"]["pathfinder"])
+    assert turns.log_length(log[0].company) == 3

@@ -177,3 +177,13 @@ def test_zoom_in_from_the_page(client, campaign, guide, wren, lost):
         "extra_negative": "0", "rest_choice": "rest", "activity": "kept"})
     assert bad.status_code == 200 and "Choose an Exploration" in bad.content.decode()
     assert turns.log_length(turn.company) == 2
+
+
+def test_the_next_turns_form_keeps_the_land_and_the_secret_base_dv(client, campaign, guide,
+                                                                   player, lost):
+    client.force_login(guide)
+    html = client.get(url("errant_turns", campaign)).content.decode()
+    assert 'name="base_dv" value="5"' in html
+    assert '<option value="wild" selected>' in html
+    client.force_login(player)
+    assert 'name="base_dv"' not in client.get(url("errant_turns", campaign)).content.decode()
