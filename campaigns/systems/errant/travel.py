@@ -342,6 +342,9 @@ def run(*, campaign: Campaign, plan: TravelPlan, by, seen: int | None = None,
         return earlier
     require_guide(campaign, by, "run a Travel Turn")
     lock_company(campaign)
+    earlier = turns._earlier(request_key)  # a twin click that waited for the lock
+    if earlier is not None:
+        return earlier
     errants = members(campaign)
     if not errants:
         raise _no("No Errant has joined the Company yet.", "action")
@@ -660,6 +663,9 @@ def run_other(*, campaign: Campaign, plan: OtherPlan, by, seen: int | None = Non
     require_guide(campaign, by, "declare a Turn")
     check_other(plan)
     company = lock_company(campaign)
+    earlier = turns._earlier(request_key)  # a twin click that waited for the lock
+    if earlier is not None:
+        return earlier
     errants = members(campaign)
     dice = other_dice(campaign, plan, errants)
     parent = None

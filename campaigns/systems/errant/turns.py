@@ -276,8 +276,8 @@ def _put_back(change: ErrantTurnChange, by) -> None:
     elif change.what in (what.DEPLETION, what.QUANTITY):
         if change.item_id is None:
             raise _changed_since(change)
-        line = InventoryItem.objects.select_for_update().select_related("errant_item").get(
-            pk=change.item_id)
+        line = InventoryItem.objects.select_for_update(of=("self",)).select_related(
+            "errant_item").get(pk=change.item_id)
         if change.what == what.DEPLETION:
             if (line.errant_item.uses or 0) != change.after:
                 raise _changed_since(change)
