@@ -220,6 +220,7 @@ class World:
             "hazard_pk": 0,
             # The Errant Company's own (errant_ids() below); here for the check.
             "faction_pk": 0, "pick_pk": 0, "use_pk": 0,
+            "turn_pk": 0,  # the Errant Turn log's (errant_turn_pk() below)
             "check_pk": MettleFactionCheck.objects.filter(
                 triangle__campaign=self.mettle_campaign).first().pk,
             "code": self.invitation.code,
