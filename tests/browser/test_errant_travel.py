@@ -168,6 +168,10 @@ def test_a_day_of_travel(page, browser, live_server, password, monkeypatch):
         page.locator("[data-turn-undo]").click()
     expect(entry(6)).to_have_attribute("data-undone", "")
     assert [ErrantCharacter.objects.get(pk=e.pk).exhaustion for e in (wren, ash)] == [1, 1]
+    # The Guide's page on a phone: nothing scrolls sideways.
+    page.set_viewport_size(PHONE)
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    screenshot(page, "errant-travel-guide-phone")
     page.set_viewport_size(DESKTOP)
     player_context.close()
 
