@@ -38,6 +38,7 @@ from characters.systems.errant.inventory import carried_lines, new_line
 from characters.systems.errant.models import ErrantCharacter
 from rules.engine.errant import checks, event_die, exploration, weather
 from rules.engine.errant import travel as rules
+from rules.engine.errant.data import ARCHETYPE_DAMAGE_DIE
 from rules.engine.errant.data.turns_tables import (
     FORAGE_SUPPLY,
     MISLEADING_MAP_DV,
@@ -90,6 +91,7 @@ class TravelPlan:
     sleepers: tuple[int, ...] = ()
     campsite_if_failed: str = "uncomfortable"
     shelter: bool = False
+    safe_bed: bool = False  # a warm, safe bed in a Settlement (TT §Resting)
     unoutfitted: tuple[int, ...] = ()
     extra_positive: int = 0
     extra_negative: int = 0
@@ -538,7 +540,7 @@ def _resolve_action(turn, plan, p: Preview, locked, rng, state, secret) -> None:
                                     "(TT Take watch)")
         if plan.sleepers and not plan.watchers:
             turns.note(turn, "No watch is kept: an Event Die 5 counts as 1.")
-        _sleep(turn, plan, p, locked, state)
+        _sleep(turn, plan, p, locked, state, rng)
     sheltered = plan.shelter or (p.camping and state["campsite"] == "suitable")
     severity = p.weather.severity
     for errant in errants:
@@ -557,16 +559,19 @@ def _resolve_action(turn, plan, p: Preview, locked, rng, state, secret) -> None:
                                     f"+{ex} Exhaustion (TT §Weather)")
 
 
-def _sleep(turn, plan, p: Preview, locked, state) -> None:
+def _sleep(turn, plan, p: Preview, locked, state, rng) -> None:
     """TT §Resting: two Travel Turns' sleep (one on a Beautiful day) since the last Rest
-    give a night's Rest: -1 Exhaustion unless the campsite is Uncomfortable."""
+    give a night's Rest: -1 Exhaustion unless the campsite is Uncomfortable; in a warm,
+    safe bed in a Settlement, HP back equal to a roll of the damage die (up to the
+    maximum), without a healer's kit."""
     sleep = state["sleep"]
     for pk in plan.sleepers:
         key = str(pk)
         sleep[key] = sleep.get(key, 0) + 1
         errant = locked[pk]
         rest = rules.nights_rest(sleep[key], beautiful_day=p.weather.sleep_turns == 1,
-                                 uncomfortable=state["campsite"] == "uncomfortable")
+                                 uncomfortable=state["campsite"] == "uncomfortable",
+                                 safe_bed=plan.safe_bed)
         if not rest.full:
             turns.note(turn, f"{errant.display_name} sleeps ({sleep[key]} of "
                              f"{p.weather.sleep_turns} Turns for a night's Rest).",
@@ -582,6 +587,20 @@ def _sleep(turn, plan, p: Preview, locked, state) -> None:
             turns.change_exhaustion(turn, errant, -rest.exhaustion_removed,
                                     f"{errant.display_name}: a night's Rest, "
                                     f"-{rest.exhaustion_removed} Exhaustion")
+        if rest.heal_without_kit:
+            _heal(turn, errant, p.sheets[pk], rng)
+
+
+def _heal(turn, errant, sheet, rng) -> None:
+    """A roll of the Errant's damage die in HP, up to the maximum (TT §Resting)."""
+    hp_max = sheet.stats["hp_max"].value
+    if errant.hp_current is None or errant.archetype not in ARCHETYPE_DAMAGE_DIE:
+        return  # full HP (None), or no Archetype and so no damage die
+    die = ARCHETYPE_DAMAGE_DIE[errant.archetype]
+    face = rng.randint(1, die)
+    after = min(hp_max, errant.hp_current + face)
+    turns.change_hp(turn, errant, after, f"{errant.display_name}: a safe bed, d{die} "
+                    f"{face}: HP {errant.hp_current} to {after}", before=errant.hp_current)
 
 
 def _ordinal(n: int) -> str:

@@ -92,6 +92,8 @@ class TravelForm(_Form):
                                  [("uncomfortable", "Uncomfortable"), ("open", "Open")],
                                  "Choose Uncomfortable or Open.")
     shelter = forms.BooleanField(label="In shelter from the weather", required=False)
+    safe_bed = forms.BooleanField(label="Sleeping in a warm, safe bed (a Settlement)",
+                                  required=False)
     extra_positive = _int("Guide's positive dice", 0, travel.MAX_EXTRA_DICE)
     extra_negative = _int("Guide's negative dice", 0, travel.MAX_EXTRA_DICE)
     extra_reason = forms.CharField(label="Why", max_length=200, required=False)

@@ -264,3 +264,19 @@ def test_burn_without_a_lit_light_costs_supply(campaign, guide, wren):
     travel.run_other(campaign=campaign, by=guide, rng=Dice(3),
                      plan=travel.OtherPlan(kind="exploration", lit=()))
     assert line(wren, "Supply").quantity == supply - 1
+
+
+def test_a_safe_bed_heals_a_roll_of_the_damage_die(campaign, guide, wren):
+    from rules.engine.errant.data import ARCHETYPE_DAMAGE_DIE
+
+    hp_max = sheet_for(wren).stats["hp_max"].value
+    ErrantCharacter.objects.filter(pk=wren.pk).update(hp_current=1)
+    die = ARCHETYPE_DAMAGE_DIE[wren.archetype]
+    run(campaign, guide, 3, 6, action="make_camp", pathfinder=wren.pk)
+    run(campaign, guide, 6, action="sleep", sleepers=(wren.pk,), safe_bed=True)
+    rested = run(campaign, guide, 6, die, action="sleep", sleepers=(wren.pk,),
+                 safe_bed=True)
+    assert fresh(wren).hp_current == min(hp_max, 1 + die)
+    assert any(f"d{die} {die}: HP 1 to" in c.label for c in rested.changes.all())
+    turns.undo_latest(campaign=campaign, by=guide, turn_pk=rested.pk)
+    assert fresh(wren).hp_current == 1
