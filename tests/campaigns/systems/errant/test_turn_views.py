@@ -187,3 +187,28 @@ def test_the_next_turns_form_keeps_the_land_and_the_secret_base_dv(client, campa
     assert '<option value="wild" selected>' in html
     client.force_login(player)
     assert 'name="base_dv"' not in client.get(url("errant_turns", campaign)).content.decode()
+
+
+def test_the_campaign_and_company_pages_link_the_turn_log(client, campaign, player, wren):
+    client.force_login(player)
+    target = url("errant_turns", campaign)
+    assert target in client.get(reverse("campaigns:detail", args=[campaign.pk])).content.decode()
+    assert target in client.get(url("errant_company", campaign)).content.decode()
+
+
+@pytest.mark.parametrize("data,message", [
+    ({"extra_positive": "9" * 30}, "At most 6."),
+    ({"extra_negative": "one"}, "Give a whole number."),
+    ({"activity": "a\x00b"}, "Null characters are not allowed."),
+    ({"parent": "99999999999999999999"}, "Choose a Turn of this log."),
+    ({"lit": ["123456"]}, "Choose lights the Company carries."),
+    ({"kind": "initiative", "breaking_door": "on"}, "Breaking down a door is an"),
+])
+def test_hostile_zoom_input_is_said_beside_the_field(client, campaign, guide, wren, data,
+                                                     message):
+    client.force_login(guide)
+    response = client.post(url("errant_turn_other", campaign), {
+        "kind": "exploration", "speed": "normal", "extra_positive": "0",
+        "extra_negative": "0", "rest_choice": "rest", **data})
+    assert response.status_code == 200 and message in response.content.decode()
+    assert not ErrantTurn.objects.exists()
