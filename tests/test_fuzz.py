@@ -236,6 +236,7 @@ class World:
             # The Errant Company's own (errant_ids() below); here for the check.
             "faction_pk": 0, "pick_pk": 0, "use_pk": 0, "link_pk": 0, "training_pk": 0,
             "attempt_pk": 0, "fight_pk": 0, "kind": "end",
+            "turn_pk": 0,  # the Errant Turn log's (errant_turn_pk() below)
             "check_pk": MettleFactionCheck.objects.filter(
                 triangle__campaign=self.mettle_campaign).first().pk,
             "code": self.invitation.code,
@@ -272,6 +273,7 @@ class World:
                        encounter_pk=self.seed_encounter.pk)
         elif name.startswith("campaigns:errant_"):  # the demo Errant campaign's pages
             ids.update(self.errant_ids())
+            ids.update(turn_pk=self.errant_turn_pk())  # the Turn log (issue 15)
         elif name.startswith("characters:mettle_"):  # a METTLE character's own pages
             ids.update(pk=self.viktor.pk, roll_pk=self.mettle_check.pk,
                        item_pk=self.mettle_item)
@@ -296,6 +298,21 @@ class World:
     def other_ids(self) -> list:
         """Ids that exist but are someone else's."""
         return [self.strangers_hero.pk, self.strangers_gear.pk]
+
+    def errant_turn_pk(self) -> int:
+        """The demo Errant Company's newest Turn (demo.seed_travel_day)."""
+        from campaigns.systems.errant.turn_models import ErrantTurn
+
+        return ErrantTurn.objects.filter(company__campaign__system="errant").order_by(
+            "-number").values_list("pk", flat=True).first() or 0
+
+
+def _errant_turns() -> list:
+    """The Errant Turn log (issue 15): Turns, undone Turns, changes."""
+    from campaigns.systems.errant.turn_models import ErrantTurn, ErrantTurnChange
+
+    return [ErrantTurn.objects.count(), ErrantTurn.objects.filter(undone_at__isnull=False)
+            .count(), ErrantTurnChange.objects.count()]
 
 
 def ledgers() -> dict:
@@ -328,6 +345,7 @@ def ledgers() -> dict:
             ErrantItem, ErrantTrade, ErrantDebtEntry, ErrantReputationEntry, ErrantFaction,
             ErrantAdjutant, ErrantRosterSwap, ErrantTraining, ErrantXpShare,
             ErrantTradeTraining)],
+        "errant_turns": _errant_turns(),
     }
 
 

@@ -2,8 +2,9 @@
 (characters/systems/errant/demo.py), Ash for player1, then the demo Errant campaign: the
 demo Imp is its Guide; player1 brings Ash and player2 brings Wren. Session 1 is started;
 the Company has its table roles, a debt and a Faction; Ash wasted money carousing (XP
-past Renown 2, the Company's Attribute chosen, Ash's own still pending). Seeds once, each
-part only if missing; safe to run again."""
+past Renown 2, the Company's Attribute chosen, Ash's own still pending); the Turn log has a
+short day of Travel (seed_travel_day). Seeds once, each part only if missing; safe to run
+again."""
 
 from __future__ import annotations
 
@@ -94,7 +95,48 @@ def seed_demo_campaign() -> Campaign:
                                 note="A week of feasts at the Drowned Bell inn")
         advancement.renown_pick(character=ash, attribute="skill", by=guide_user,
                                 by_company=True)
+    seed_travel_day(campaign, guide_user, pathfinder=ash.pk)
     return campaign
+
+
+# --- The Turn log (issue 15): a short day of Travel towards the abbey, through
+# travel.run with dealt dice so the demo reads the same every time.
+class _Dealt:
+    """Dice dealt in order (randint's range is checked)."""
+
+    def __init__(self, faces):
+        self.faces = list(faces)
+
+    def randint(self, low, high):
+        face = self.faces.pop(0)
+        if not low <= face <= high:
+            raise ValueError(f"{face} is not in {low}-{high}")
+        return face
+
+
+# (plan, dice): Ash's navigation d20 (skill 14 after the Company's raise, DV 3 + 2 for the
+# fens' broken land), the lost d6, the Event Die, the weather's 2d6.
+TRAVEL_DAY = (
+    ({"action": "peregrinate", "activity": "North along the causeway", "terrain": "rough",
+      "base_dv": 3}, (9, 6)),
+    ({"action": "peregrinate", "activity": "Into the reed fens", "terrain": "rough",
+      "base_dv": 3}, (18, 5, 4, 6, 6)),
+    ({"action": "explore", "activity": "The drowned chapel's bell tower, far off",
+      "terrain": "rough", "base_dv": 3}, (3,)),
+)
+
+
+def seed_travel_day(campaign: Campaign, guide_user, *, pathfinder: int) -> None:
+    """Three Travel Turns of day 1 in the Turn log, once (none if the log has Turns)."""
+    from . import travel
+    from .company import company_of
+
+    if company_of(campaign).turns.exists():
+        return
+    for choices, dice in TRAVEL_DAY:
+        travel.run(campaign=campaign, by=guide_user, rng=_Dealt(dice),
+                   plan=travel.TravelPlan(season="autumn", pathfinder=pathfinder,
+                                          **choices))
 
 
 def _wren() -> dict:

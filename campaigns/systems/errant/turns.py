@@ -258,6 +258,21 @@ def undo_latest(*, campaign: Campaign, by, turn_pk: int) -> ErrantTurn:
     return turn
 
 
+def undo_from_log(*, campaign: Campaign, by, turn_pk: int) -> ErrantTurn:
+    """The Turn log page's undo of the newest Turn: through downtime.undo, which also
+    reverses a Downtime Turn's Company entries (debt, reputation) and refuses XP a Renown
+    raise stands on. An Initiative Turn of a fight is the fight page's to undo (the fight's
+    own steps go back with it)."""
+    from .downtime import undo
+    from .fight_models import ErrantFightStep
+
+    if ErrantFightStep.objects.filter(payload__errant_turn=turn_pk,
+                                      undone_at__isnull=True).exists():
+        raise CampaignError("This Initiative Turn is a fight's: undo it on the fight page, "
+                            "where the fight goes back with it.", "fight_turn")
+    return undo(campaign=campaign, by=by, turn_pk=turn_pk)
+
+
 def _changed_since(change: ErrantTurnChange) -> CampaignError:
     return CampaignError(f"{change.label}: changed since this Turn, so it cannot be put "
                          "back. Set it by hand, or undo the later change first.",
@@ -286,6 +301,9 @@ def _put_back(change: ErrantTurnChange, by) -> None:
         else:
             if line.quantity != change.after:
                 raise _changed_since(change)
+            if change.before == 0:  # a line the Turn added (travel.py: Forage's Supply)
+                line.delete()
+                return
             line.quantity = change.before
             line.save(update_fields=["quantity"])
     elif change.what == what.REMOVED:

@@ -107,15 +107,30 @@ campaign_urlpatterns += [
     path(_FI + "<id:fight_pk>/<slug:kind>/", fight_views.fight_step, name="errant_fight_step"),
 ]
 
+# --- The Turn log and Travel Turns (turn_views.py; issue 15): the log (live for every
+# member), a Travel Turn run with its Event Die's odds shown first, another Turn zoomed
+# in, the newest Turn undone.
+from . import turn_views  # noqa: E402
+
+campaign_urlpatterns += [
+    path(_CO + "turns/", turn_views.turns_page, name="errant_turns"),
+    path(_CO + "turns/log/", turn_views.turns_log, name="errant_turn_log"),
+    path(_CO + "turns/other/", turn_views.turn_other, name="errant_turn_other"),
+    path(_CO + "turns/<id:turn_pk>/undo/", turn_views.turn_undo, name="errant_turn_undo"),
+    path(_CO + "turns/travel/", turn_views.travel_run, name="errant_travel_run"),
+    path(_CO + "turns/travel/odds/", turn_views.travel_odds, name="errant_travel_odds"),
+]
+
 
 def campaign_links(campaign, *, runs: bool = False) -> list[tuple[str, str]]:
-    """The campaign page's links to Errant's pages: the Company, its Roster and training
-    and its Downtime for everyone (the Guide runs them); the Guide's screen and fight page
-    for those who run the table, the fight's live view for the players while one is under
-    way."""
+    """The campaign page's links to Errant's pages: the Company, its Turn log, Roster and
+    training and Downtime for everyone (the Guide runs them); the Guide's screen and fight
+    page for those who run the table, the fight's live view for the players while one is
+    under way."""
     from .fight import current_of
 
     links = [("The Company", reverse("campaigns:errant_company", args=[campaign.pk])),
+             ("The Turn log", reverse("campaigns:errant_turns", args=[campaign.pk])),
              ("Roster and training", reverse("campaigns:errant_roster", args=[campaign.pk])),
              ("Downtime", reverse("campaigns:errant_downtime", args=[campaign.pk]))]
     if runs:

@@ -39,3 +39,21 @@ def test_the_demo_has_a_downtime_turn_under_way_once():
     assert turn.state["scourges"][0]["name"] == "The Drowned Abbot"
     demo.seed()
     assert co.turns.filter(kind="downtime").count() == 1
+
+
+def test_the_demo_records_a_short_day_of_travel_once():
+    from campaigns.systems.errant.turn_models import ErrantTurn
+
+    demo.seed()
+    campaign = Campaign.objects.get(request_key=demo.REQUEST_KEY)
+    log = list(ErrantTurn.objects.filter(company__campaign=campaign, kind="travel")
+               .order_by("number"))
+    assert [(t.day, t.turn_of_day, t.kind) for t in log] == [(1, 1, "travel"), (1, 2, "travel"),
+                                                             (1, 3, "travel")]
+    assert log[0].secret["success"] and not log[1].secret["success"]
+    assert log[1].secret["direction"] == "SW" and log[1].state["weather_roll"]["total"] == 10
+    assert log[1].state["weather"]["label"] == "Cloudy"
+    assert log[2].event_result == "deplete"
+    assert any("eats" in c.label for c in log[2].changes.all())
+    demo.seed_travel_day(campaign, campaign.owner, pathfinder=log[0].secret["plan"]["pathfinder"])
+    assert log[0].company.turns.filter(kind="travel").count() == 3

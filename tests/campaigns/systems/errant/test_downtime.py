@@ -370,3 +370,14 @@ def test_faction_and_debt_odds_match_enumeration():
     # A town: D8 x 600; with 2,000 p the amounts 2,400 ... 4,800 go beyond: 5/8.
     assert downtime.consumption_debt_odds("town", 2_000) == Fraction(5, 8)
     assert downtime.consumption_debt_odds("town", 10_000) == 0
+
+
+def test_the_turn_logs_undo_takes_a_downtime_turns_debt_back_too(campaign, guide, wren):
+    company.debt_change(campaign=campaign, kind="owed", amount=300, by=guide)
+    turn = downtime.start(campaign=campaign, by=guide, settlement="town")
+    turn = walk_to(campaign, guide, turn, "debt")
+    go(campaign, guide, turn, "debt", rng=Dealt(1, 2))
+    co = company.company_of(campaign)
+    assert company.debt(co) == 600
+    turns.undo_from_log(campaign=campaign, by=guide, turn_pk=turn.pk)
+    assert company.debt(co) == 300

@@ -282,3 +282,15 @@ def test_fire_breath_and_falls_hurt_as_hits(campaign, guide, started, wren):
     breath = go(campaign, guide, started, "hazard",
                 {"key": w, "hazard": "breath", "turns": 1}, 4)
     assert breath.state.fighters[w].hp == hp - 3 - (4 if phys - 10 < 1 else 0)
+
+
+def test_the_turn_log_leaves_a_fights_turn_to_the_fight_page(campaign, guide, started):
+    from campaigns.systems.errant import turns
+
+    go(campaign, guide, started, "npc", GOBLIN)
+    go(campaign, guide, started, "turn", {"call": "odd"}, 1, 2)
+    row = ErrantTurn.objects.get(kind="initiative")
+    with pytest.raises(CampaignError, match="undo it on the fight page"):
+        turns.undo_from_log(campaign=campaign, by=guide, turn_pk=row.pk)
+    row.refresh_from_db()
+    assert not row.undone and fight.state_of(started).turn is not None
