@@ -78,7 +78,8 @@ def seed_demo_campaign() -> Campaign:
         wren = character_services.character_create(owner=player2, data=_wren())
     campaign = services.campaign_create(
         owner=guide_user, name=CAMPAIGN_NAME, system=KEY, request_key=REQUEST_KEY,
-        pitch="A Company of Errants, a flooded abbey and the Guild that wants its bell back.")
+        pitch="A Company of Errants, a flooded abbey and the Guild that wants its bell back.",
+        settings={"settlement_tier": 4})  # a city, where its Downtime Turn is spent
     invitation = services.invitation_create(campaign=campaign, by=guide_user)
     for player, character in ((player1, ash), (player2, wren)):
         services.invitation_accept(code=invitation.code, user=player)
