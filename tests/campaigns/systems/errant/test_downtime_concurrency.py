@@ -54,4 +54,4 @@ def test_ten_consumptions_of_one_errant_record_one(table):
     run_at_once(10, lambda i: downtime.act(
         campaign=campaign, by=guide, turn_pk=turn.pk, step="consumption", action="consume",
         data={"character": wren.pk, "kind": "frippery"}))
-    assert XpEntry.objects.filter(character=wren, kind="imp_adjustment").count() == 1
+    assert XpEntry.objects.filter(character=wren, kind=XpEntry.Kind.WASTE).count() == 1
