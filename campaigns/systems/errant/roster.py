@@ -428,27 +428,37 @@ def training_undo(*, campaign: Campaign, training_pk: int, by) -> ErrantTraining
     if training is None:
         raise CampaignError("That training attempt does not exist.", "no_such_training")
     errant = _errant_of(campaign, training.character_id, "training")
+    return _undo_latest_paid(
+        training, errant, by, standing=standing_trainings,
+        first=lambda latest: f"Undo {errant.display_name}'s latest attempt first (attempt "
+                             f"{latest.attempt}, {latest.attribute}).")
+
+
+def _undo_latest_paid(attempt, errant: ErrantCharacter, by, *, standing, first):
+    """What undoing a paid attempt (a training, a Trade attempt) does once the campaign is
+    locked and the attempt found: only its player or the Guide, only the Errant's latest
+    standing attempt (`standing(errant)`; `first(latest)` says which), the money back as a
+    coin reversal, the attempt marked undone (who, when)."""
     lock_character(errant.pk)
     if not _may_act(by, errant):
         raise CampaignError(f"Only {errant.display_name}'s player or the Guide may undo it.",
                             "not_allowed")
-    training.refresh_from_db()
-    if training.undone_at is not None:
+    attempt.refresh_from_db()
+    if attempt.undone_at is not None:
         raise CampaignError("That attempt was undone already.", "already_undone")
-    latest = standing_trainings(errant).order_by("-pk").first()
-    if latest.pk != training.pk:
-        raise CampaignError(f"Undo {errant.display_name}'s latest attempt first (attempt "
-                            f"{latest.attempt}, {latest.attribute}).", "not_latest")
-    if training.coin_entry is not None and not CoinEntry.objects.filter(
-            reverses=training.coin_entry).exists():
+    latest = standing(errant).order_by("-pk").first()
+    if latest.pk != attempt.pk:
+        raise CampaignError(first(latest), "not_latest")
+    if attempt.coin_entry is not None and not CoinEntry.objects.filter(
+            reverses=attempt.coin_entry).exists():
         CoinEntry.objects.create(character=errant, kind=CoinEntry.Kind.REVERSAL,
-                                 amount_cp=-training.coin_entry.amount_cp,
-                                 reverses=training.coin_entry, created_by=by,
-                                 note=f"Undone: {training.coin_entry.note}"[:NOTE_LENGTH])
-    training.undone_at = timezone.now()
-    training.undone_by = by
-    training.save(update_fields=["undone_at", "undone_by"])
-    return training
+                                 amount_cp=-attempt.coin_entry.amount_cp,
+                                 reverses=attempt.coin_entry, created_by=by,
+                                 note=f"Undone: {attempt.coin_entry.note}"[:NOTE_LENGTH])
+    attempt.undone_at = timezone.now()
+    attempt.undone_by = by
+    attempt.save(update_fields=["undone_at", "undone_by"])
+    return attempt
 
 
 # -- Where the Company is ---------------------------------------------------------------------
@@ -596,24 +606,7 @@ def trade_undo(*, campaign: Campaign, attempt_pk: int, by) -> ErrantTradeTrainin
     if attempt is None:
         raise CampaignError("That Trade attempt does not exist.", "no_such_training")
     errant = _errant_of(campaign, attempt.character_id, "trade")
-    lock_character(errant.pk)
-    if not _may_act(by, errant):
-        raise CampaignError(f"Only {errant.display_name}'s player or the Guide may undo it.",
-                            "not_allowed")
-    attempt.refresh_from_db()
-    if attempt.undone_at is not None:
-        raise CampaignError("That attempt was undone already.", "already_undone")
-    latest = standing_trade_trainings(errant).order_by("-pk").first()
-    if latest.pk != attempt.pk:
-        raise CampaignError(f"Undo {errant.display_name}'s latest Trade attempt first "
-                            f"({latest.trade}).", "not_latest")
-    if attempt.coin_entry is not None and not CoinEntry.objects.filter(
-            reverses=attempt.coin_entry).exists():
-        CoinEntry.objects.create(character=errant, kind=CoinEntry.Kind.REVERSAL,
-                                 amount_cp=-attempt.coin_entry.amount_cp,
-                                 reverses=attempt.coin_entry, created_by=by,
-                                 note=f"Undone: {attempt.coin_entry.note}"[:NOTE_LENGTH])
-    attempt.undone_at = timezone.now()
-    attempt.undone_by = by
-    attempt.save(update_fields=["undone_at", "undone_by"])
-    return attempt
+    return _undo_latest_paid(
+        attempt, errant, by, standing=standing_trade_trainings,
+        first=lambda latest: f"Undo {errant.display_name}'s latest Trade attempt first "
+                             f"({latest.trade}).")
