@@ -5,6 +5,7 @@ Without /usr/bin/chromium they are skipped, except on CI (CI=true), where they f
 """
 
 import os
+import random
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,15 @@ def describe(violations: list[dict]) -> str:
         lines.append(f"{violation['id']} ({violation['impact']}): {violation['help']}")
         lines.extend(f"    {node['target']}" for node in violation["nodes"][:5])
     return "\n".join(lines)
+
+
+class Dealt(random.Random):
+    """A random source that deals the given faces first, then rolls as usual: the live
+    server's dice made reproducible (the tests patch a service's random source with it)."""
+
+    def __init__(self, *faces):
+        super().__init__()
+        self.faces = list(faces)
+
+    def randint(self, a, b):
+        return self.faces.pop(0) if self.faces else super().randint(a, b)

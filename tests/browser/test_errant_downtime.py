@@ -6,8 +6,6 @@ browser, sees the log fill in without reloading (the conditional poll). Dice are
 a scripted source (downtime._SYSTEM_RANDOM); axe finds no serious or critical violation;
 the phone layout does not scroll sideways."""
 
-import random
-
 import pytest
 from playwright.sync_api import expect
 
@@ -20,6 +18,7 @@ from rules.engine.errant.data.downtime_tables import CONSUMPTION_DICE
 from tests.browser.conftest import (
     DESKTOP,
     PHONE,
+    Dealt,
     axe_check,
     describe,
     htmx_settled,
@@ -31,15 +30,6 @@ from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SLOW = 15000
-
-
-class Dealt(random.Random):
-    def __init__(self, *faces):
-        super().__init__()
-        self.faces = list(faces)
-
-    def randint(self, a, b):
-        return self.faces.pop(0) if self.faces else super().randint(a, b)
 
 
 @pytest.fixture

@@ -10,8 +10,6 @@ a scripted source (roll_services._SYSTEM_RANDOM) so the failure with Edge is cer
 Screenshots in artifacts/screenshots/; axe finds no serious or critical violation.
 """
 
-import random
-
 import pytest
 from playwright.sync_api import expect
 
@@ -24,6 +22,7 @@ from rules.engine.mettle.checks import check_odds
 from tests.browser.conftest import (
     DESKTOP,
     PHONE,
+    Dealt,
     axe_check,
     describe,
     htmx_settled,
@@ -35,17 +34,6 @@ from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SLOW = 15000  # ms: a busy machine may take longer than expect()'s 5 s for a swap
-
-
-class Dealt(random.Random):
-    """Deals the given faces first, then rolls as usual."""
-
-    def __init__(self, *faces):
-        super().__init__()
-        self.faces = list(faces)
-
-    def randint(self, a, b):
-        return self.faces.pop(0) if self.faces else super().randint(a, b)
 
 
 @pytest.fixture
