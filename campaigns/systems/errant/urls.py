@@ -6,7 +6,16 @@ part of the table adds its routes in its own block."""
 
 from django.urls import path, reverse
 
-from . import advancement_views, company_views, roll_urls
+from . import (
+    advancement_views,
+    company_views,
+    downtime_views,
+    fight_views,
+    roll_urls,
+    roster_views,
+    screen_views,
+    turn_views,
+)
 
 # Under /campaigns/, in the "campaigns" namespace (campaigns/urls.py).
 campaign_urlpatterns: list = []
@@ -53,8 +62,6 @@ session_links = roll_urls.session_links
 
 # --- The Guide's screen (screen_views.py; issue #15): Exploration Turns, Reactions and
 # Negotiations, Chases, recorded in the Turn log. Guide-only.
-from . import screen_views  # noqa: E402
-
 campaign_urlpatterns += [
     path(_CO + "screen/", screen_views.screen_page, name="errant_screen"),
     *(path(_CO + f"screen/{op}/", view, name=f"errant_screen_{op}")
@@ -62,8 +69,6 @@ campaign_urlpatterns += [
 ]
 
 # --- The Downtime Turn walked step by step (downtime_views.py; issue 15, "Downtime Turns").
-from . import downtime_views  # noqa: E402
-
 campaign_urlpatterns += [
     path(_CO + "downtime/", downtime_views.downtime_page, name="errant_downtime"),
     path(_CO + "downtime/log/", downtime_views.downtime_log, name="errant_downtime_log"),
@@ -76,8 +81,6 @@ campaign_urlpatterns += [
 ]
 
 # --- Adjutants, rosters and training (roster_views.py; issue 14): one page, the Roster.
-from . import roster_views  # noqa: E402
-
 _RO = "<id:pk>/company/roster/"
 campaign_urlpatterns += [
     path(_RO, roster_views.roster_page, name="errant_roster"),
@@ -96,8 +99,6 @@ campaign_urlpatterns += [
 
 # --- Initiative Turns at the table (fight_views.py): the Guide's fight page and the
 # players' live view (issue 15, "Initiative Turns").
-from . import fight_views  # noqa: E402
-
 _FI = _CO + "fight/"
 campaign_urlpatterns += [
     path(_FI, fight_views.fight_page, name="errant_fight"),
@@ -110,8 +111,6 @@ campaign_urlpatterns += [
 # --- The Turn log and Travel Turns (turn_views.py; issue 15): the log (live for every
 # member), a Travel Turn run with its Event Die's odds shown first, another Turn zoomed
 # in, the newest Turn undone.
-from . import turn_views  # noqa: E402
-
 campaign_urlpatterns += [
     path(_CO + "turns/", turn_views.turns_page, name="errant_turns"),
     path(_CO + "turns/log/", turn_views.turns_log, name="errant_turn_log"),
