@@ -1,8 +1,10 @@
 """The night's clients, for Locust in headless mode (run by campaigns/loadtest/night.py).
 
 Each simulated user is one open browser tab doing one thing on a fixed schedule
-(constant_pacing: a request every `interval` seconds, sooner never; a slow answer delays
-the next, and the requests it crowds out are counted as offered but not served):
+(its own pacing: a request every `interval` seconds from its first, sooner never; a slow
+answer delays the next, and the requests it crowds out are counted as offered but not
+served). The tabs start at random phases of their interval (seeded, so two runs start
+alike), as a real night's tabs were opened at different moments, not in lockstep:
 
 - Typist: a player typing in the builder nonstop, a live preview POST every
   TYPING_INTERVAL s (what Chromium sends, measured: tests/browser/test_keystroke.py);
@@ -46,12 +48,13 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import random
 import time
 from collections import defaultdict
 from http.cookiejar import Cookie
 
 import gevent
-from locust import constant_pacing, events, task
+from locust import events, task
 from locust.contrib.fasthttp import FastHttpUser
 
 from campaigns.loadtest.night import has_turn_log
@@ -87,6 +90,8 @@ BARE_PER_TYPISTS = 10  # one bare POST client per ten typists (at least one)
 # tests/browser/test_keystroke.py (with the old 250 ms delay, one every 0.3-0.6 s).
 TYPING_INTERVAL = 0.24
 HTMX = {"HX-Request": "true"}
+# Each tab's phase: where in its interval it starts (at most 2 s in), from a fixed seed.
+PHASES = random.Random(0)
 
 started_at = time.monotonic()
 samples: dict[str, dict] = defaultdict(lambda: {"ms": [], "cpu": [], "queries": [],
@@ -133,9 +138,20 @@ class Client(FastHttpUser):
     abstract = True
     interval = 1.0
     endpoint = ""  # the one endpoint a polling tab requests; "" for mixed tabs
+    phased = True  # start at a random moment of the first interval
 
     def wait_time(self):
-        return constant_pacing(self.interval)(self)
+        """Seconds until the next request is due: `interval` after the last one was due,
+        or now when that moment has passed (a slow answer never earns a burst after it).
+        Locust's constant_pacing measures from when each task started instead, and its
+        tabs drifted back into step with each other, sending their requests in bursts."""
+        now = time.monotonic()
+        self.due = max(self.due + self.interval, now)
+        return self.due - now
+
+    def start_pacing(self) -> None:
+        """The first request is due now; each later one an interval after the last."""
+        self.due = time.monotonic()
 
     def log_in(self, username: str) -> None:
         cookies = WORLD["cookies"][username]
@@ -144,8 +160,11 @@ class Client(FastHttpUser):
                 0, name, value, None, False, "127.0.0.1", False, False, "/", True, False,
                 None, False, None, None, {}))
         self.csrf = cookies["csrftoken"]
+        if self.phased:
+            gevent.sleep(PHASES.uniform(0, min(self.interval, 2.0)))
+        self.start_pacing()
         if self.endpoint:
-            user_starts.append((self, time.monotonic()))
+            user_starts.append((self, self.due))
 
     def get(self, url: str, name: str, htmx: bool = False, expect: str = ""):
         """`expect`: what a 200 answer must contain to count as served."""
@@ -725,12 +744,14 @@ class SheetPdf(Client):
 
     fixed_count = PDFS
     interval = 60.0
+    phased = False  # its own start, just after the warm-up
     endpoint = "GET sheet PDF"
 
     def on_start(self):
         self.table = table_for("sheet-pdf")
         self.log_in(self.table["imp"])
         gevent.sleep(WARMUP + 2)  # the first PDF in the measured window, not the warm-up
+        self.start_pacing()
 
     @task
     def pdf(self):
@@ -743,12 +764,14 @@ class PartyPdf(Client):
 
     fixed_count = PDFS
     interval = 60.0
+    phased = False  # its own start, just after the warm-up
     endpoint = "GET party PDF"
 
     def on_start(self):
         self.table = table_for("party-pdf")
         self.log_in(self.table["imp"])
         gevent.sleep(WARMUP + 2)  # the first PDF in the measured window, not the warm-up
+        self.start_pacing()
 
     @task
     def pdf(self):
