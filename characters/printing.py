@@ -20,6 +20,7 @@ import hashlib
 import importlib.metadata
 import math
 import multiprocessing
+import os
 import re
 import threading
 import time
@@ -429,6 +430,10 @@ def _set_up_renderer() -> None:
     import django
 
     django.setup()  # the same settings as the server (the environment is inherited)
+    # A lower CPU priority than the server's threads: on a busy machine the scheduler
+    # serves the polls and previews first and the PDF takes what CPU is left.
+    if settings.PDF_RENDER_NICE:
+        os.nice(settings.PDF_RENDER_NICE)
 
 
 def _render_in_renderer(html: str, portraits: dict[str, str] | None) -> bytes:

@@ -213,6 +213,9 @@ PDF_LOCK_DIR = Path(os.environ.get("PDF_CACHE_DIR", str(BASE_DIR / "pdf-cache"))
 # Render in a separate process per server process (WeasyPrint is Python: in a thread of
 # the server's process it would slow that process's other threads).
 PDF_RENDER_PROCESS = env_bool("PDF_RENDER_PROCESS", True)
+# How much lower the renderer process's CPU priority is than the server's (os.nice: 0 to
+# 19; 0 leaves it equal), so a PDF rendering never slows the other requests' answers.
+PDF_RENDER_NICE = env_int("PDF_RENDER_NICE", 10)
 # PDF requests under way at once in one server process (each holds a thread while it
 # waits for its turn); more get "busy, try again". Keep it below gunicorn's threads.
 PDF_REQUESTS_PER_PROCESS = env_int("PDF_REQUESTS_PER_PROCESS", 8)

@@ -3,6 +3,8 @@ sheet is rendered once, whoever asks; any change that shows on it (a name, an it
 portrait, the paper) is rendered again and never served from before; at most PDF_RENDERS
 PDFs render at once, and one that waits too long gets "busy, try again"."""
 
+import os
+
 import pytest
 from django.core.cache import caches
 from django.urls import reverse
@@ -128,6 +130,20 @@ def test_with_a_renderer_process_the_pdf_is_rendered_there(client, settings, mon
     first = pdf(client, url)
     assert first.startswith(b"%PDF")
     assert pdf(client, url) == first  # kept
+
+
+def test_the_renderer_process_runs_at_a_lower_cpu_priority(client, settings):
+    """PDF_RENDER_NICE: the renderer yields the CPU to the server's requests."""
+    settings.PDF_RENDER_PROCESS = True
+    caches["pdfs"].clear()
+    character = CharacterFactory(name="Patient")
+    client.force_login(character.owner)
+    assert pdf(client, reverse("characters:sheet_pdf", args=[character.pk])).startswith(b"%PDF")
+    # The renderer reads the settings module as the server does (not overridden here).
+    ours = os.nice(0)
+    theirs = printing._renderer.submit(os.nice, 0).result()
+    assert settings.PDF_RENDER_NICE > 0
+    assert theirs == min(19, ours + settings.PDF_RENDER_NICE)
 
 
 def test_pdfs_under_way_in_a_process_are_capped(client, renders, settings, monkeypatch):
