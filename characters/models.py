@@ -66,6 +66,27 @@ class CharacterQuerySet(models.QuerySet):
         return self.select_related(*filter(None, accessors))
 
 
+def progress_of(pk: int, *, coins: bool = True) -> dict[str, int]:
+    """One character's Level, XP and (unless `coins` is false) coins from its ledgers, by
+    name as `with_progress` annotates them: a plain aggregate query per ledger. For one
+    character these are cheaper to build and to run than the correlated subqueries
+    `with_progress` adds to a query (which pays for a list of characters)."""
+    xp = XpEntry.objects.filter(character_id=pk).aggregate(
+        level_total=Sum("level_change"), xp_total=Sum("xp_change"))
+    totals = {name: value or 0 for name, value in xp.items()}
+    if coins:
+        totals["coins_total"] = CoinEntry.objects.filter(character_id=pk).aggregate(
+            t=Sum("amount_cp"))["t"] or 0
+    return totals
+
+
+def with_totals(character: Character, *, coins: bool = True) -> Character:
+    """`character` with its ledger sums set (progress_of), as if read `with_progress`."""
+    for name, value in progress_of(character.pk, coins=coins).items():
+        setattr(character, name, value)
+    return character
+
+
 @functools.cache
 def _build_accessor(model: type[models.Model] | None) -> str | None:
     """The reverse one-to-one accessor from Character to a system's build model (its

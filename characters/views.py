@@ -24,16 +24,17 @@ from config.parsing import parse_id
 from rules import systems
 
 from . import exchange, services
-from .models import Character, XpEntry, as_built
+from .models import Character, XpEntry, as_built, with_totals
 from .portraits import portrait_file_forget
 
 
 def _character_for(request: HttpRequest, pk: int, *, edit: bool = False) -> Character:
-    """The character as its game system's model, with its ledger sums: one query."""
+    """The character as its game system's model (one query), with its ledger sums (two
+    aggregate queries: progress_of)."""
     queryset = Character.objects.editable_by(request.user) if edit else (
         Character.objects.visible_to(request.user)
     )
-    return as_built(get_object_or_404(queryset.with_progress().with_builds(), pk=pk))
+    return with_totals(as_built(get_object_or_404(queryset.with_builds(), pk=pk)))
 
 
 def _rng(request: HttpRequest) -> random.Random:
@@ -197,8 +198,7 @@ def _character_with_items(request: HttpRequest, pk: int):
     if services.ledger_rules_progress(character):
         # In a campaign the form shows the ledger's Level and XP (read-only fields take
         # their initial values): both sums in one query, not one query per field.
-        totals = Character.objects.with_progress().values("level_total", "xp_total").get(pk=pk)
-        character.level_total, character.xp_total = totals["level_total"], totals["xp_total"]
+        with_totals(character, coins=False)
     return character, list(character.items.select_related("catalog_item"))
 
 

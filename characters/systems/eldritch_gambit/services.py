@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from characters.models import Character, CoinEntry, InventoryItem, XpEntry
+from characters.models import Character, CoinEntry, InventoryItem, XpEntry, progress_of
 from characters.services import ledger_rules_progress, ledger_to
 
 from .models import ATTRIBUTE_FIELDS, EldritchGambitCharacter
@@ -70,8 +70,7 @@ def character_update(*, character: Character, data: dict, by) -> EldritchGambitC
     # Lock the row so two saves of the same character apply one after the other.
     character = EldritchGambitCharacter.objects.select_for_update().get(pk=character.pk)
     if ledger_rules_progress(character):
-        totals = Character.objects.with_progress().values("level_total", "xp_total").get(
-            pk=character.pk)
+        totals = progress_of(character.pk, coins=False)
         data = {**data, "level": totals["level_total"], "xp": totals["xp_total"]}
     _apply_choices(character, data)
     character.save()
