@@ -202,6 +202,16 @@ def _character_with_items(request: HttpRequest, pk: int):
     return character, list(character.items.select_related("catalog_item"))
 
 
+def lines_for_sheet(character: Character) -> list:
+    """The character's inventory lines, in order, with their catalog items and the rows
+    its game reads beside each (GameSystem.line_related), in one query; kept as
+    `character.sheet_lines`, which the game's sheet and templates read instead of
+    querying per line."""
+    character.sheet_lines = list(character.items.select_related(
+        "catalog_item", *character.game_system.line_related))
+    return character.sheet_lines
+
+
 @login_required
 @require_POST
 def character_preview(request: HttpRequest, pk: int) -> HttpResponse:
@@ -245,7 +255,7 @@ GEAR_FOLD_SLACK = 10
 def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
     character = _character_for(request, pk)
     system = character.game_system
-    items = list(character.items.select_related("catalog_item"))
+    items = lines_for_sheet(character)
     # A long inventory folds: the page lists the first lines and says how many more there
     # are (the sheet still counts them all); ?gear=all lists every line.
     everything = request.GET.get("gear") == "all" or len(items) <= GEAR_SHOWN + GEAR_FOLD_SLACK
@@ -281,7 +291,7 @@ def character_compare(request: HttpRequest) -> HttpResponse:
             chosen.append(as_built(get_object_or_404(visible.with_builds(), pk=character_pk)))
     columns = []
     for character in chosen:
-        items = list(character.items.select_related("catalog_item"))
+        items = lines_for_sheet(character)
         columns.append({"character": character, "system": character.game_system,
                         "sheet": character.game_system.sheet(character, items)})
     return render(request, "characters/character_compare.html", {

@@ -177,7 +177,8 @@ def waste_grant(*, campaign, characters, source: str, pennies: int, by, consumpt
 
 
 def waste_undone(entry: XpEntry, by) -> None:
-    """The ritual's undo hook: an XP entry for money wasted is undone with the money paid
+    """The ritual's undo hook, and the Turn log's (turns.py, a Turn's XP put back): an XP
+    entry for money wasted is undone with the money paid
     back to the purse and the debt it made taken off (each a reversal entry), and with
     the other part of XP divided between an Errant and their adjutant (ER §Adjutants)."""
     partner = roster.partner_entry(entry)

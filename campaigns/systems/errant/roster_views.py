@@ -163,10 +163,12 @@ def _player_rows(membership, errants, session) -> list[dict]:
             players.setdefault(errant.owner_id, (errant.owner, []))[1].append(errant)
     rows = []
     for player, mine in players.values():
-        rows.append({"player": player, "errants": mine,
-                     "active": roster.active_of(membership.campaign, player, mine),
-                     "swapped": roster.swap_this_session(membership.campaign, player,
-                                                         session)})
+        active = roster.active_of(membership.campaign, player, mine)
+        swapped = roster.swap_this_session(membership.campaign, player, session)
+        # ER §Rosters: one swap per game session; after it only a new session offers
+        # another (with nobody played, e.g. the Errant left, a first choice is open).
+        rows.append({"player": player, "errants": mine, "active": active,
+                     "swapped": swapped, "wait": swapped is not None and active is not None})
     return rows
 
 

@@ -30,6 +30,7 @@ from characters.systems.errant.models import ErrantCharacter, ErrantItem
 from rules.engine.errant import event_die
 from rules.engine.errant.data.turns_tables import EVENT_RESULTS
 
+from . import advancement
 from .company import lock_company, require_guide
 from .company_models import ErrantCompany
 from .turn_models import ACTIVITY_LENGTH, LABEL_LENGTH, ErrantTurn, ErrantTurnChange
@@ -314,11 +315,19 @@ def _put_back(change: ErrantTurnChange, by) -> None:
                  position=position)
     elif change.what == what.MONEY and change.coin_entry_id:
         entry = change.coin_entry
+        if CoinEntry.objects.filter(reverses=entry).exists():  # reversed on its ledger
+            raise _changed_since(change)
         CoinEntry.objects.create(character_id=entry.character_id, kind=CoinEntry.Kind.REVERSAL,
                                  amount_cp=-entry.amount_cp, reverses=entry,
                                  note=f"Undone: {entry.note}"[:300], created_by=by)
     elif change.what == what.XP and change.xp_entry_id:
+        # As the advancement page's undo (the ritual's hook): the entry reversed, and with
+        # money wasted the adjutant's part and what the waste paid (advancement.waste_undone).
+        # Undone there already: refused, never reversed twice.
         entry = change.xp_entry
+        if XpEntry.objects.filter(reverses=entry).exists():
+            raise _changed_since(change)
+        advancement.waste_undone(entry, by)
         XpEntry.objects.create(character_id=entry.character_id, kind=XpEntry.Kind.REVERSAL,
                                xp_change=-entry.xp_change, level_change=-entry.level_change,
                                reverses=entry, note=f"Undone: {entry.note}"[:300],

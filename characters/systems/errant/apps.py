@@ -34,6 +34,7 @@ class ErrantConfig(AppConfig):
             initial_from_character=initial_from_character,
             sheet=sheet_for,
             for_sheets=for_sheets,
+            line_related=("errant_item",),
             summary=pages.summary,
             game_master="Guide",
             # The Settlement where the Company is (its tier): the market's default.

@@ -33,6 +33,7 @@ class MettleConfig(AppConfig):
             initial_from_character=initial_from_character,
             sheet=sheet_for,
             for_sheets=for_sheets,
+            line_related=("mettle_weapon", "container"),
             summary=pages.summary,
             game_master="Guide",
             create=services.character_create,

@@ -9,16 +9,19 @@ from itertools import product
 
 import pytest
 
+from campaigns import services
 from campaigns.services import CampaignError, progress
-from campaigns.systems.errant import company, downtime, turns
+from campaigns.systems.errant import advancement, company, downtime, roster, turns
 from campaigns.systems.errant.turn_models import ErrantTurnChange
-from characters.models import CoinEntry
+from characters.models import CoinEntry, XpEntry
 from characters.systems.errant.builds import sheet_for
 from characters.systems.errant.inventory import carried_lines
 from characters.systems.errant.models import ErrantCharacter
 from rules.engine.errant import checks, event_die
 from rules.engine.errant import downtime as engine
+from rules.engine.errant.advancement import adjutant_split
 from rules.engine.errant.data.downtime_tables import CONSUMPTION_DICE
+from tests.characters.systems.errant.helpers import make_wren
 
 pytestmark = pytest.mark.django_db
 
@@ -381,3 +384,71 @@ def test_the_turn_logs_undo_takes_a_downtime_turns_debt_back_too(campaign, guide
     assert company.debt(co) == 600
     turns.undo_from_log(campaign=campaign, by=guide, turn_pk=turn.pk)
     assert company.debt(co) == 300
+
+
+def _funeral_with_an_adjutant(campaign, guide, player, wren):
+    """Wren (Renown 2) with a new adjutant, Squire; a Downtime Turn's funeral of 400 p:
+    the XP divided ¾ and ¼ (ER §Adjutants)."""
+    advancement.waste_grant(campaign=campaign, characters=[wren], source="waste",
+                            pennies=2_000, by=guide)  # ER §Renown: Renown 2 at 2,000 XP
+    squire = make_wren(player, name="Squire")
+    services.character_join(campaign=campaign, character=squire, by=player)
+    roster.adjutant_attach(campaign=campaign, master=wren, adjutant=squire, by=player)
+    money(wren, 500)
+    before = {e.pk: (progress(e)[1], e.coins_cp) for e in (wren, squire)}
+    turn = downtime.start(campaign=campaign, by=guide, settlement="town")
+    turn = walk_to(campaign, guide, turn, "free_actions")
+    turn = go(campaign, guide, turn, "free_actions", "funeral", character=wren.pk,
+              pennies="400", note="Tobin")
+    own, share = adjutant_split(400)
+    assert progress(wren)[1] == before[wren.pk][0] + own
+    assert progress(squire)[1] == before[squire.pk][0] + share
+    assert wren.coins_cp == before[wren.pk][1] - 400
+    entry = turn.changes.get(what=ErrantTurnChange.What.XP).xp_entry
+    return turn, squire, before, entry
+
+
+def test_undoing_a_turn_with_money_wasted_reverses_both_parts_of_the_xp_and_the_coins(
+        campaign, guide, player, wren):
+    turn, squire, before, entry = _funeral_with_an_adjutant(campaign, guide, player, wren)
+    turns.undo_from_log(campaign=campaign, by=guide, turn_pk=turn.pk)
+    for errant in (wren, squire):
+        assert (progress(errant)[1], errant.coins_cp) == before[errant.pk]
+    partner = roster.partner_entry(entry)
+    reversals = XpEntry.objects.filter(kind=XpEntry.Kind.REVERSAL)
+    assert {(r.character_id, r.reverses_id, r.xp_change) for r in reversals} == {
+        (wren.pk, entry.pk, -entry.xp_change), (squire.pk, partner.pk, -partner.xp_change)}
+    assert XpEntry.objects.filter(pk__in=[entry.pk, partner.pk]).count() == 2  # kept
+    coin = turn.changes.get(what=ErrantTurnChange.What.MONEY).coin_entry
+    assert CoinEntry.objects.filter(reverses=coin, amount_cp=400).count() == 1
+
+
+def test_money_wasted_undone_on_the_advancement_page_first_refuses_the_turns_undo(
+        campaign, guide, player, wren):
+    turn, squire, before, entry = _funeral_with_an_adjutant(campaign, guide, player, wren)
+    services.xp_entry_reverse(entry=entry, by=guide)
+    after = {e.pk: (progress(e)[1], e.coins_cp) for e in (wren, squire)}
+    ledgers = XpEntry.objects.count(), CoinEntry.objects.count()
+    with pytest.raises(CampaignError, match="changed since this Turn") as refused:
+        turns.undo_from_log(campaign=campaign, by=guide, turn_pk=turn.pk)
+    assert refused.value.code == "changed_since"
+    assert (XpEntry.objects.count(), CoinEntry.objects.count()) == ledgers
+    assert {e.pk: (progress(e)[1], e.coins_cp) for e in (wren, squire)} == after
+    turn.refresh_from_db()
+    assert turn.undone_at is None
+
+
+def test_coins_paid_back_by_hand_first_refuse_the_turns_undo(campaign, guide, wren):
+    money(wren, 500)
+    turn = downtime.start(campaign=campaign, by=guide, settlement="town")
+    turn = walk_to(campaign, guide, turn, "free_actions")
+    turn = go(campaign, guide, turn, "free_actions", "funeral", character=wren.pk,
+              pennies="200")
+    coin = turn.changes.get(what=ErrantTurnChange.What.MONEY).coin_entry
+    CoinEntry.objects.create(character=wren, kind=CoinEntry.Kind.REVERSAL,
+                             amount_cp=-coin.amount_cp, reverses=coin)
+    xp = progress(wren)[1]
+    with pytest.raises(CampaignError) as refused:
+        turns.undo_from_log(campaign=campaign, by=guide, turn_pk=turn.pk)
+    assert refused.value.code == "changed_since"
+    assert progress(wren)[1] == xp and wren.coins_cp == 500

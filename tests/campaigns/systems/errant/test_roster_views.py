@@ -83,6 +83,27 @@ def test_the_swap_through_the_page_once_a_session(client, campaign, player, wren
     assert ErrantRosterSwap.objects.filter(is_swap=True).count() == 1
 
 
+def test_after_the_sessions_swap_no_swap_is_offered_until_the_next(client, campaign, guide,
+                                                                      player, wren, squire,
+                                                                      session):
+    client.force_login(player)
+    page = client.get(co("errant_roster", campaign)).content.decode()
+    assert f'data-roster-choose="{wren.pk}"' in page and "data-roster-wait" not in page
+    roster.roster_choose(campaign=campaign, character=wren, by=player)
+    page = client.get(co("errant_roster", campaign)).content.decode()
+    assert f'data-roster-choose="{squire.pk}"' in page  # the first choice is no swap
+    assert "data-roster-wait" not in page
+    roster.roster_choose(campaign=campaign, character=squire, by=player)
+    for user in (player, guide):
+        client.force_login(user)
+        page = client.get(co("errant_roster", campaign)).content.decode()
+        assert "data-roster-choose" not in page
+        assert "data-roster-wait" in page and "swap again next session" in page
+    services.session_start(campaign=campaign, by=guide)
+    page = client.get(co("errant_roster", campaign)).content.decode()
+    assert f'data-roster-choose="{wren.pk}"' in page and "data-roster-wait" not in page
+
+
 def test_another_players_errant_is_404_and_hostile_ids_are_said(client, campaign, player,
                                                                  other, wren, session):
     client.force_login(other)
