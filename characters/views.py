@@ -186,9 +186,10 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _character_with_items(request: HttpRequest, pk: int):
     """The character the user may edit, as its system's model, then its inventory with
-    the catalog rows: two queries however much it carries. No ledger sums unless the
-    ledger sets Level and XP: otherwise they come from what is typed (see the lazy
-    initial)."""
+    the catalog rows and what its game reads beside each line (lines_for_sheet, which
+    the game's sheet reads too): two queries however much it carries. No ledger sums
+    unless the ledger sets Level and XP: otherwise they come from what is typed (see the
+    lazy initial)."""
     character = as_built(get_object_or_404(
         Character.objects.editable_by(request.user).with_builds().annotate(
             had_campaign=Exists(XpEntry.objects.filter(
@@ -199,7 +200,7 @@ def _character_with_items(request: HttpRequest, pk: int):
         # In a campaign the form shows the ledger's Level and XP (read-only fields take
         # their initial values): both sums in one query, not one query per field.
         with_totals(character, coins=False)
-    return character, list(character.items.select_related("catalog_item"))
+    return character, lines_for_sheet(character)
 
 
 def lines_for_sheet(character: Character) -> list:
