@@ -262,11 +262,12 @@ def fight_undo(request: HttpRequest, pk: int, fight_pk: int) -> HttpResponse:
 def fight_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The players' view of the Company's latest fight: order, phase, who acts, their own
     Errant's HP and wounds, the NPCs by name; polled, 304 when nothing changed."""
-    row = poll_row(Campaign.objects.annotate(role=member_role(request.user, "pk", system=KEY),
-                                             **fight.version_of("pk")),
-                   pk, "role", *fight.VERSION)
-    if row is not None and row[0] is not None:  # a member: else membership_or_404 refuses
-        unchanged_since(request, *row[1:], row[0])
+    if request.htmx:  # the poll: the user's role and the newest fight's version, one query
+        row = poll_row(Campaign.objects.annotate(
+            role=member_role(request.user, "pk", system=KEY), **fight.version_of("pk")),
+            pk, "role", *fight.VERSION)
+        if row is not None and row[0] is not None:  # a member: else membership_or_404
+            unchanged_since(request, *row[1:], row[0])
     membership = membership_or_404(request.user, pk)
     campaign = membership.campaign
     latest = fight.latest_fight(campaign)

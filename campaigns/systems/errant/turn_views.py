@@ -112,6 +112,8 @@ def log_poll(request: HttpRequest, pk: int) -> None:
     """The Turn log's poll (this page's and the Downtime page's): in one query, the
     user's role in Errant campaign `pk` and the log's version; a member's poll that finds
     nothing new is answered 304 (Unchanged). Anyone else goes on to membership_or_404."""
+    if not request.htmx:
+        return
     row = poll_row(Campaign.objects.annotate(
         role=member_role(request.user, "pk", system=KEY), **turns.log_version_of("pk")),
         pk, "role", *turns.LOG_VERSION)

@@ -337,20 +337,23 @@ def log_rows(company: ErrantCompany, *, guide: bool) -> list[ErrantTurn]:
     return turns
 
 
-LOG_VERSION = ("log_turns", "log_stamp", "log_change")
+LOG_VERSION = ("log_turns", "log_stamp", "log_change", "log_characters")
 
 
 def log_version_of(campaign: str = "pk") -> dict:
     """What the log shows, cheaply, as annotations of a row whose `campaign` is the
     campaign's id (a poll's version, campaigns/polling.py: read with the user's role in
-    one query): the Turns' count and newest change stamp, and the newest change."""
+    one query): the Turns' count and newest change stamp, the newest change, and the
+    change stamp of the characters the changes name (a renamed Errant shows renamed)."""
     turns = (ErrantTurn.objects.filter(company__campaign_id=OuterRef(campaign)).order_by()
              .values("company"))
     changes = (ErrantTurnChange.objects.filter(turn__company__campaign_id=OuterRef(campaign))
                .order_by().values("turn__company"))
     return {"log_turns": Subquery(turns.annotate(v=Max("number")).values("v")),
             "log_stamp": Subquery(turns.annotate(v=Max("updated_at")).values("v")),
-            "log_change": Subquery(changes.annotate(v=Max("pk")).values("v"))}
+            "log_change": Subquery(changes.annotate(v=Max("pk")).values("v")),
+            "log_characters": Subquery(changes.annotate(v=Max("character__updated_at"))
+                                       .values("v"))}
 
 
 def log_version(campaign_pk: int) -> tuple:

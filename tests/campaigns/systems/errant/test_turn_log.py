@@ -139,3 +139,7 @@ def test_players_do_not_see_secret_changes(campaign, guide, wren):
     before = turns.log_version(company.campaign_id)
     turns.note(turn, "more")
     assert turns.log_version(company.campaign_id) != before
+    before = turns.log_version(company.campaign_id)
+    wren.name = "Wren the Lost"
+    wren.save()  # the log names her: a poll shows the new name
+    assert turns.log_version(company.campaign_id) != before
