@@ -436,3 +436,30 @@ def test_errant_polls_answer_304_in_3_queries_flat(client):
                         count_304(client, path))
     for endpoint, measured in counts.items():
         assert_304_costs(endpoint, measured)
+
+
+def test_no_304_for_those_who_may_not_see(client, campaign, imp, party):
+    """The one query that answers a 304 also checks who asks: a stranger, a player who
+    left the campaign and anyone logged out sending a member's ETag get what they got
+    before (404, or the login page), never a 304."""
+    from campaigns.models import Membership
+    from tests.factories import UserFactory
+
+    characters = eg_table(campaign, party, 2)
+    session = SessionFactory(campaign=campaign)
+    roll_history(characters, imp, 3)
+    encounter = fight(campaign, imp, characters, history=2)
+    player = characters[0].owner
+    polls = [reverse("campaigns:session_log", args=[campaign.pk, session.number]),
+             reverse("campaigns:detail", args=[campaign.pk]), encounter.get_absolute_url()]
+    client.force_login(player)
+    etags = {path: client.get(path, HTTP_HX_REQUEST="true")["ETag"] for path in polls}
+    Membership.objects.filter(campaign=campaign, user=player).delete()
+    for who in (UserFactory(), player, None):
+        if who is None:
+            client.logout()
+        else:
+            client.force_login(who)
+        for path, etag in etags.items():
+            response = client.get(path, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+            assert response.status_code == (302 if who is None else 404), (who, path)
