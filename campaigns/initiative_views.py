@@ -30,7 +30,7 @@ from rules.engine.volleyball import FOES, InitiativeError, TieError
 
 from .forms import add_service_error
 from .models import IMP_ROLES
-from .polling import conditional_poll, unchanged_since
+from .polling import conditional_poll, member_role, poll_row, unchanged_since
 from .services import CampaignError
 from .views import _require_runs
 
@@ -90,7 +90,7 @@ class InitiativeViews:
     - encounter_form (EncounterForm: name, session), foe_form (its foes' or NPCs' form),
       foe_form_name (its name in the context), foe_anchor (where an added foe shows);
     - templates (list, tracker, live; template_dir: its partials), url_prefix (its URL
-      names' common start), poll_key (what sets its polls apart),
+      names' common start), poll_key (what sets its polls apart), system (its key),
       hp_events (the log lines with numbers the players do not see of a foe),
       trigger_choice (the posted name of the game master's pick in a tie), typed (the
       step form's fields kept as typed on a refusal);
@@ -110,6 +110,7 @@ class InitiativeViews:
     url_prefix: str
     template_dir: str
     poll_key: tuple = ()
+    system: str
     hp_events: tuple[str, ...]
     trigger_choice: str
     typed: tuple[str, ...] = ("action",)
@@ -199,11 +200,15 @@ class InitiativeViews:
                          encounter_pk: int) -> HttpResponse:
         """The game master's tracker; the players' live view (htmx asks for its partial
         every 2 s: 304 while the fight's version stays the same, campaigns.polling)."""
+        if request.htmx:  # the poll: the user's role and the fight's version, one query
+            row = poll_row(self.encounter_model.objects.filter(campaign_id=pk).annotate(
+                role=member_role(request.user, system=self.system)),
+                encounter_pk, "role", "pk", "version")
+            if row is not None and row[0] is not None and (
+                    row[0] not in IMP_ROLES or request.GET.get("view") == "player"):
+                unchanged_since(request, *self.poll_key, row[1], row[2], row[0])
         membership = self.membership_or_404(request.user, pk)
         encounter = self.encounter(membership, encounter_pk)
-        if membership.role not in IMP_ROLES or request.GET.get("view") == "player":
-            unchanged_since(request, *self.poll_key, encounter.pk, encounter.version,
-                            membership.role)
         context = self.context(request, membership, encounter)
         if context["runs"] and request.GET.get("view") == "player":
             context.update(runs=False, preview=True)  # what the players see

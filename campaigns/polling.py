@@ -11,6 +11,13 @@ carries the ETag, with `Cache-Control: private, no-cache` so the browser keeps i
 again each time (an XHR, as htmx polls with, revalidates through the HTTP cache by itself
 and hands htmx the kept body on a 304: the page stays as it was).
 
+A poll that finds nothing new costs three queries: Django's session row, the user row and
+ONE query (`poll_row`) that reads both what decides who may see the page (the user's role
+in the campaign, `member_role`) and the version. Only when that row says the user may see
+it does the view answer 304; otherwise it goes on to its own checks, which refuse (404 or
+403) as they always did, so a 304 is never an outsider's. (The README's Benchmarks
+section lists what each poll costs.)
+
 Only htmx requests are conditional: a full page is always rendered. The ETag also covers
 who asks (a kept answer is one user's), which part of the page (HX-Target), the URL and
 the deployed templates, so a kept answer is never taken for another.
@@ -31,7 +38,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from characters.models import InventoryItem, XpEntry
 
 from . import rituals
-from .models import Session
+from .models import Membership, Session
 
 _ETAG = "_poll_etag"
 _deployed: str | None = None
@@ -108,23 +115,43 @@ def conditional_poll(view):
     return wrapped
 
 
+def member_role(user, campaign: str = "campaign_id", *, system: str | None = None):
+    """The user's role in the campaign of the outer row (`campaign`: the path to its id),
+    as an expression for `poll_row`: None for a non-member, and for a campaign of another
+    game system than `system` (when given)."""
+    memberships = Membership.objects.filter(campaign_id=OuterRef(campaign), user_id=user.pk)
+    if system is not None:
+        memberships = memberships.filter(campaign__system=system)
+    return Subquery(memberships.order_by().values("role")[:1])
 
 
-def session_of_log(request: HttpRequest, campaign_pk: int, number: int, rolls: str):
-    """Session `number` of campaign `campaign_pk` for a roll log page (404 if none), once
-    `unchanged_since` has had the log's version: the session, its `rolls` (a system's
-    roll model's related name on Session) counted, the newest, their characters' change
-    stamp (a renamed character shows under its new name) and the campaign's latest
-    session (only that one's log polls). The session carries `latest_pk`."""
+def poll_row(queryset, pk, *fields) -> tuple | None:
+    """In one query, row `pk` of `queryset` as `fields` (columns, or annotations such as
+    `member_role` and the version's Count/Max subqueries); None if there is no such row."""
+    return queryset.filter(pk=pk).values_list(*fields).first()
+
+
+def session_of_log(request: HttpRequest, campaign_pk: int, number: int, rolls: str, *,
+                   system: str):
+    """Session `number` of campaign `campaign_pk` (of game system `system`) for a roll
+    log page (404 if none), once `unchanged_since` has had the log's version: the
+    session, its `rolls` (a system's roll model's related name on Session) counted, the
+    newest, their characters' change stamp (a renamed character shows under its new
+    name) and the campaign's latest session (only that one's log polls). One query, which
+    also reads the user's role: a member's poll that finds nothing new is answered
+    there; the view checks the membership (404) after this. The session carries
+    `latest_pk`."""
     latest_pk = Session.objects.filter(campaign_id=campaign_pk).order_by(
         "-number").values("pk")[:1]
     session = get_object_or_404(
         Session.objects.annotate(rolls_count=Count(rolls), last_roll=Max(f"{rolls}__pk"),
                                  characters_changed=Max(f"{rolls}__character__updated_at"),
-                                 latest_pk=Subquery(latest_pk)),
+                                 latest_pk=Subquery(latest_pk),
+                                 role=member_role(request.user, system=system)),
         campaign_id=campaign_pk, number=number)
-    unchanged_since(request, session.pk, session.rolls_count, session.last_roll,
-                    session.characters_changed, session.latest_pk)
+    if session.role is not None:
+        unchanged_since(request, session.pk, session.rolls_count, session.last_roll,
+                        session.characters_changed, session.latest_pk)
     return session
 
 

@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from campaigns.initiative_views import InitiativeViews, keys, missing_party
 from characters.models import Character
 from rules.engine.eldritch_gambit import initiative as engine
+from rules.systems import ELDRITCH_GAMBIT
 
 from . import initiative as tracker_service
 from .access import membership_or_404
@@ -40,6 +41,7 @@ class EldritchGambitInitiative(InitiativeViews):
     tracker_template = BASE + "tracker.html"
     live_template = BASE + "live.html"
     hp_events = ("damage", "heal", "set_hp")
+    system = ELDRITCH_GAMBIT
     trigger_choice = "imp_choice"
 
     def membership_or_404(self, user, pk: int):

@@ -26,6 +26,7 @@ from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from config.parsing import parse_id, request_key
 from rules.engine.eldritch_gambit.checks import check_odds, percent
 from rules.engine.rolling import RollError
+from rules.systems import ELDRITCH_GAMBIT
 
 from . import roll_services
 from .access import membership_or_404
@@ -392,8 +393,8 @@ def character_log(request: HttpRequest, pk: int) -> HttpResponse:
 def session_log(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The session's rolls; 304 to a poll when none came, went or changed their
     character (campaigns.polling)."""
+    session = session_of_log(request, pk, number, "rolls", system=ELDRITCH_GAMBIT)
     membership = membership_or_404(request.user, pk)
-    session = session_of_log(request, pk, number, "rolls")
     # A page of LOG_SIZE rolls, newest first; ?before=<roll> pages back through older ones
     # (that page does not poll: nothing new ever lands on it).
     before = parse_id(request.GET.get("before"))

@@ -18,9 +18,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.models import IMP_ROLES
-from campaigns.polling import conditional_poll, unchanged_since
+from campaigns.polling import conditional_poll, member_role, poll_row, unchanged_since
 from campaigns.services import CampaignError
 from campaigns.views import _require_runs
+from characters.systems.encounters.apps import KEY
 from characters.systems.encounters.models import EncounterCharacter
 from config.parsing import parse_id
 from rules.engine.encounters import (
@@ -140,12 +141,15 @@ def _context(membership, encounter, **extra) -> dict:
 @conditional_poll
 def encounter_detail(request: HttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     """The Guide's tracker; the players' live view (polled: 304 while nothing changed)."""
+    if request.htmx:  # the poll: the user's role and the encounter's version, one query
+        row = poll_row(SeedEncounter.objects.filter(campaign_id=pk).annotate(
+            role=member_role(request.user, system=KEY)), encounter_pk, "role", "pk", "version")
+        if row is not None and row[0] is not None and (
+                row[0] not in IMP_ROLES or request.GET.get("view") == "player"):
+            unchanged_since(request, "encounters", row[1], row[2], row[0])
     membership = membership_or_404(request.user, pk)
     encounter = _encounter(membership, encounter_pk)
     player_view = membership.role not in IMP_ROLES or request.GET.get("view") == "player"
-    if player_view:
-        unchanged_since(request, "encounters", encounter.pk, encounter.version,
-                        membership.role)
     context = _context(membership, encounter)
     if player_view:
         context["runs"] = False

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.models import IMP_ROLES
-from campaigns.polling import conditional_poll, unchanged_since
+from campaigns.polling import conditional_poll
 from campaigns.services import CampaignError
 from characters.systems.errant.builds import sheet_for
 from rules.engine.errant import downtime as engine
@@ -28,7 +28,7 @@ from rules.engine.errant.data.downtime_tables import (
     TRACKER_RUBRIC,
 )
 
-from . import company, downtime, turns
+from . import company, downtime, turn_views, turns
 from .access import membership_or_404
 from .roll_views import show
 
@@ -160,9 +160,9 @@ def downtime_page(request: HttpRequest, pk: int) -> HttpResponse:
 @conditional_poll
 def downtime_log(request: HttpRequest, pk: int) -> HttpResponse:
     """The Downtime log alone, for the page's poll: 304 when nothing changed."""
+    turn_views.log_poll(request, pk)
     membership = membership_or_404(request.user, pk)
     co = company.company_of(membership.campaign)
-    unchanged_since(request, *turns.log_version(co.pk), _runs(membership))
     return render(request, f"{PAGE}#log", {"log": _log(co, _runs(membership)),
                                            "campaign": membership.campaign,
                                            "runs": _runs(membership)})

@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
 
 from campaigns.models import Campaign
@@ -80,11 +80,16 @@ def current_of(campaign: Campaign) -> ErrantFight | None:
                                       ended_at__isnull=True).order_by("-pk").first()
 
 
-def version_of(company_pk: int) -> tuple:
-    """What the live view shows, cheaply: the newest fight and its version."""
-    row = ErrantFight.objects.filter(company__campaign_id=company_pk).order_by(
-        "-pk").values_list("pk", "version", "ended_at").first()
-    return row or (None,)
+VERSION = ("fight_pk", "fight_version", "fight_ended_at")
+
+
+def version_of(campaign: str = "pk") -> dict:
+    """What the live view shows, cheaply, as annotations of a row whose `campaign` is the
+    campaign's id (read with the user's role in one query, campaigns/polling.py): the
+    newest fight, its version and its end."""
+    newest = ErrantFight.objects.filter(company__campaign_id=OuterRef(campaign)).order_by("-pk")
+    return {name: Subquery(newest.values(column)[:1])
+            for name, column in zip(VERSION, ("pk", "version", "ended_at"), strict=True)}
 
 
 # -- writes ------------------------------------------------------------------------------------

@@ -23,9 +23,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from campaigns.models import IMP_ROLES
-from campaigns.polling import conditional_poll, unchanged_since
+from campaigns.models import IMP_ROLES, Campaign
+from campaigns.polling import conditional_poll, member_role, poll_row, unchanged_since
 from campaigns.services import CampaignError
+from characters.systems.errant.apps import KEY
 from rules.engine.errant import initiative as ini
 from rules.engine.errant import wounds as wo
 from rules.engine.errant.checks import p_success
@@ -261,8 +262,13 @@ def fight_undo(request: HttpRequest, pk: int, fight_pk: int) -> HttpResponse:
 def fight_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The players' view of the Company's latest fight: order, phase, who acts, their own
     Errant's HP and wounds, the NPCs by name; polled, 304 when nothing changed."""
+    if request.htmx:  # the poll: the user's role and the newest fight's version, one query
+        row = poll_row(Campaign.objects.annotate(
+            role=member_role(request.user, "pk", system=KEY), **fight.version_of("pk")),
+            pk, "role", *fight.VERSION)
+        if row is not None and row[0] is not None:  # a member: else membership_or_404
+            unchanged_since(request, *row[1:], row[0])
     membership = membership_or_404(request.user, pk)
-    unchanged_since(request, *fight.version_of(pk), membership.role)
     campaign = membership.campaign
     latest = fight.latest_fight(campaign)
     guide = _runs(membership)

@@ -20,6 +20,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.polling import conditional_poll, session_of_log
+from characters.systems.errant.apps import KEY
 from characters.systems.errant.builds import sheet_for
 from characters.systems.errant.models import ErrantCharacter
 
@@ -160,8 +161,8 @@ def roll(request: HttpRequest, pk: int) -> HttpResponse:
 @conditional_poll
 def session_log(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The session's Errant rolls; 304 to a poll when none came (campaigns.polling)."""
+    session = session_of_log(request, pk, number, "errant_rolls", system=KEY)
     membership = membership_or_404(request.user, pk)
-    session = session_of_log(request, pk, number, "errant_rolls")
     entries = list(session.errant_rolls.select_related("character", "rolled_by")[:LOG_SIZE])
     context = {"campaign": membership.campaign, "session": session, "entries": entries,
                "is_current": session.latest_pk == session.pk}

@@ -21,9 +21,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.forms import add_service_error
-from campaigns.models import IMP_ROLES
-from campaigns.polling import conditional_poll, unchanged_since
+from campaigns.models import IMP_ROLES, Campaign
+from campaigns.polling import conditional_poll, member_role, poll_row, unchanged_since
 from campaigns.services import CampaignError
+from characters.systems.errant.apps import KEY
 
 from . import travel, turns
 from .access import membership_or_404
@@ -107,14 +108,27 @@ def turns_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, PAGE, _context(request, membership))
 
 
+def log_poll(request: HttpRequest, pk: int) -> None:
+    """The Turn log's poll (this page's and the Downtime page's): in one query, the
+    user's role in Errant campaign `pk` and the log's version; a member's poll that finds
+    nothing new is answered 304 (Unchanged). Anyone else goes on to membership_or_404."""
+    if not request.htmx:
+        return
+    row = poll_row(Campaign.objects.annotate(
+        role=member_role(request.user, "pk", system=KEY), **turns.log_version_of("pk")),
+        pk, "role", *turns.LOG_VERSION)
+    if row is not None and row[0] is not None:
+        unchanged_since(request, *row[1:], row[0] in IMP_ROLES)
+
+
 @login_required
 @require_GET
 @conditional_poll
 def turns_log(request: HttpRequest, pk: int) -> HttpResponse:
     """The log alone, for the page's poll: 304 when no Turn or change is new."""
+    log_poll(request, pk)
     membership = membership_or_404(request.user, pk)
     company = company_of(membership.campaign)
-    unchanged_since(request, *turns.log_version(company.pk), _runs(membership))
     runs = _runs(membership)
     rows = turns.log_rows(company, guide=runs)[:LOG_SIZE]
     return render(request, f"{PAGE}#log", {

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Max, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from campaigns.models import Campaign, Session
@@ -346,11 +346,26 @@ def log_rows(company: ErrantCompany, *, guide: bool) -> list[ErrantTurn]:
     return turns
 
 
-def log_version(company_pk: int) -> tuple:
-    """What the log shows, cheaply: the Turns' count and newest change stamp, and the
-    changes' count (a poll's ETag, campaigns/polling.py)."""
-    turns = ErrantTurn.objects.filter(company_id=company_pk)
-    agg = turns.aggregate(n=Max("number"), stamp=Max("updated_at"))
-    changes = ErrantTurnChange.objects.filter(turn__company_id=company_pk).aggregate(
-        last=Max("pk"))
-    return agg["n"], agg["stamp"], changes["last"]
+LOG_VERSION = ("log_turns", "log_stamp", "log_change", "log_characters")
+
+
+def log_version_of(campaign: str = "pk") -> dict:
+    """What the log shows, cheaply, as annotations of a row whose `campaign` is the
+    campaign's id (a poll's version, campaigns/polling.py: read with the user's role in
+    one query): the Turns' count and newest change stamp, the newest change, and the
+    change stamp of the characters the changes name (a renamed Errant shows renamed)."""
+    turns = (ErrantTurn.objects.filter(company__campaign_id=OuterRef(campaign)).order_by()
+             .values("company"))
+    changes = (ErrantTurnChange.objects.filter(turn__company__campaign_id=OuterRef(campaign))
+               .order_by().values("turn__company"))
+    return {"log_turns": Subquery(turns.annotate(v=Max("number")).values("v")),
+            "log_stamp": Subquery(turns.annotate(v=Max("updated_at")).values("v")),
+            "log_change": Subquery(changes.annotate(v=Max("pk")).values("v")),
+            "log_characters": Subquery(changes.annotate(v=Max("character__updated_at"))
+                                       .values("v"))}
+
+
+def log_version(campaign_pk: int) -> tuple:
+    """The log's version (log_version_of) of campaign `campaign_pk`."""
+    return Campaign.objects.filter(pk=campaign_pk).annotate(**log_version_of()).values_list(
+        *LOG_VERSION).get()

@@ -6,8 +6,8 @@ through guide.py. With htmx (the screen's forms) the answer is the section that 
 (the NPC pools or the Faction triangle, a template partial of the screen) with a notice of
 what was done or refused, and a refused form's message beside its field, what was typed
 kept; without JavaScript a success redirects back to the screen and a refused form
-re-renders it (400). The party card polls every 5 s, answered 304 while no character of
-the party changed (campaigns.polling)."""
+re-renders it (400). The party card polls every 5 s, answered 304 while nothing it shows
+changed (campaigns.polling): the characters, their XP, Credit and raises, their gear."""
 
 from __future__ import annotations
 
@@ -16,16 +16,20 @@ import uuid
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Count, OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.forms import add_service_error
-from campaigns.models import IMP_ROLES, Membership
-from campaigns.polling import conditional_poll, unchanged_since
+from campaigns.models import IMP_ROLES, Campaign, Membership
+from campaigns.polling import conditional_poll, member_role, rows_of, unchanged_since
 from campaigns.services import CampaignError
+from characters.models import Character, InventoryItem, XpEntry
 from characters.systems.mettle.builds import for_sheets
+from characters.systems.mettle.ledgers import AttributeRaise
+from characters.systems.mettle.models import CreditEntry, MettleCharacter
 from config.parsing import parse_id
 from rules.engine.mettle.data import ACTIONS, ATTRIBUTE_NAMES, DIFFICULTY, EDGE, TWIST_SEEDS
 from rules.engine.mettle.guide import FACTION_NAMES, FACTION_TWIST
@@ -127,21 +131,50 @@ def _invalid(request, membership, section: str, **forms) -> HttpResponse:
     return _render(request, membership, status=400, **forms)
 
 
-def _party_version(campaign) -> tuple:
-    """What the party card shows changes only when a character of the party is saved
-    (its pools, Mettle, armour and Credit are its columns), joins or leaves."""
-    return tuple(campaign.characters.order_by("pk").values_list("pk", "updated_at"))
+def _newest(model, **live) -> Subquery:
+    """The newest row of a party character's ledger (`live`: only those not undone)."""
+    return Subquery(model.objects.filter(character=OuterRef("characters__pk"), **live)
+                    .order_by("-pk").values("pk")[:1])
+
+
+def _party_version(user, pk: int) -> tuple:
+    """Who asks, and what the party card shows, as data, in two queries whatever the party
+    and its history: the user's role in METTLE campaign `pk` (None for anyone else) with
+    each character's whole row (its Mettle, statuses and pools, also when the Initiative
+    or a Hazard writes them directly), its newest XP and Credit entries and raises (the
+    ledgers only grow: an undone purchase is a reversing entry, an undone raise keeps its
+    row, so the live ones are counted), then the party's gear lines with their weapon
+    rows (the armour worn gives Soak). Empty for a campaign that does not exist."""
+    character_columns = [f"characters__{field.attname}"
+                         for field in Character._meta.concrete_fields]
+    mettle_columns = [f"characters__mettlecharacter__{field.attname}"
+                      for field in MettleCharacter._meta.local_concrete_fields]
+    rows = list(Campaign.objects.filter(pk=pk).annotate(
+        role=member_role(user, "pk", system=METTLE),
+        newest_xp=_newest(XpEntry), newest_credit=_newest(CreditEntry),
+        newest_raise=_newest(AttributeRaise),
+        raises_live=Subquery(AttributeRaise.objects.filter(
+            character=OuterRef("characters__pk"), undone_at__isnull=True).order_by()
+            .values("character").annotate(n=Count("pk")).values("n")),
+    ).order_by("characters__pk").values_list(
+        "role", *character_columns, *mettle_columns, "newest_xp", "newest_credit",
+        "newest_raise", "raises_live"))
+    if not rows or rows[0][0] not in IMP_ROLES:
+        return ()
+    return (rows, rows_of(InventoryItem.objects.filter(character__campaign_id=pk),
+                          "mettle_weapon__weapon", "mettle_weapon__concept"))
 
 
 @login_required
 @require_GET
 @conditional_poll
 def guide_screen(request: HttpRequest, pk: int) -> HttpResponse:
-    membership = guide_membership(request.user, pk)
     if request.htmx and request.htmx.target == "party":
-        unchanged_since(request, *_party_version(membership.campaign))
-        return _render(request, membership, section="party")
-    return _render(request, membership)
+        version = _party_version(request.user, pk)
+        if version:  # the Guide's (or a co-Guide's): else guide_membership refuses
+            unchanged_since(request, *version)
+        return _render(request, guide_membership(request.user, pk), section="party")
+    return _render(request, guide_membership(request.user, pk))
 
 
 def _npc_values(form) -> dict:

@@ -22,6 +22,7 @@ from campaigns.initiative_views import (
     version_of,
 )
 from campaigns.services import CampaignError
+from characters.systems.mettle.apps import KEY
 from characters.systems.mettle.models import MettleCharacter
 from config.parsing import parse_id
 from rules.engine.mettle import initiative as engine
@@ -107,6 +108,7 @@ class MettleInitiative(InitiativeViews):
     tracker_template = BASE + "tracker.html"
     live_template = BASE + "live.html"
     poll_key = ("mettle",)
+    system = KEY
     hp_events = ("damage", "set_hp")
     trigger_choice = "choice"
     typed = ("action", "dice", "parts", "zone")

@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.polling import conditional_poll, session_of_log
+from characters.systems.mettle.apps import KEY
 from characters.systems.mettle.builds import sheet_for
 from characters.systems.mettle.models import MettleCharacter
 from rules.engine.mettle.checks import check_odds, difficulty_rank
@@ -306,8 +307,8 @@ def split_roll(request: HttpRequest, pk: int) -> HttpResponse:
 @conditional_poll
 def session_log(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The session's METTLE rolls; 304 to a poll when none came (campaigns.polling)."""
+    session = session_of_log(request, pk, number, "mettle_rolls", system=KEY)
     membership = membership_or_404(request.user, pk)
-    session = session_of_log(request, pk, number, "mettle_rolls")
     entries = list(session.mettle_rolls.select_related("character", "rolled_by", "twist")
                    [:LOG_SIZE])
     context = {"campaign": membership.campaign, "session": session, "entries": entries,

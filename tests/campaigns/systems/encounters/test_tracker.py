@@ -435,3 +435,23 @@ def test_naming_an_encounter(client, table, name, status):
         assert not SeedEncounter.objects.exists()
     else:
         assert "\x00" not in SeedEncounter.objects.get().name
+
+
+def test_the_live_view_poll_that_finds_nothing_new_costs_3_queries_flat(client, fight):
+    """A player's poll answers 304 in 3 queries (the session, the user, the role with the
+    encounter's version), with a short log as with a long one (campaigns.polling)."""
+    from tests.campaigns.test_poll_queries import assert_304_costs, count_304
+
+    guide, players = fight
+    player = players[0][0]
+    counts = {}
+    client.force_login(player)
+    counts["short log"] = count_304(client, url("tracker", guide.encounter))
+    client.force_login(guide.encounter.campaign.owner)
+    for _ in range(10):
+        guide.post("add", name="Rat", side="foes", quickness="1", command="0",
+                   strength="1", willpower="1", stamina_max="2", health_max="2",
+                   sanity_max="1", load="0")
+    client.force_login(player)
+    counts["long log"] = count_304(client, url("tracker", guide.encounter))
+    assert_304_costs("seed 004 encounter live", counts)

@@ -136,6 +136,10 @@ def test_players_do_not_see_secret_changes(campaign, guide, wren):
         "The Company is lost"]
     assert len(turns.log_rows(company, guide=True)[0].shown_changes) == 2
     assert ErrantTurnChange.objects.count() == 2
-    before = turns.log_version(company.pk)
+    before = turns.log_version(company.campaign_id)
     turns.note(turn, "more")
-    assert turns.log_version(company.pk) != before
+    assert turns.log_version(company.campaign_id) != before
+    before = turns.log_version(company.campaign_id)
+    wren.name = "Wren the Lost"
+    wren.save()  # the log names her: a poll shows the new name
+    assert turns.log_version(company.campaign_id) != before

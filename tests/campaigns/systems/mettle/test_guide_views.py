@@ -356,3 +356,65 @@ def test_npc_edit_refuses_beside_the_field_and_keeps_the_input(client, campaign,
     assert "Enter a whole number of dice." in page and 'value="Big thug"' in page
     npc.refresh_from_db()
     assert (npc.name, npc.higher_attribute) == ("Thug", "")
+
+
+def test_the_guides_party_card_follows_credit_and_armour(client, campaign, gm, player):
+    """The card's poll answers 304 only while nothing it shows changed: a Credit entry,
+    armour put on, a direct write of Mettle (the Initiative's, a Hazard's) and a character
+    leaving each give the new numbers."""
+    from characters.systems.mettle import inventory
+    from characters.systems.mettle.models import CreditEntry
+
+    viktor = MettleCharacter.objects.get(campaign=campaign)
+    bought = inventory.item_buy(character=viktor, by=player, key="Armour:Medium (Chain)")
+    client.force_login(gm)
+    headers = {**HX, "HX-Target": "party"}
+
+    def card(etag=None):
+        response = client.get(url(campaign, "guide"),
+                              headers={**headers, **({"If-None-Match": etag} if etag else {})})
+        return response
+
+    def stat(response, name):
+        page = response.content.decode()
+        cell = page.split(f'data-stat="{name}">', 1)[1]
+        return cell.split("<", 1)[0].strip()
+
+    first = card()
+    etag, credit, soak = first["ETag"], stat(first, "credit"), stat(first, "soak")
+    assert card(etag).status_code == 304
+    CreditEntry.objects.create(character=viktor, kind=CreditEntry.Kind.IMPORT, change=1,
+                               note="Lost to a bad bargain", created_by=gm)
+    changed = card(etag)
+    assert changed.status_code == 200 and stat(changed, "credit") == str(int(credit) - 1)
+    etag = changed["ETag"]
+    assert card(etag).status_code == 304
+    inventory.item_wear(character=viktor, item=bought.item)
+    worn = card(etag)
+    assert worn.status_code == 200 and int(stat(worn, "soak")) > int(soak)
+    etag = worn["ETag"]
+    assert card(etag).status_code == 304
+    MettleCharacter.objects.filter(pk=viktor.pk).update(mettle_current=1)  # no updated_at
+    hurt = card(etag)
+    assert hurt.status_code == 200 and stat(hurt, "mettle").startswith("1/")
+    etag = hurt["ETag"]
+    assert card(etag).status_code == 304
+    MettleCharacter.objects.filter(pk=viktor.pk).update(campaign=None)
+    gone = card(etag)
+    assert gone.status_code == 200 and "No character has joined yet" in gone.content.decode()
+
+
+def test_the_party_card_poll_refuses_before_any_304(client, campaign, gm, player):
+    """A player's poll gets 403 and a stranger's 404, even with the Guide's ETag."""
+    client.force_login(gm)
+    headers = {**HX, "HX-Target": "party"}
+    etag = client.get(url(campaign, "guide"), headers=headers)["ETag"]
+    client.force_login(player)
+    assert client.get(url(campaign, "guide"),
+                      headers={**headers, "If-None-Match": etag}).status_code == 403
+    client.force_login(UserFactory())
+    assert client.get(url(campaign, "guide"),
+                      headers={**headers, "If-None-Match": etag}).status_code == 404
+    client.logout()
+    assert client.get(url(campaign, "guide"),
+                      headers={**headers, "If-None-Match": etag}).status_code == 302

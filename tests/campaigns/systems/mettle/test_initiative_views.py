@@ -554,3 +554,35 @@ def test_the_end_writes_the_statuses_back_staggered_is_not_fallen(client, campai
     client.force_login(anya_pc.owner)
     body = client.get(anya_pc.get_absolute_url()).content.decode()
     assert 'data-status="fallen"' in body and 'data-status="staggered"' not in body
+
+
+def test_a_live_view_poll_that_finds_nothing_new_costs_3_queries_flat(client, campaign,
+                                                                      guide, fight):
+    """A player's poll and the Guide's preview, answered 304 in 3 queries (the session,
+    the user, the role with the fight's version) with 2 PCs and one step as with 4 PCs
+    and a long log (campaigns.polling)."""
+    from tests.campaigns.test_poll_queries import assert_304_costs, count_304
+
+    player = fight.combatants.get(name="Viktor").character.owner
+    counts = {}
+
+    def measure(label):
+        client.force_login(player)
+        counts[f"player, {label}"] = count_304(client, url(fight))
+        client.force_login(guide)
+        counts[f"preview, {label}"] = count_304(client, url(fight) + "?view=player")
+
+    measure("2 PCs, no step")
+    more = []
+    for name in ("Boris", "Clara"):
+        owner = MembershipFactory(campaign=campaign).user
+        character = make_viktor(owner, name=name)
+        services.character_join(campaign=campaign, character=character, by=owner)
+        more.append(MettleCharacter.objects.get(pk=character.pk))
+    service.add_characters(encounter_id=fight.pk, version=None, characters=more)
+    for _ in range(10):
+        service.step(encounter_id=fight.pk, version=None, kind="trigger",
+                     payload={"key": key(fight, "Viktor")}, by=guide)
+        service.undo(encounter_id=fight.pk, version=None)
+    measure("4 PCs, a long log")
+    assert_304_costs("METTLE Initiative live", counts)
