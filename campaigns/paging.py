@@ -55,10 +55,10 @@ class Slice:
 
 def page_before(queryset: QuerySet, before, *, size: int = LOG_PAGE_SIZE,
                 key: str = "pk") -> Slice:
-    """The `size` rows of `queryset` just older than `before` (the raw GET value: junk or
-    nothing means the newest), newest first by `key`. One query: it reads one row more to
+    """The `size` rows of `queryset` just older than `before` (the raw GET value: junk,
+    nothing or 0 means the newest), newest first by `key`. One query: it reads one row more to
     know whether there is an older page."""
-    before = parse_id(before) if before not in (None, "") else None
+    before = parse_id(before) or None  # junk, nothing or 0 (older than nothing): the newest
     if before is not None:
         queryset = queryset.filter(**{f"{key}__lt": before})
     rows = list(queryset.order_by(f"-{key}")[:size + 1])
@@ -70,7 +70,7 @@ def slice_before(rows: Sequence, before, *, size: int = LOG_PAGE_SIZE,
                  key=lambda row: row) -> Slice:
     """`page_before` for a log that is a list already, newest first (a tracker's log
     held in its state): `key(row)` is the row's position or number, decreasing."""
-    before = parse_id(before) if before not in (None, "") else None
+    before = parse_id(before) or None
     kept = [row for row in rows if before is None or key(row) < before]
     older = key(kept[size - 1]) if len(kept) > size else None
     return Slice(rows=list(kept[:size]), older=older, before=before)
