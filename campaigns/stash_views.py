@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, replace
+from urllib.parse import parse_qs, urlsplit
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -102,6 +103,15 @@ def _rows(items: list[InventoryItem], failure: dict | None,
     return rows, total_load
 
 
+def _lines(request: HttpRequest) -> str | None:
+    """?lines= of the page, or of the page an htmx Take was sent from (a stash shown whole
+    stays whole after a Take)."""
+    if "lines" in request.GET or not getattr(request, "htmx", False):
+        return request.GET.get("lines")
+    current = urlsplit(request.htmx.current_url or "")
+    return parse_qs(current.query).get("lines", [None])[0]
+
+
 def _closed(rows: list[StashRow]) -> list[StashRow]:
     """`rows` cut short: the last one closes every container still open above it."""
     last = rows[-1]
@@ -130,7 +140,7 @@ def _context(request: HttpRequest, membership: Membership, **extra) -> dict:
     rows, total_load = _rows(items, failure, campaign.game_system)
     # A long stash folds at paging.FOLD_AT lines (?lines=all shows them all; so does a
     # refused Take, whose message sits beside its line).
-    shown, folded = paging.fold(rows, "all" if failure else request.GET.get("lines"))
+    shown, folded = paging.fold(rows, "all" if failure else _lines(request))
     if folded:
         rows = _closed(list(shown))
     party = Character.objects.filter(campaign=campaign).select_related("owner")

@@ -213,6 +213,24 @@ def test_a_long_stash_folds_and_shows_all_on_asking(client, campaign, player, he
     assert "data-pager" not in everything
 
 
+def test_a_take_from_the_whole_stash_keeps_it_whole(client, campaign, player, hero):
+    InventoryItem.objects.bulk_create(InventoryItem(stash=campaign, name=f"Coin {n:03}",
+                                                    load=0) for n in range(paging.FOLD_AT + 5))
+    coin = InventoryItem.objects.get(stash=campaign, name="Coin 000")
+    client.force_login(player)
+    page = reverse("campaigns:stash", args=[campaign.pk])
+    take = reverse("campaigns:stash_take", args=[campaign.pk, coin.pk])
+    whole = client.post(take, {"to": hero.pk, "request_key": "k1"}, HTTP_HX_REQUEST="true",
+                        HTTP_HX_CURRENT_URL=f"http://testserver{page}?lines=all")
+    assert len(stash_lines(whole.content.decode())) == paging.FOLD_AT + 4
+    coin = InventoryItem.objects.get(stash=campaign, name="Coin 001")
+    take = reverse("campaigns:stash_take", args=[campaign.pk, coin.pk])
+    folded = client.post(take, {"to": hero.pk, "request_key": "k2"}, HTTP_HX_REQUEST="true",
+                         HTTP_HX_CURRENT_URL=f"http://testserver{page}")
+    assert len(stash_lines(folded.content.decode())) == paging.FOLD_AT
+    assert not InventoryItem.objects.filter(stash=campaign, name__in=["Coin 000", "Coin 001"])
+
+
 @pytest.mark.parametrize("junk", ["abc", "-1", "99999", "ALL", ""])
 def test_the_stash_fold_survives_junk(client, campaign, player, hero, junk):
     InventoryItem.objects.bulk_create(InventoryItem(stash=campaign, name=f"Coin {n:03}",
