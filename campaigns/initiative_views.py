@@ -16,6 +16,7 @@ views (campaigns/systems/<system>/initiative_views.py). Generic: imports no game
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import ModuleType
 
 from django.contrib import messages
@@ -28,6 +29,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from config.parsing import parse_id
 from rules.engine.volleyball import FOES, InitiativeError, TieError
 
+from . import paging
 from .forms import add_service_error
 from .models import IMP_ROLES
 from .polling import conditional_poll, member_role, poll_row, unchanged_since
@@ -55,6 +57,18 @@ def keys(values) -> list[str]:
     return [v for v in values if parse_id(v) is not None]
 
 
+# The newest lines of a fight's log a page shows; "Older" (?before=N) pages back.
+LOG_SHOWN = paging.FOLD_AT
+
+
+def log_page(events, before=None) -> paging.Slice:
+    """The newest LOG_SHOWN of `events` (the fight's log, oldest first) older than line
+    `before` (its 1-based place in `events`; junk or None: the newest), newest first."""
+    numbered = list(enumerate(events, 1))[::-1]
+    page = paging.slice_before(numbered, before, size=LOG_SHOWN, key=lambda line: line[0])
+    return replace(page, rows=[event for _, event in page.rows])
+
+
 def tracker_context(membership, encounter, tracker, *, passes, urls: str,
                     templates: str) -> dict:
     """What every tracker shows: the fight, its rows and who may do what now; where its
@@ -71,9 +85,15 @@ def tracker_context(membership, encounter, tracker, *, passes, urls: str,
         "deciding": [tracker.row(f.key) for f in state.deciding],
         "waiters": [tracker.row(f.key) for f in state.waiters],
         "with_action": [tracker.row(f.key) for f in state.with_action],
-        "log": list(reversed(state.log)),
+        # The whole log, for encounter_detail to page (a player's view hides some lines
+        # first); "log" and "log_page" are its newest page.
+        "log_all": list(state.log), **_with_log(log_page(state.log)),
         "steps": encounter.steps.count(),
     }
+
+
+def _with_log(page: paging.Slice) -> dict:
+    return {"log": page.rows, "log_page": page}
 
 
 def missing_party(tracker, characters) -> list:
@@ -216,8 +236,11 @@ class InitiativeViews:
             # The players see a foe's numbers only as Fallen (or a Mob's members): the
             # log lines with them stay with the game master.
             foes = {row.key for row in context["rows"] if row.fighter.side == FOES}
-            context["log"] = [event for event in context["log"]
-                              if not (event.kind in self.hp_events and event.actor in foes)]
+            context["log_all"] = [event for event in context["log_all"]
+                                  if not (event.kind in self.hp_events
+                                          and event.actor in foes)]
+        context.update(_with_log(log_page(context["log_all"], request.GET.get("before"))))
+        if not context["runs"]:
             if request.htmx:
                 return render(request, f"{self.live_template}#live", context)
             return render(request, self.live_template, context)

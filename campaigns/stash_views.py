@@ -11,7 +11,8 @@ is the stash's list with its history and status out of band.
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from urllib.parse import parse_qs, urlsplit
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -27,7 +28,7 @@ from characters.models import Character, GearTransfer, InventoryItem
 from characters.selectors import acted_for, describe_transfer
 from rules.systems import GameSystem, LineLoad
 
-from . import transfers
+from . import paging, transfers
 from .models import IMP_ROLES, Membership
 
 TEMPLATE = "characters/stash_detail.html"
@@ -102,6 +103,22 @@ def _rows(items: list[InventoryItem], failure: dict | None,
     return rows, total_load
 
 
+def _lines(request: HttpRequest) -> str | None:
+    """?lines= of the page, or of the page an htmx Take was sent from (a stash shown whole
+    stays whole after a Take)."""
+    if "lines" in request.GET or not getattr(request, "htmx", False):
+        return request.GET.get("lines")
+    current = urlsplit(request.htmx.current_url or "")
+    return parse_qs(current.query).get("lines", [None])[0]
+
+
+def _closed(rows: list[StashRow]) -> list[StashRow]:
+    """`rows` cut short: the last one closes every container still open above it."""
+    last = rows[-1]
+    rows[-1] = replace(last, closes=last.depth + (1 if last.opens else 0))
+    return rows
+
+
 def _history(campaign) -> tuple[list[dict], int]:
     entries = list(transfers.stash_transfers(campaign)
                    .select_related("created_by", "from_character", "to_character")
@@ -119,7 +136,13 @@ def _context(request: HttpRequest, membership: Membership, **extra) -> dict:
     campaign = membership.campaign
     runs = membership.role in IMP_ROLES
     items = list(InventoryItem.objects.filter(stash=campaign).select_related("catalog_item"))
-    rows, total_load = _rows(items, extra.pop("failure", None), campaign.game_system)
+    failure = extra.pop("failure", None)
+    rows, total_load = _rows(items, failure, campaign.game_system)
+    # A long stash folds at paging.FOLD_AT lines (?lines=all shows them all; so does a
+    # refused Take, whose message sits beside its line).
+    shown, folded = paging.fold(rows, "all" if failure else _lines(request))
+    if folded:
+        rows = _closed(list(shown))
     party = Character.objects.filter(campaign=campaign).select_related("owner")
     if not runs:
         party = party.filter(owner=request.user)
@@ -130,6 +153,7 @@ def _context(request: HttpRequest, membership: Membership, **extra) -> dict:
         "runs": runs,
         "rows": rows,
         "item_count": len(items),
+        "folded": folded,
         "total_load": total_load,
         "take_targets": [(str(c.pk), c.display_name if c.owner_id == request.user.pk
                           else f"{c.display_name} ({c.owner.get_username()})") for c in party],

@@ -29,7 +29,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from characters.models import Character, InventoryItem, XpEntry
 from config.parsing import parse_id
 
-from . import rituals, selectors, services
+from . import paging, rituals, selectors, services
 from .forms import (
     BringCharacterForm,
     CampaignEditForm,
@@ -335,9 +335,13 @@ def session_list(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 messages.success(request, f"Session {session.number} started.")
                 return redirect(session)
-    sessions = campaign.sessions.order_by("-number")
+    # Newest first, a page at a time (campaigns/paging.py); junk ?page= is still a page.
+    page = paging.page_of(campaign.sessions.order_by("-number"), request.GET.get("page"),
+                          per_page=paging.LOG_PAGE_SIZE)
     return render(request, "campaigns/session_list.html", {
-        "campaign": campaign, "runs": runs, "sessions": sessions, "form": form,
+        "campaign": campaign, "runs": runs, "sessions": page.object_list, "page": page,
+        "next_number": (latest.number + 1) if (latest := latest_session(campaign)) else 1,
+        "form": form,
     })
 
 
@@ -636,8 +640,6 @@ def imp_handover(request: HttpRequest, pk: int) -> HttpResponse:
 
 # -- one character at the table: Quests, Highlights, XP ledger -----------------------------
 
-LEDGER_SHOWN = 30
-
 
 def campaign_character(request: HttpRequest, pk: int,
                         character_pk: int) -> tuple[Membership, Character]:
@@ -670,8 +672,10 @@ def character_page(request: HttpRequest, membership: Membership, character: Char
     highlights = list(character.highlights.filter(session__campaign=campaign)
                       .select_related("session", "xp_entry__reversed_by")
                       .order_by("-session__number", "round_number"))
-    entries = list(character.xp_entries.select_related("created_by", "reversed_by")
-                   .order_by("-created_at", "-pk")[:LEDGER_SHOWN])
+    # The ledger only grows: its newest entries, and "Older" (?before=<pk>) for the rest.
+    ledger = paging.page_before(
+        character.xp_entries.select_related("created_by", "reversed_by"),
+        request.GET.get("before"))
     session = latest_session(campaign)
     party = ritual.party_context(campaign) if character.campaign_id == campaign.pk else {}
     mine = _my_characters([{"character": character,
@@ -682,8 +686,8 @@ def character_page(request: HttpRequest, membership: Membership, character: Char
         "character": character, "sheet": campaign.game_system.sheet(character, items),
         "in_campaign": character.campaign_id == campaign.pk,
         "is_owner": character.owner_id == request.user.pk,
-        "highlights": highlights, "entries": entries,
-        "ledger_shown": LEDGER_SHOWN, "reversible": services.REVERSIBLE,
+        "highlights": highlights, "entries": ledger.rows, "ledger": ledger,
+        "reversible": services.REVERSIBLE,
         "mine": mine, "session": session,
         "ritual_templates": ritual.templates,
         **ritual.character_context(character, membership, **forms),

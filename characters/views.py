@@ -12,6 +12,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Count, Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
@@ -246,10 +247,9 @@ def preview(request: HttpRequest, pk: int | None = None, *, joining=None) -> Htt
     })
 
 
-# The character page's gear list: the first GEAR_SHOWN lines, or all of them when only a
-# few more would be folded away.
-GEAR_SHOWN = 40
-GEAR_FOLD_SLACK = 10
+# The character page's gear list: GEAR_PER_PAGE lines a page, then `?gear=N` (the same
+# size as campaigns.paging.FOLD_AT, which this app's layer cannot import).
+GEAR_PER_PAGE = 50
 
 
 @login_required
@@ -257,13 +257,13 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
     character = _character_for(request, pk)
     system = character.game_system
     items = lines_for_sheet(character)
-    # A long inventory folds: the page lists the first lines and says how many more there
-    # are (the sheet still counts them all); ?gear=all lists every line.
-    everything = request.GET.get("gear") == "all" or len(items) <= GEAR_SHOWN + GEAR_FOLD_SLACK
+    # A long inventory pages: the page lists GEAR_PER_PAGE lines and the pager
+    # (templates/includes/pager.html) links the rest as ?gear=N; the sheet counts them all.
+    # Any junk page number gives a page (Paginator.get_page).
+    gear = Paginator(items, GEAR_PER_PAGE).get_page(request.GET.get("gear"))
     return render(request, system.templates.detail, {
         "system": system, "character": character, "items": items,
-        "items_shown": items if everything else items[:GEAR_SHOWN],
-        "items_folded": 0 if everything else len(items) - GEAR_SHOWN,
+        "gear": gear, "items_shown": gear.object_list,
         "sheet": system.sheet(character, items),
         "can_edit": character.owner_id == request.user.pk,
         "campaign_history": services.campaign_history(character),

@@ -507,26 +507,47 @@ def test_a_character_with_reversed_entries_can_be_deleted(client, owner, charact
     assert not Character.objects.filter(pk=character.pk).exists()
 
 
-def test_a_long_inventory_folds_on_the_character_page(client, owner, character):
-    """The page lists the first GEAR_SHOWN lines and says how many more there are; the
-    sheet still counts every line; ?gear=all lists them all. A few lines over the limit are
-    shown rather than folded."""
-    from characters.views import GEAR_FOLD_SLACK, GEAR_SHOWN
+def _gear_lines(page: str) -> list[str]:
+    listed = re.search(r'<ul class="mb-0" id="gear-lines">(.*?)</ul>', page, re.S)
+    return re.findall(r"<li>((?:Pebble|Stone) \d+)", listed.group(1)) if listed else []
+
+
+def test_a_long_inventory_pages_on_the_character_page(client, owner, character):
+    """GEAR_PER_PAGE lines a page and a pager to the next (?gear=N); the next page shows
+    the rest; the sheet still counts every line. Up to a page, no pager at all."""
+    from characters.views import GEAR_PER_PAGE
 
     client.force_login(owner)
     url = reverse("characters:detail", args=[character.pk])
     InventoryItem.objects.bulk_create(
         InventoryItem(character=character, name=f"Pebble {n:04}", load=0)
-        for n in range(GEAR_SHOWN + GEAR_FOLD_SLACK))
+        for n in range(GEAR_PER_PAGE - character.items.count()))
     page = client.get(url).content.decode()
-    assert 'id="gear-folded"' not in page and "Pebble 0049" in page
+    assert "data-pager" not in page and len(_gear_lines(page)) == GEAR_PER_PAGE - (
+        character.items.exclude(name__startswith="Pebble").count())
     InventoryItem.objects.bulk_create(
-        InventoryItem(character=character, name=f"Stone {n:04}", load=0) for n in range(200))
+        InventoryItem(character=character, name=f"Stone {n:04}", load=0) for n in range(30))
     lines = character.items.count()
+    assert lines == GEAR_PER_PAGE + 30
     page = client.get(url).content.decode()
-    folded = re.search(r'id="gear-folded">And (\d+) more lines', page)
-    assert folded and int(folded.group(1)) == lines - GEAR_SHOWN
-    assert page.count("Stone 0") < 200 and f"show all {lines}" in page
-    everything = client.get(url, {"gear": "all"}).content.decode()
-    assert 'id="gear-folded"' not in everything and "Stone 0199" in everything
-    assert len(everything) > len(page)
+    assert "Page 1 of 2" in page and f"{lines} lines in all" in page
+    assert 'href="?gear=2#gear-heading"' in page and "data-pager-newer" not in page
+    first = _gear_lines(page)
+    second = _gear_lines(client.get(url, {"gear": "2"}).content.decode())
+    names = list(character.items.filter(name__regex=r"^(Pebble|Stone) ")
+                 .values_list("name", flat=True))
+    assert first + second == names and "Stone 0029" in second
+    assert "Page 2 of 2" in client.get(url, {"gear": "2"}).content.decode()
+
+
+@pytest.mark.parametrize("junk", ["abc", "-1", "0", "99999", "1.5", "²", "9" * 400, ""])
+def test_a_junk_gear_page_is_still_a_page(client, owner, character, junk):
+    from characters.views import GEAR_PER_PAGE
+
+    InventoryItem.objects.bulk_create(
+        InventoryItem(character=character, name=f"Stone {n:04}", load=0)
+        for n in range(GEAR_PER_PAGE + 5))
+    client.force_login(owner)
+    response = client.get(reverse("characters:detail", args=[character.pk]), {"gear": junk})
+    assert response.status_code == 200
+    assert re.search(r"Page [12] of 2", response.content.decode())

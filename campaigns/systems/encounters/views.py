@@ -17,6 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from campaigns import paging
 from campaigns.models import IMP_ROLES
 from campaigns.polling import conditional_poll, member_role, poll_row, unchanged_since
 from campaigns.services import CampaignError
@@ -92,6 +93,16 @@ def encounter_list(request: HttpRequest, pk: int) -> HttpResponse:
     }, status=400 if error else 200)
 
 
+# The newest steps the Guide's ledger shows; "Older" (?before=<seq>) pages back.
+LEDGER_SHOWN = paging.FOLD_AT
+
+
+def _ledger(encounter, before=None) -> dict:
+    page = paging.page_before(encounter.steps.select_related("by", "undone_by"), before,
+                              size=LEDGER_SHOWN, key="seq")
+    return {"steps": page.rows, "ledger": page}
+
+
 def _context(membership, encounter, **extra) -> dict:
     state = tracker.state_of(encounter)
     runs = membership.role in IMP_ROLES
@@ -124,7 +135,7 @@ def _context(membership, encounter, **extra) -> dict:
         "step_error": None, "typed": {}, "form_kinds": FORM_KINDS,
     }
     if runs:
-        context["steps"] = encounter.steps.select_related("by", "undone_by").order_by("-seq")
+        context.update(_ledger(encounter))
         present = {f.key for f in state.fighters}
         context["party_missing"] = [
             c for c in EncounterCharacter.objects.filter(campaign=membership.campaign)
@@ -151,6 +162,8 @@ def encounter_detail(request: HttpRequest, pk: int, encounter_pk: int) -> HttpRe
     encounter = _encounter(membership, encounter_pk)
     player_view = membership.role not in IMP_ROLES or request.GET.get("view") == "player"
     context = _context(membership, encounter)
+    if context["runs"] and request.GET.get("before"):
+        context.update(_ledger(encounter, request.GET.get("before")))
     if player_view:
         context["runs"] = False
         if request.htmx:

@@ -20,6 +20,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from campaigns import paging
 from campaigns.forms import add_service_error
 from campaigns.models import IMP_ROLES, Campaign
 from campaigns.polling import conditional_poll, member_role, poll_row, unchanged_since
@@ -33,7 +34,8 @@ from .roll_views import show
 from .turn_forms import OTHER_INITIAL, TRAVEL_INITIAL, OtherTurnForm, TravelForm
 
 PAGE = "campaigns/errant/turns.html"
-LOG_SIZE = 60
+# The newest Turns the log shows; "Older" (?before=<Turn number>) pages back, unpolled.
+LOG_SIZE = paging.LOG_PAGE_SIZE
 
 
 def turns_url(pk: int, anchor: str = "") -> str:
@@ -80,9 +82,11 @@ def _context(request, membership, **extra) -> dict:
     campaign = membership.campaign
     company = company_of(campaign)
     runs = _runs(membership)
-    rows = turns.log_rows(company, guide=runs)[:LOG_SIZE]
+    log = turns.log_page(company, guide=runs, before=request.GET.get("before"), size=LOG_SIZE)
+    rows = log.rows
     context = {"campaign": campaign, "membership": membership, "runs": runs,
-               "rows": rows, "weather": travel.current_weather(company),
+               "rows": rows, "log": log, "page_url": turns_url(campaign.pk),
+               "weather": travel.current_weather(company),
                "newest": turns.latest(company)}
     if runs:
         errants = members(campaign)
@@ -90,7 +94,8 @@ def _context(request, membership, **extra) -> dict:
         form = extra.pop("travel_form", None) or _travel_form(company, errants, seen)
         other = extra.pop("other_form", None) or OtherTurnForm(
             initial={**OTHER_INITIAL, "seen": seen, "request_key": _key()},
-            parents=[t for t in rows if not t.undone][:12],
+            parents=([t for t in rows if not t.undone][:12] if log.newest else list(
+                company.turns.filter(undone_at__isnull=True).order_by("-number")[:12])),
             lights=travel.light_lines(errants))
         if not other.is_bound:
             other.initial["lit"] = [line.pk for _, line in travel.light_lines(errants)
@@ -130,9 +135,10 @@ def turns_log(request: HttpRequest, pk: int) -> HttpResponse:
     membership = membership_or_404(request.user, pk)
     company = company_of(membership.campaign)
     runs = _runs(membership)
-    rows = turns.log_rows(company, guide=runs)[:LOG_SIZE]
+    log = turns.log_page(company, guide=runs, size=LOG_SIZE)
     return render(request, f"{PAGE}#log", {
-        "campaign": membership.campaign, "runs": runs, "rows": rows,
+        "campaign": membership.campaign, "runs": runs, "rows": log.rows, "log": log,
+        "page_url": turns_url(membership.campaign.pk),
         "weather": travel.current_weather(company), "newest": turns.latest(company)})
 
 

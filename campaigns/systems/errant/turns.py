@@ -22,6 +22,7 @@ from django.db import transaction
 from django.db.models import Max, OuterRef, Q, Subquery
 from django.utils import timezone
 
+from campaigns import paging
 from campaigns.models import Campaign, Session
 from campaigns.services import CampaignError, check_text
 from characters.models import CoinEntry, InventoryItem, XpEntry
@@ -336,11 +337,12 @@ def _put_back(change: ErrantTurnChange, by) -> None:
 
 # -- Reads -----------------------------------------------------------------------------------
 
-def log_rows(company: ErrantCompany, *, guide: bool) -> list[ErrantTurn]:
-    """The log, newest first, each Turn with `shown_changes` (a player's view leaves out
-    the Guide's secrets; `secret` itself is read only in the Guide's templates)."""
-    turns = list(company.turns.select_related("parent", "created_by", "undone_by")
-                 .prefetch_related("changes__character").order_by("-number"))
+def _log_turns(company: ErrantCompany):
+    return (company.turns.select_related("parent", "created_by", "undone_by")
+            .prefetch_related("changes__character"))
+
+
+def _with_shown_changes(turns: list[ErrantTurn], guide: bool) -> list[ErrantTurn]:
     for turn in turns:
         turn.shown_changes = [c for c in turn.changes.all() if guide or not c.secret]
     return turns
@@ -369,3 +371,17 @@ def log_version(campaign_pk: int) -> tuple:
     """The log's version (log_version_of) of campaign `campaign_pk`."""
     return Campaign.objects.filter(pk=campaign_pk).annotate(**log_version_of()).values_list(
         *LOG_VERSION).get()
+
+
+def log_rows(company: ErrantCompany, *, guide: bool) -> list[ErrantTurn]:
+    """The log, newest first, each Turn with `shown_changes` (a player's view leaves out
+    the Guide's secrets; `secret` itself is read only in the Guide's templates)."""
+    return _with_shown_changes(list(_log_turns(company).order_by("-number")), guide)
+
+
+def log_page(company: ErrantCompany, *, guide: bool, before=None, size: int) -> paging.Slice:
+    """`size` Turns of the log older than Turn number `before` (the raw ?before= value;
+    junk or None: the newest), newest first, as log_rows shows them."""
+    page = paging.page_before(_log_turns(company), before, size=size, key="number")
+    _with_shown_changes(page.rows, guide)
+    return page

@@ -20,6 +20,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from campaigns import paging
 from campaigns.polling import conditional_poll, session_of_log
 from characters.systems.mettle.apps import KEY
 from characters.systems.mettle.builds import sheet_for
@@ -309,8 +310,11 @@ def session_log(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The session's METTLE rolls; 304 to a poll when none came (campaigns.polling)."""
     session = session_of_log(request, pk, number, "mettle_rolls", system=KEY)
     membership = membership_or_404(request.user, pk)
-    entries = list(session.mettle_rolls.select_related("character", "rolled_by", "twist")
-                   [:LOG_SIZE])
-    context = {"campaign": membership.campaign, "session": session, "entries": entries,
+    # A page of LOG_SIZE rolls, newest first; ?before=<roll> pages back (that page does
+    # not poll: nothing new lands on it).
+    log = paging.page_before(session.mettle_rolls.select_related("character", "rolled_by", "twist"),
+                             request.GET.get("before"), size=LOG_SIZE)
+    context = {"campaign": membership.campaign, "session": session, "entries": log.rows,
+               "log": log,
                "is_current": session.latest_pk == session.pk}
     return render(request, f"{LOG}#log" if request.htmx else LOG, context)

@@ -1,6 +1,8 @@
 """The Initiative tracker's pages: permissions for every view, the Imp's flow, stale
 pages, validation next to the field, the live view, undo and the end refill."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -396,3 +398,41 @@ def test_wait_action_with_a_nul_byte_is_stored_without_it(client, fight, imp):
     step = InitiativeStep.objects.order_by("-pk").first()
     assert step.kind == "wait" and "\x00" not in str(step.payload)
     assert "Strike the door" in str(step.payload)
+
+
+# -- a long log pages (issue 12) ------------------------------------------------------------
+
+
+def log_lines(html: str) -> list[str]:
+    logs = re.findall(r'<ol class="small initiative-log"[^>]*>(.*?)</ol>', html, re.S)
+    return re.findall(r"<li>(.*?)</li>", logs[0], re.S) if logs else []
+
+
+def test_a_long_initiative_log_shows_a_page_and_links_older(client, fight, imp, monkeypatch):
+    from campaigns import initiative_views
+
+    encounter, ana, bo = fight
+    assert initiative_views.log_page(list("abcde")).rows == list("edcba")
+    assert initiative_views.log_page(list("abcde"), "3").rows == list("ba")
+    client.force_login(imp)
+    a, g = key(encounter, "Ana"), key(encounter, "Goblins")
+    post_step(client, encounter, kind="trigger", claimants=[a])
+    post_step(client, encounter, kind="act", key=a, targets=[g], action="melee Attack")
+    encounter.refresh_from_db()
+    everything = service.load(encounter).state.log
+    assert len(everything) >= 2
+    monkeypatch.setattr(initiative_views, "LOG_SHOWN", 1)
+    page = client.get(url(encounter)).content.decode()
+    assert len(log_lines(page)) == 1
+    older = re.search(r'href="([^"]*\?before=(\d+))#log"', page)
+    assert older and int(older.group(2)) == len(everything)
+    second = client.get(older.group(1)).content.decode()
+    assert len(log_lines(second)) == 1 and log_lines(second) != log_lines(page)
+    assert "data-pager-newest" in second
+    for junk in ("xyz", "-1", "99999", "²"):
+        assert client.get(url(encounter), {"before": junk}).status_code == 200
+    # The players' live view: the newest page polls, an older one does not.
+    client.force_login(ana.owner)
+    assert 'hx-trigger="every 2s"' in client.get(url(encounter)).content.decode()
+    old = client.get(older.group(1)).content.decode()
+    assert 'hx-trigger="every 2s"' not in old and "data-pager-newest" in old

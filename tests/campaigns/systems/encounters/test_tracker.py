@@ -455,3 +455,34 @@ def test_the_live_view_poll_that_finds_nothing_new_costs_3_queries_flat(client, 
     client.force_login(player)
     counts["long log"] = count_304(client, url("tracker", guide.encounter))
     assert_304_costs("seed 004 encounter live", counts)
+
+
+# -- a long ledger pages (issue 12) ---------------------------------------------------------
+
+
+def ledger_steps(html: str) -> list[str]:
+    ledger = html[html.index('id="ledger-heading"'):]
+    return re.findall(r'<li data-step="(\w+)"', ledger[:ledger.index("</section>")])
+
+
+def test_a_long_ledger_shows_a_page_and_links_older(fight, client, monkeypatch):
+    from campaigns.systems.encounters import views
+
+    guide, players = fight
+    seqs = list(guide.encounter.steps.order_by("-seq").values_list("seq", flat=True))
+    assert len(seqs) == 5
+    monkeypatch.setattr(views, "LEDGER_SHOWN", 2)
+    page = guide.page()
+    assert ledger_steps(page) == ["add", "add"]
+    assert f'href="{guide.encounter.get_absolute_url()}?before={seqs[1]}#ledger"' in page
+    second = client.get(url("tracker", guide.encounter), {"before": seqs[1]}).content.decode()
+    assert ledger_steps(second) == ["add", "add"] and "data-pager-older" in second
+    last = client.get(url("tracker", guide.encounter), {"before": seqs[3]}).content.decode()
+    assert ledger_steps(last) == ["configure"] and "data-pager-older" not in last
+    for junk in ("xyz", "-1", "99999999999999999999999", "²", ""):
+        response = client.get(url("tracker", guide.encounter), {"before": junk})
+        assert response.status_code == 200 and len(ledger_steps(response.content.decode())) == 2
+    # The players see no ledger, paged or not.
+    client.force_login(players[0][0])
+    assert 'id="ledger-heading"' not in client.get(
+        url("tracker", guide.encounter), {"before": seqs[1]}).content.decode()

@@ -415,3 +415,31 @@ def test_another_systems_campaign_has_no_errant_log(client, table):
     services.session_start(campaign=campaign, by=campaign.owner)
     url = reverse("campaigns:errant_session_log", args=[campaign.pk, 1])
     assert client.get(url).status_code == 404
+
+
+def test_a_long_session_log_pages_back_with_older(client, table, monkeypatch):
+    """Issue 12: a page of LOG_SIZE rolls and "Older" (?before=); the older page does not
+    poll; junk in ?before= is the newest page."""
+    import re
+
+    from campaigns.systems.errant import roll_views
+
+    for face in (2, 3, 4, 5, 6):
+        roll_services.make_roll(character=table["wren"], by=table["player"],
+                                request=check(), rng=Faces(face))
+    pks = list(ErrantRoll.objects.order_by("-pk").values_list("pk", flat=True))
+    monkeypatch.setattr(roll_views, "LOG_SIZE", 2)
+    client.force_login(table["other"])
+    first = client.get(log_url(table)).content.decode()
+    assert first.count("data-roll=") == 2 and 'hx-trigger="every 2s"' in first
+    older = re.search(r'href="([^"]*\?before=(\d+))#session-log"', first)
+    assert older and int(older.group(2)) == pks[1]
+    second = client.get(older.group(1)).content.decode()
+    assert second.count("data-roll=") == 2 and 'hx-trigger="every 2s"' not in second
+    assert "data-pager-newest" in second
+    last = client.get(log_url(table), {"before": pks[3]}).content.decode()
+    assert last.count("data-roll=") == 1 and "data-pager-older" not in last
+    for junk in ("xyz", "-1", "99999999999999999999999", "²"):
+        response = client.get(log_url(table), {"before": junk})
+        assert response.status_code == 200 and response.content.decode().count(
+            "data-roll=") == 2

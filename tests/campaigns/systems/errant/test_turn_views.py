@@ -3,6 +3,8 @@ campaign, a player, the Guide), the players' live poll (304 when nothing is new)
 secrets kept from players, hostile input answered beside the field (never a 500), the
 odds before rolling, and the undo's refusal shown."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -212,3 +214,49 @@ def test_hostile_zoom_input_is_said_beside_the_field(client, campaign, guide, wr
         "extra_negative": "0", "rest_choice": "rest", **data})
     assert response.status_code == 200 and message in response.content.decode()
     assert not ErrantTurn.objects.exists()
+
+
+# -- a long log pages (issue 12) ------------------------------------------------------------
+
+
+def turn_numbers(html: str) -> list[int]:
+    return [int(n) for n in re.findall(r'data-turn="(\d+)"', html)]
+
+
+@pytest.fixture
+def long_log(campaign, guide, session):
+    from campaigns.paging import LOG_PAGE_SIZE
+
+    for _ in range(LOG_PAGE_SIZE + 3):
+        turns.declare(campaign=campaign, kind="exploration", by=guide, activity="Search")
+    return LOG_PAGE_SIZE + 3
+
+
+def test_a_long_turn_log_shows_a_page_and_links_older(client, campaign, player, long_log):
+    from campaigns.paging import LOG_PAGE_SIZE
+
+    client.force_login(player)
+    page = client.get(url("errant_turns", campaign)).content.decode()
+    assert turn_numbers(page) == list(range(long_log, long_log - LOG_PAGE_SIZE, -1))
+    oldest_shown = long_log - LOG_PAGE_SIZE + 1
+    older = f'{url("errant_turns", campaign)}?before={oldest_shown}#turn-log'
+    assert f'href="{older}"' in page and 'hx-trigger="every 3s"' in page
+    second = client.get(older.split("#")[0]).content.decode()
+    assert turn_numbers(second) == [3, 2, 1]
+    # An older page does not poll (the poll would bring the newest back) and links home.
+    assert 'hx-trigger="every 3s"' not in second and "data-pager-newest" in second
+    # The poll still brings the newest page, its Older link pointing at the page itself.
+    poll = client.get(url("errant_turn_log", campaign), HTTP_HX_REQUEST="true")
+    assert turn_numbers(poll.content.decode()) == turn_numbers(page)
+    assert f'href="{older}"' in poll.content.decode()
+
+
+@pytest.mark.parametrize("junk", ["xyz", "-1", "0", "99999999999999999999999", "²", ""])
+def test_a_junk_turn_page_is_the_newest(client, campaign, guide, long_log, junk):
+    from campaigns.paging import LOG_PAGE_SIZE
+
+    client.force_login(guide)
+    response = client.get(url("errant_turns", campaign), {"before": junk})
+    assert response.status_code == 200
+    numbers = turn_numbers(response.content.decode())
+    assert len(numbers) == LOG_PAGE_SIZE

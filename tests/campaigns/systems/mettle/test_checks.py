@@ -386,3 +386,29 @@ def test_a_split_part_failed_with_edge_may_be_twisted_once(client, table):
     body = client.post(reverse("characters:mettle_split", args=[viktor.pk]), SPLIT,
                        HTTP_HX_REQUEST="true").content.decode()
     assert "Twisted (Delay)" in body and "Twist part 2" not in body
+
+
+def test_a_long_session_log_pages_back_with_older(client, table, monkeypatch):
+    """Issue 12: a page of LOG_SIZE Checks and "Older" (?before=); the older page does
+    not poll; junk in ?before= is the newest page."""
+    import re
+
+    from campaigns.systems.mettle import roll_views
+
+    session = table["session"]
+    url = reverse("campaigns:mettle_session_log", args=[session.campaign_id, session.number])
+    for _ in range(3):
+        roll_services.make_check(character=table["viktor"], by=table["player"],
+                                 request=plain())
+    monkeypatch.setattr(roll_views, "LOG_SIZE", 2)
+    client.force_login(table["other"])
+    first = client.get(url).content.decode()
+    assert first.count("data-roll=") == 2 and 'hx-trigger="every 2s"' in first
+    older = re.search(r'href="([^"]*\?before=\d+)#session-log"', first)
+    second = client.get(older.group(1)).content.decode()
+    assert second.count("data-roll=") == 1 and 'hx-trigger="every 2s"' not in second
+    assert "data-pager-newest" in second and "data-pager-older" not in second
+    for junk in ("xyz", "-1", "99999999999999999999999", "²"):
+        response = client.get(url, {"before": junk})
+        assert response.status_code == 200 and response.content.decode().count(
+            "data-roll=") == 2

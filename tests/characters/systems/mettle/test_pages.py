@@ -177,3 +177,26 @@ def test_a_character_built_for_a_mettle_campaign_joins_it(player, user):
     assert response.status_code == 302
     viktor = MettleCharacter.objects.get()
     assert viktor.campaign == campaign and viktor.system == KEY
+
+
+def test_a_long_inventory_pages_on_the_page(player, user):
+    """Issue 12: the Resources list shows a page of lines and a pager to the next."""
+    from characters.models import InventoryItem
+    from characters.views import GEAR_PER_PAGE
+
+    viktor = make_viktor(user)
+    InventoryItem.objects.bulk_create(
+        InventoryItem(character=viktor, name=f"Chip {n:03}", load=0)
+        for n in range(GEAR_PER_PAGE + 5))
+    lines = viktor.items.count()
+
+    def gear(body):
+        return re.findall(r"<li>[^<]*?(Chip \d+)", body[body.index("data-gear"):])
+
+    first = player.get(viktor.get_absolute_url()).content.decode()
+    assert "Page 1 of 2" in first and 'href="?gear=2#gear-heading"' in first
+    second = player.get(viktor.get_absolute_url(), {"gear": "2"}).content.decode()
+    assert len(gear(first)) + len(gear(second)) == GEAR_PER_PAGE + 5
+    listed = re.search(r"<ul class=\"mb-0\" data-gear>(.*?)</ul>", second, re.S).group(1)
+    assert listed.count("<li>") == lines - GEAR_PER_PAGE
+    assert player.get(viktor.get_absolute_url(), {"gear": "xyz"}).status_code == 200
