@@ -22,8 +22,9 @@ alike), as a real night's tabs were opened at different moments, not in lockstep
   they choose, then the Check, every 15 s).
 - At each open Errant table (LOADTEST_ERRANT_TABLES; endpoints "... (Errant)"):
   ErrantSessionLog (the Guide's session roll log, errant_session_log, every 2 s),
-  ErrantCompany (the Company page, every 10 s), ErrantTurnLog (the Turn log's poll,
-  every 2 s, only when the installation has `campaigns:errant_turns`: the seed writes
+  ErrantCompany (the Company page, every 10 s), ErrantTurnLog (the Turn log page's
+  poll, `errant_turn_log`, every 3 s as the page's hx-trigger, only when the
+  installation has `campaigns:errant_turn_log`: the seed writes
   its URL per table, None when reverse() raised NoReverseMatch, and then the night has
   no such tab), ErrantChecks (two players on the Play page: the live odds, then the
   Check, every 15 s). ErrantTypist and ErrantSheetReader: the builder and the sheet.
@@ -651,16 +652,18 @@ class ErrantCompany(Client):
 
 
 # The Turn log's page is another part of the Errant table's: the seed writes its URL per
-# table when `campaigns:errant_turns` resolves (None on NoReverseMatch), and the night
+# table when `campaigns:errant_turn_log` (the page's poll) resolves (None on
+# NoReverseMatch), and the night
 # polls it only then.
 HAS_TURN_LOG = has_turn_log(WORLD)
 
 
 class ErrantTurnLog(Client):
-    """The Company's Turn log, polled by the table (every 2 s), when the site has it."""
+    """The Company's Turn log page's poll (the log alone, conditional: 304 when nothing is
+    new), every 3 s as the page's hx-trigger sends it, when the site has it."""
 
     fixed_count = ERRANT_TABLES if HAS_TURN_LOG else 0
-    interval = 2.0
+    interval = 3.0
     endpoint = f"GET Turn log poll ({ERRANT})"
 
     def on_start(self):

@@ -253,7 +253,7 @@ TABS_PER_TABLE = {"eldritch_gambit": 10, "mettle": 7, "errant": 5, "encounters":
 
 def has_turn_log(world: dict) -> bool:
     """Whether the seeded site has the Errant Turn log's page (the seed wrote its URL
-    for every Errant table: `campaigns:errant_turns` resolved)."""
+    for every Errant table: `campaigns:errant_turn_log` resolved)."""
     tables = world.get("errant_tables") or []
     return bool(tables) and all(t.get("turns_url") for t in tables)
 

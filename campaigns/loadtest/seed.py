@@ -290,12 +290,12 @@ def seed_errant_turns(campaign, guide, rng: random.Random, count: int) -> None:
             turns.roll_event(turn, event_die.event_dice(turn.kind, pace=pace), rng=rng)
 
 
-TURN_LOG = "campaigns:errant_turns"
+TURN_LOG = "campaigns:errant_turn_log"  # what the Turn log page polls
 
 
 def turn_log_url(campaign) -> str | None:
     """The Errant Turn log's page, when this installation has it (another part of the
-    Errant table builds it): the night polls it only then. A `campaigns:errant_turns`
+    Errant table builds it): the night polls it only then. A `campaigns:errant_turn_log`
     that exists but does not take the campaign's id alone is the seed's to follow: an
     error, not a night quietly without the Turn log."""
     from django.urls import NoReverseMatch, get_resolver, reverse

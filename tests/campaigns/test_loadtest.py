@@ -7,6 +7,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 
 NIGHT = {
     "POST preview (typing)", "POST bare view", "GET bare view", "GET dashboard poll",
@@ -35,7 +36,7 @@ NIGHT = {
     "GET character page (encounters)", "GET encounter poll (player, encounters)",
     "GET tracker page (encounters)",
 }
-# The Errant Turn log's poll, when the site has `campaigns:errant_turns` (another part of
+# The Errant Turn log's poll, when the site has `campaigns:errant_turn_log` (another part of
 # the Errant table): the night adapts.
 TURN_LOG = "GET Turn log poll (Errant)"
 
@@ -84,7 +85,7 @@ def _has_turn_log() -> bool:
     from django.urls import NoReverseMatch, reverse
 
     try:
-        reverse("campaigns:errant_turns", args=[1])
+        reverse("campaigns:errant_turn_log", args=[1])
     except NoReverseMatch:
         return False
     return True
@@ -236,7 +237,8 @@ def test_the_seed_plays_an_errant_and_an_encounters_campaign_through_their_servi
 
 
 def test_the_turn_log_poll_is_in_the_night_only_when_the_site_has_it(monkeypatch):
-    """The seed writes the Errant Turn log's URL when `campaigns:errant_turns` resolves
+    """The seed writes the Errant Turn log's poll URL (the page polls the log alone, a
+    conditional poll) when `campaigns:errant_turn_log` resolves
     for a campaign's id, None when there is no such URL (the night then has no Turn log
     tab), and stops on one it cannot reverse; the night reads it from the world."""
     from types import SimpleNamespace
@@ -247,7 +249,8 @@ def test_the_turn_log_poll_is_in_the_night_only_when_the_site_has_it(monkeypatch
     campaign = SimpleNamespace(pk=7)
     url = seed.turn_log_url(campaign)
     if _has_turn_log():
-        assert url and "/7/" in url
+        assert url == reverse("campaigns:errant_turn_log", args=[7])
+        assert url.endswith("/turns/log/")  # the page's poll, not the whole page
     else:
         assert url is None
         monkeypatch.setattr(seed, "TURN_LOG", "campaigns:errant_company")  # takes the id
