@@ -10,7 +10,6 @@ from django.urls import reverse
 from campaigns import paging
 from characters.models import InventoryItem, XpEntry
 from tests.factories import (
-    CampaignFactory,
     CharacterFactory,
     MembershipFactory,
     SessionFactory,
@@ -23,16 +22,7 @@ pytestmark = pytest.mark.django_db
 JUNK = ["abc", "-1", "0", "99999", "1.5", "²", "9" * 400, "", "%00"]
 
 
-@pytest.fixture
-def campaign(db):
-    return CampaignFactory()
-
-
-@pytest.fixture
-def imp(campaign):
-    return campaign.owner
-
-
+# `imp` and `campaign` are tests/campaigns/conftest.py's.
 @pytest.fixture
 def player(campaign):
     return MembershipFactory(campaign=campaign).user

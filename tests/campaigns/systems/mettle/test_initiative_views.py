@@ -363,6 +363,17 @@ def test_the_players_own_character_is_told_when_it_is_their_turn(client, guide, 
     assert "Your turn" not in client.get(url(fight)).content.decode()
 
 
+def two_more_join_the_fight(campaign, fight) -> None:
+    """Boris and Clara join the campaign and are added to the fight."""
+    more = []
+    for name in ("Boris", "Clara"):
+        owner = MembershipFactory(campaign=campaign).user
+        character = make_viktor(owner, name=name)
+        services.character_join(campaign=campaign, character=character, by=owner)
+        more.append(MettleCharacter.objects.get(pk=character.pk))
+    service.add_characters(encounter_id=fight.pk, version=None, characters=more)
+
+
 def test_the_tracker_and_the_poll_are_flat_in_the_party(client, campaign, guide, fight):
     """As many queries with four PCs as with two: the sheets come from the rows loaded."""
     from django.db import connection
@@ -376,13 +387,7 @@ def test_the_tracker_and_the_poll_are_flat_in_the_party(client, campaign, guide,
 
     player = fight.combatants.get(name="Viktor").character.owner
     before = (count(guide), count(player, HTTP_HX_REQUEST="true"))
-    more = []
-    for name in ("Boris", "Clara"):
-        owner = MembershipFactory(campaign=campaign).user
-        character = make_viktor(owner, name=name)
-        services.character_join(campaign=campaign, character=character, by=owner)
-        more.append(MettleCharacter.objects.get(pk=character.pk))
-    service.add_characters(encounter_id=fight.pk, version=None, characters=more)
+    two_more_join_the_fight(campaign, fight)
     assert (count(guide), count(player, HTTP_HX_REQUEST="true")) == before
 
 
@@ -573,13 +578,7 @@ def test_a_live_view_poll_that_finds_nothing_new_costs_3_queries_flat(client, ca
         counts[f"preview, {label}"] = count_304(client, url(fight) + "?view=player")
 
     measure("2 PCs, no step")
-    more = []
-    for name in ("Boris", "Clara"):
-        owner = MembershipFactory(campaign=campaign).user
-        character = make_viktor(owner, name=name)
-        services.character_join(campaign=campaign, character=character, by=owner)
-        more.append(MettleCharacter.objects.get(pk=character.pk))
-    service.add_characters(encounter_id=fight.pk, version=None, characters=more)
+    two_more_join_the_fight(campaign, fight)
     for _ in range(10):
         service.step(encounter_id=fight.pk, version=None, kind="trigger",
                      payload={"key": key(fight, "Viktor")}, by=guide)
