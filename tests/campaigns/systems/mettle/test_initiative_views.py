@@ -37,8 +37,13 @@ def guide(campaign):
 @pytest.fixture
 def party(campaign):
     """Viktor (Mettle 9, Soak 3: FRAME 3, no armour) and Anya, each a player's."""
+    return seat(campaign, "Viktor", "Anya")
+
+
+def seat(campaign, *names: str) -> list[MettleCharacter]:
+    """A new player per name joins the campaign with that character (Viktor's build)."""
     made = []
-    for name in ("Viktor", "Anya"):
+    for name in names:
         player = MembershipFactory(campaign=campaign).user
         character = make_viktor(player, name=name)
         services.character_join(campaign=campaign, character=character, by=player)
@@ -365,13 +370,8 @@ def test_the_players_own_character_is_told_when_it_is_their_turn(client, guide, 
 
 def two_more_join_the_fight(campaign, fight) -> None:
     """Boris and Clara join the campaign and are added to the fight."""
-    more = []
-    for name in ("Boris", "Clara"):
-        owner = MembershipFactory(campaign=campaign).user
-        character = make_viktor(owner, name=name)
-        services.character_join(campaign=campaign, character=character, by=owner)
-        more.append(MettleCharacter.objects.get(pk=character.pk))
-    service.add_characters(encounter_id=fight.pk, version=None, characters=more)
+    service.add_characters(encounter_id=fight.pk, version=None,
+                           characters=seat(campaign, "Boris", "Clara"))
 
 
 def test_the_tracker_and_the_poll_are_flat_in_the_party(client, campaign, guide, fight):
