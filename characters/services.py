@@ -8,16 +8,14 @@ import re
 
 from django.db import transaction
 
-from .models import Character, CoinEntry, XpEntry
+from .models import Character, CoinEntry, XpEntry, progress_of
 
 
 def ledger_to(character: Character, *, level: int, xp: int, coins_cp: int, by,
                xp_kind=XpEntry.Kind.ADJUSTMENT, coin_kind=CoinEntry.Kind.ADJUSTMENT,
                note: str = "") -> None:
     """Write the entries that bring Level, XP and coins to what the player set."""
-    totals = Character.objects.with_progress().values(
-        "level_total", "xp_total", "coins_total"
-    ).get(pk=character.pk)
+    totals = progress_of(character.pk)
     level_change = level - totals["level_total"]
     xp_change = xp - totals["xp_total"]
     if level_change or xp_change:
