@@ -14,7 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.db.models import Count, Exists, OuterRef
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -25,7 +25,7 @@ from config.parsing import parse_id
 from rules import systems
 
 from . import exchange, services
-from .models import Character, XpEntry, as_built, with_totals
+from .models import Character, as_built, with_totals
 from .portraits import portrait_file_forget
 
 
@@ -190,13 +190,11 @@ def _character_with_items(request: HttpRequest, pk: int):
     the catalog rows and what its game reads beside each line (lines_for_sheet, which
     the game's sheet reads too): two queries however much it carries. No ledger sums
     unless the ledger sets Level and XP: otherwise they come from what is typed (see the
-    lazy initial)."""
+    lazy initial). Whether a character in no campaign ever played in one is one more
+    small query (services.campaign_history), asked only for such a character: an
+    annotation would cost every preview more to build than the query costs them."""
     character = as_built(get_object_or_404(
-        Character.objects.editable_by(request.user).with_builds().annotate(
-            had_campaign=Exists(XpEntry.objects.filter(
-                character_id=OuterRef("pk"), kind__in=services.CAMPAIGN_XP_KINDS))),
-        pk=pk,
-    ))
+        Character.objects.editable_by(request.user).with_builds(), pk=pk))
     if services.ledger_rules_progress(character):
         # In a campaign the form shows the ledger's Level and XP (read-only fields take
         # their initial values): both sums in one query, not one query per field.

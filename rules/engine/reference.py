@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 # -- the data --------------------------------------------------------------------------
 
@@ -120,18 +121,28 @@ class Reference:
         parts = [_fold(part) for part in citation.split(">")]
         if len(parts) < 2:
             return None
-        chapter = next((c for c in self.chapters if _fold(c.name) == parts[0]), None)
-        if chapter is None:
+        found = self._lookup.get(parts[0])
+        if found is None:
             return None
-        exact = next((e for e in chapter.entries if _fold(e.citation) == _fold(citation)),
-                     None)
-        if exact is not None:
-            return exact
-        last = parts[-1]
-        for entry in chapter.entries:
-            if last in (_fold(entry.name), _fold(entry.short_name)):
-                return entry
-        return None
+        exact, named = found
+        entry = exact.get(_fold(citation))
+        return entry if entry is not None else named.get(parts[-1])
+
+    @cached_property
+    def _lookup(self) -> dict[str, tuple[dict[str, Entry], dict[str, Entry]]]:
+        """Each chapter's folded name: its entries by folded citation, and by folded name
+        and short name; the first of each in the chapter's order, as `resolve` reads
+        them. Built once per Reference (a sheet resolves dozens of citations a render)."""
+        lookup: dict[str, tuple[dict[str, Entry], dict[str, Entry]]] = {}
+        for chapter in self.chapters:
+            exact: dict[str, Entry] = {}
+            named: dict[str, Entry] = {}
+            for entry in chapter.entries:
+                exact.setdefault(_fold(entry.citation), entry)
+                named.setdefault(_fold(entry.name), entry)
+                named.setdefault(_fold(entry.short_name), entry)
+            lookup.setdefault(_fold(chapter.name), (exact, named))
+        return lookup
 
 
 # -- Markdown ----------------------------------------------------------------------------
