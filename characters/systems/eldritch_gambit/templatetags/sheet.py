@@ -14,9 +14,9 @@ from html import escape
 from typing import NamedTuple
 
 from django import template
-from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString
 
+from characters.templatetags.builder_errors import slot_markup
 from rules.engine.eldritch_gambit import ATTRIBUTES
 from rules.reference import citation_links
 
@@ -134,10 +134,4 @@ def error_slots(form):
     slots = [("attributes", form.attribute_errors)]
     errors = form.errors
     slots.extend((form.add_prefix(name), errors.get(name, ())) for name in form.fields)
-    return SafeString("".join(  # names and messages are escaped
-        f'<div id="errors-{escape(name)}" hx-swap-oob="innerHTML">'
-        + "".join(f'<div class="invalid-feedback d-block">{conditional_escape(message)}</div>'
-                  for message in messages)
-        + "</div>\n"
-        for name, messages in slots
-    ))
+    return slot_markup(slots)
