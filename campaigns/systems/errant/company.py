@@ -8,12 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
-from django.db.models import Sum
+from django.db.models import Prefetch, Sum
 
 from campaigns.models import IMP_ROLES, Campaign, Membership
 from campaigns.services import CampaignError, check_text
 from characters.systems.errant.apps import KEY
-from characters.systems.errant.builds import for_sheets, sheet_for
+from characters.systems.errant.builds import alignment_for, for_sheets
 from characters.systems.errant.models import ErrantCharacter
 from rules.engine.errant.company import debt_doubled, most_extreme_alignment, reputation_band
 from rules.engine.errant.data.company import REPUTATION_MAX, REPUTATION_MIN, TABLE_ROLES
@@ -54,6 +54,13 @@ def members(campaign: Campaign) -> list[ErrantCharacter]:
                            .with_progress().select_related("owner").order_by("pk")))
 
 
+def roll_of(campaign: Campaign) -> list[ErrantCharacter]:
+    """The Company's Errants as the Company page lists them: their XP (with_progress) and
+    players, without what only their sheets read (the page computes no sheet)."""
+    return list(ErrantCharacter.objects.filter(campaign=campaign, system=KEY)
+                .with_progress().select_related("owner").order_by("pk"))
+
+
 def debt(company: ErrantCompany) -> int:
     return company.debt_entries.aggregate(total=Sum("amount"))["total"] or 0
 
@@ -69,35 +76,48 @@ def marching(company: ErrantCompany, errants) -> list:
     return ordered + [e for e in errants if e.pk not in company.marching_order]
 
 
+RECENT_REPUTATION = 5  # the Company page lists each Faction's latest changes
+
+
 @dataclass
 class FactionRow:
     faction: ErrantFaction
     score: int
     band: str
     does: str
-    entries: list
+    entries: list  # the latest RECENT_REPUTATION changes, the newest first
+
+
+def faction_rows(company: ErrantCompany) -> list[FactionRow]:
+    """Each Faction with its reputation (its ledger's sum, as `reputation`) and its latest
+    changes: two queries however many Factions and changes."""
+    recent = (ErrantReputationEntry.objects.select_related("reversed_by")
+              .order_by("-pk")[:RECENT_REPUTATION])
+    rows = []
+    # The Factions' own order (Meta.ordering is not applied to a query that groups).
+    for faction in (company.factions.annotate(total=Sum("entries__change")).order_by("name", "pk")
+                    .prefetch_related(Prefetch("entries", queryset=recent,
+                                               to_attr="recent_entries"))):
+        score = faction.total or 0
+        band, does = reputation_band(score)
+        rows.append(FactionRow(faction, score, band, does, faction.recent_entries))
+    return rows
 
 
 def company_view(campaign: Campaign) -> dict:
-    """Everything the Company page shows."""
+    """Everything the Company page shows. Each Errant's Alignment is its sheet's
+    (`alignment_for`); no other number of the sheets is shown, so none is computed."""
     company = company_of(campaign)
-    errants = members(campaign)
-    sheets = {e.pk: sheet_for(e) for e in errants}
-    alignments = [sheets[e.pk].stats["alignment"].value for e in errants]
-    factions = []
-    for faction in company.factions.prefetch_related("entries__reversed_by"):
-        score = reputation(faction)
-        band, does = reputation_band(score)
-        factions.append(FactionRow(faction, score, band, does,
-                                   sorted(faction.entries.all(), key=lambda e: -e.pk)))
+    errants = roll_of(campaign)
+    alignments = [alignment_for(e) for e in errants]
     return {
-        "company": company, "errants": errants, "sheets": sheets,
+        "company": company, "errants": errants,
         "marching": marching(company, errants),
         "roles": [(key, label, getattr(company, f"{key}_id")) for key, label in TABLE_ROLES],
         "debt": debt(company),
         "debt_entries": list(company.debt_entries.select_related("created_by", "reversed_by")
                              .order_by("-pk")[:30]),
-        "factions": factions,
+        "factions": faction_rows(company),
         "alignments": list(zip(errants, alignments, strict=True)),
         "extreme": most_extreme_alignment(alignments),
     }

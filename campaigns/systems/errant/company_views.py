@@ -62,8 +62,9 @@ def _page(request, membership, *, status: int = 200, **forms) -> HttpResponse:
                      "pending": renown_for_xp(xp) - 1 - len(errant.renown_raises)})
     initial_roles = {key: pk for key, _, pk in view["roles"]}
     # ER §Adjutants: the XP of an Errant with an adjutant is divided; the form says so.
-    links = [link for link in map(roster.link_of, errants) if link is not None]
-    adjutant_pairs = list({link.pk: link for link in links}.values())
+    links = roster.links_of(errants)
+    adjutant_pairs = list({links[e.pk].pk: links[e.pk] for e in errants
+                           if e.pk in links}.values())
     context = {
         **view, "campaign": campaign, "membership": membership, "runs": _runs(membership),
         "adjutant_pairs": adjutant_pairs,

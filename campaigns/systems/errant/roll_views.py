@@ -90,25 +90,31 @@ def _recent(character) -> list[ErrantRoll]:
 
 
 def _context(character, sheet, **extra) -> dict:
-    context = {"character": character, "sheet": sheet,
-               "session": roll_services.current_session(character),
-               "recent": _recent(character)}
+    context = {"character": character, "sheet": sheet, "recent": _recent(character)}
     context.update(extra)
     context.setdefault("form", _form(sheet))
     context.setdefault("odds", odds_of(context["form"]))
     return context
 
 
+def _page(request, context, status: int = 200) -> HttpResponse:
+    """The whole Play page: the panels and, above them, where the rolls go (the current
+    session, which only the page's heading shows)."""
+    context["session"] = roll_services.current_session(context["character"])
+    return render(request, PLAY, context, status=status)
+
+
 def _render(request, context, partial: str, status: int = 200) -> HttpResponse:
-    template = f"{PLAY}#{partial}" if request.htmx else PLAY
-    return render(request, template, context, status=status)
+    if request.htmx:
+        return render(request, f"{PLAY}#{partial}", context, status=status)
+    return _page(request, context, status=status)
 
 
 @login_required
 @require_GET
 def play(request: HttpRequest, pk: int) -> HttpResponse:
     character = _character(request, pk)
-    return render(request, PLAY, _context(character, sheet_for(character)))
+    return _page(request, _context(character, sheet_for(character)))
 
 
 @login_required

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from campaigns.models import IMP_ROLES, Campaign, Membership, Session
@@ -85,6 +86,22 @@ def link_of(character) -> ErrantAdjutant | None:
             .filter(master_id=pk, adjutant__isnull=False).first()
             or ErrantAdjutant.objects.select_related("master", "adjutant")
             .filter(adjutant_id=pk).first())
+
+
+def links_of(characters) -> dict[int, ErrantAdjutant]:
+    """`link_of` for many characters in one query: {pk: link} for those that have one
+    (the link as the Errant, with its adjutant still there, first; else as the
+    adjutant)."""
+    pks = {c.pk for c in characters}
+    rows = list(ErrantAdjutant.objects.select_related("master", "adjutant")
+                .filter(Q(master_id__in=pks, adjutant__isnull=False) | Q(adjutant_id__in=pks))
+                .order_by("pk"))
+    links = {link.master_id: link for link in rows
+             if link.master_id in pks and link.adjutant_id is not None}
+    for link in rows:
+        if link.adjutant_id in pks:
+            links.setdefault(link.adjutant_id, link)
+    return links
 
 
 def adjutant_refusal(master, adjutant) -> CampaignError | None:

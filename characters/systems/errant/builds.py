@@ -13,7 +13,7 @@ from rules.engine.errant.archetypes import starting_kit
 from rules.engine.errant.attributes import Method
 from rules.engine.errant.data import ARCHETYPE_KITS, ATTRIBUTE_KEYS
 from rules.engine.errant.gear import money
-from rules.engine.errant.sheet import items_from_kit
+from rules.engine.errant.sheet import current_alignment, items_from_kit
 
 QUARTERS_PER_SLOT = 4
 
@@ -145,6 +145,17 @@ def coins_of(character) -> int:
     if character is None or character.pk is None:
         return 0
     return character.coins_cp
+
+
+ALIGNMENT_COLUMNS = ("archetype", "covenant_alignment", "alignment")
+
+
+def alignment_for(character) -> str:
+    """The Errant's Alignment as its sheet shows it (`sheet_for(...).stats["alignment"]`),
+    from the same columns through the same engine function, without the rest of the
+    sheet (the Company page shows no other number of it)."""
+    return current_alignment(build_from({column: getattr(character, column)
+                                         for column in ALIGNMENT_COLUMNS}))
 
 
 def sheet_for(character, items: Sequence | None = None) -> ErrantSheet:

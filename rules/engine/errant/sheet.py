@@ -289,6 +289,12 @@ def _attributes(build: ErrantBuild) -> tuple[Attributes | None, Attributes, list
     return rolled, with_raises(with_raises(base, build.renown_raises), [build.trained]), issues
 
 
+def current_alignment(build: ErrantBuild) -> str:
+    """ER §Record Other Information: the Alignment the Errant has moved to, else the one
+    it starts at (`starting_alignment`): the sheet's "alignment"."""
+    return build.alignment or starting_alignment(build.archetype, build.covenant_alignment)
+
+
 def compute_sheet(build: ErrantBuild) -> ErrantSheet:
     issues: list[Issue] = []
     stats: dict[str, Stat] = {}
@@ -459,7 +465,7 @@ def compute_sheet(build: ErrantBuild) -> ErrantSheet:
         issues.append(Issue("languages_over",
                             f"{len(named)} extra languages named; mind {attrs.mind} allows "
                             f"{allowed}.", "extra_languages"))
-    alignment = build.alignment or starting_alignment(build.archetype, build.covenant_alignment)
+    alignment = current_alignment(build)
     if alignment not in ALIGNMENTS:
         issues.append(Issue("alignment_invalid", f"{alignment!r} is not on the track "
                             f"{' '.join(ALIGNMENTS)}.", "alignment"))
