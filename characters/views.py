@@ -29,13 +29,15 @@ from .models import Character, as_built, with_totals
 from .portraits import portrait_file_forget
 
 
-def _character_for(request: HttpRequest, pk: int, *, edit: bool = False) -> Character:
-    """The character as its game system's model (one query), with its ledger sums (two
-    aggregate queries: progress_of)."""
+def _character_for(request: HttpRequest, pk: int, *, edit: bool = False,
+                   related: tuple[str, ...] = ()) -> Character:
+    """The character as its game system's model (one query, joined with `related`), with
+    its ledger sums (two aggregate queries: progress_of)."""
     queryset = Character.objects.editable_by(request.user) if edit else (
         Character.objects.visible_to(request.user)
     )
-    return with_totals(as_built(get_object_or_404(queryset.with_builds(), pk=pk)))
+    return with_totals(as_built(get_object_or_404(
+        queryset.with_builds().select_related(*related), pk=pk)))
 
 
 def _rng(request: HttpRequest) -> random.Random:
@@ -252,7 +254,8 @@ GEAR_PER_PAGE = 50
 
 @login_required
 def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    character = _character_for(request, pk)
+    # The campaign's name and address are in the page's campaign note.
+    character = _character_for(request, pk, related=("campaign",))
     system = character.game_system
     items = lines_for_sheet(character)
     # A long inventory pages: the page lists GEAR_PER_PAGE lines and the pager

@@ -552,3 +552,26 @@ def test_a_junk_gear_page_is_still_a_page(client, owner, character, junk):
     response = client.get(reverse("characters:detail", args=[character.pk]), {"gear": junk})
     assert response.status_code == 200
     assert re.search(r"Page [12] of 2", response.content.decode())
+
+
+def test_the_campaign_note_costs_the_character_page_no_query(client, owner):
+    """The page names the campaign a character plays in (its name and link): read with
+    the character, in the same query, not by a query of its own."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    alone = AsphodelFactory(owner=owner)
+    playing = AsphodelFactory(owner=owner, campaign=CampaignFactory(name="The <Long> Night"))
+    client.force_login(owner)
+    counts = {}
+    for who in (alone, playing):
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(reverse("characters:detail", args=[who.pk]))
+        assert response.status_code == 200
+        counts[who] = len(queries)
+    body = response.content.decode()
+    assert (f'Plays in <a href="{playing.campaign.get_absolute_url()}">The &lt;Long&gt; '
+            "Night</a>") in body
+    # The character in no campaign asks whether it ever played in one (a query the one in
+    # a campaign needs not): the campaign itself costs nothing more.
+    assert counts[playing] == counts[alone] - 1
