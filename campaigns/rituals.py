@@ -74,8 +74,8 @@ class NoRitual:
     def party_context(self, campaign) -> dict:
         return {}
 
-    def party_version(self, campaign) -> tuple:
-        return ()
+    def party_version_columns(self, character: str) -> tuple[dict, list[str]]:
+        return {}, []
 
     def member_context(self, session, characters) -> dict:
         return {}
