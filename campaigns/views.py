@@ -75,8 +75,9 @@ def _party(campaign: Campaign, *, full: bool) -> list[dict]:
     if full:
         characters = characters.prefetch_related(
             Prefetch("items", queryset=InventoryItem.objects.select_related("catalog_item")))
+    characters = list(characters)
     # What the system's ritual shows of each character (Eldritch Gambit: its Quest).
-    steps = rituals.of(campaign.system).party_context(campaign)
+    steps = rituals.of(campaign.system).party_context(campaign, characters)
     rows = []
     for character in characters:
         row = {"character": character, "ritual": steps.get(character.pk, {})}

@@ -241,8 +241,9 @@ class GameSystem:
     #     to a character's campaign page; "history": what a character who leaves keeps;
     #     "ledger_sources": what moves its XP ledger; campaigns.rituals.labels fills in
     #     defaults, and the {% ritual_labels %} tag gives them to a template).
-    #   party_context(campaign) -> dict: character pk -> what "party" shows (the party's
-    #     rows, as `row.ritual`).
+    #   party_context(campaign, characters=None) -> dict: character pk -> what "party"
+    #     shows (the party's rows, as `row.ritual`; `characters`: the party's, as the
+    #     system's character model, when the caller has read them).
     #   party_version_columns(character) -> (annotations, columns): what the party
     #     dashboard shows of the system's own rows, as annotations (FilteredRelation,
     #     Subquery: never more than a row per character) and the columns they give, for

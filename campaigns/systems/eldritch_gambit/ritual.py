@@ -180,13 +180,15 @@ class EldritchGambitRitual:
                         .select_related("character", "payout_entry__reversed_by"))
         return {"achieved": achieved}
 
-    def party_context(self, campaign) -> dict:
+    def party_context(self, campaign, characters=None) -> dict:
         """Each character's Quest (the active one, else the one written on it) and the XP
-        invested in it, for the party's rows."""
+        invested in it, for the party's rows (`characters`: the party, read already)."""
         active = active_quests(campaign.pk)
         party = {}
-        for pk, text in EldritchGambitCharacter.objects.filter(
-                campaign=campaign).values_list("pk", "quest"):
+        written = ([(c.pk, c.quest) for c in characters] if characters is not None else
+                   EldritchGambitCharacter.objects.filter(campaign=campaign)
+                   .values_list("pk", "quest"))
+        for pk, text in written:
             quest = active.get(pk)
             party[pk] = {"quest": quest.text if quest else text,
                          "invested": -(quest.invested_sum or 0) if quest else 0}
