@@ -321,3 +321,13 @@ def test_a_mettle_dashboard_poll_answers_304_until_the_party_changes(client):
     assert_unchanged(client, path, etag, **DASHBOARD)
     MettleCharacter.objects.filter(pk=viktor.pk).update(name="Viktor the Bold")
     changed_to(client, path, etag, "Viktor the Bold")
+
+
+def test_an_empty_party_dashboard_answers_304_until_someone_joins(client, campaign, imp,
+                                                                  seat):
+    client.force_login(imp)
+    path = reverse("campaigns:detail", args=[campaign.pk])
+    etag = first_etag(client, path, **DASHBOARD)
+    assert assert_unchanged(client, path, etag, **DASHBOARD).queries == 3
+    seat(name="Newcomer")
+    changed_to(client, path, etag, "Newcomer")
