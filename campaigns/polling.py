@@ -16,7 +16,9 @@ ONE query (`poll_row`) that reads both what decides who may see the page (the us
 in the campaign, `member_role`) and the version. Only when that row says the user may see
 it does the view answer 304; otherwise it goes on to its own checks, which refuse (404 or
 403) as they always did, so a 304 is never an outsider's. (The README's Benchmarks
-section lists what each poll costs.)
+section lists what each poll costs.) The party dashboard's one query (`party_version`)
+depends on the campaign's game system, which its ETag names in clear (a `label`) so that
+the next poll can build it before reading anything.
 
 Only htmx requests are conditional: a full page is always rendered. The ETag also covers
 who asks (a kept answer is one user's), which part of the page (HX-Target), the URL and
@@ -25,9 +27,8 @@ the deployed templates, so a kept answer is never taken for another.
 
 from __future__ import annotations
 
-import functools
 import hashlib
-from functools import wraps
+from functools import cache, wraps
 from pathlib import Path
 
 from django.conf import settings
@@ -213,7 +214,7 @@ def party_version(user, pk: int, system: str) -> list[tuple]:
         role=member_role(user, "pk", system=system)))
 
 
-@functools.cache
+@cache
 def _party_rows(system: str) -> QuerySet:
     """party_version's query but for the campaign, its XP ledger and who asks: the same
     for every poll of a game system's dashboards, so built once (its ~80 columns' joins
