@@ -16,7 +16,9 @@ ONE query (`poll_row`) that reads both what decides who may see the page (the us
 in the campaign, `member_role`) and the version. Only when that row says the user may see
 it does the view answer 304; otherwise it goes on to its own checks, which refuse (404 or
 403) as they always did, so a 304 is never an outsider's. (The README's Benchmarks
-section lists what each poll costs.)
+section lists what each poll costs.) The party dashboard's one query (`party_version`)
+depends on the campaign's game system, which its ETag names in clear (a `label`) so that
+the next poll can build it before reading anything.
 
 Only htmx requests are conditional: a full page is always rendered. The ETag also covers
 who asks (a kept answer is one user's), which part of the page (HX-Target), the URL and
@@ -26,19 +28,30 @@ the deployed templates, so a kept answer is never taken for another.
 from __future__ import annotations
 
 import hashlib
-from functools import wraps
+from functools import cache, wraps
 from pathlib import Path
 
 from django.conf import settings
-from django.db.models import Count, Max, OuterRef, Subquery
+from django.db.models import (
+    Count,
+    ExpressionWrapper,
+    F,
+    Max,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    TextField,
+)
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
-from characters.models import InventoryItem, XpEntry
+from characters.models import Character, InventoryItem, XpEntry
+from rules import systems
+from rules.models import GearItem
 
 from . import rituals
-from .models import Membership, Session
+from .models import Campaign, Membership, Session
 
 _ETAG = "_poll_etag"
 _deployed: str | None = None
@@ -66,10 +79,11 @@ def _deployment() -> str:
     return _deployed
 
 
-def _etag(request: HttpRequest, version: tuple) -> str:
+def _etag(request: HttpRequest, version: tuple, label: str = "") -> str:
     parts = (_deployment(), request.user.pk, request.get_full_path(),
-             request.headers.get("HX-Target", ""), *version)
-    return '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
+             request.headers.get("HX-Target", ""), label, *version)
+    digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+    return f'"{label}.{digest}"' if label else f'"{digest}"'
 
 
 def _sent(request: HttpRequest) -> set[str]:
@@ -79,12 +93,20 @@ def _sent(request: HttpRequest) -> set[str]:
     return {tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()}
 
 
-def unchanged_since(request: HttpRequest, *version) -> None:
+def labels_sent(request: HttpRequest) -> set[str]:
+    """The labels of the ETags the poll sent back (unchanged_since's `label`)."""
+    return {tag.strip('"').partition(".")[0] for tag in _sent(request) if "." in tag}
+
+
+def unchanged_since(request: HttpRequest, *version, label: str = "") -> None:
     """Call once the request may see the page: raises Unchanged when the poll already
-    has what `version` (the values its answer depends on) would render."""
+    has what `version` (the values its answer depends on) would render. `label`, a
+    word without dots, is written in clear at the head of the ETag, so that the next
+    poll says which version it holds before any query (labels_sent: the party
+    dashboard's game system); it is a hint only, never trusted for who may see."""
     if not getattr(request, "htmx", False) or request.method != "GET":
         return
-    etag = _etag(request, version)
+    etag = _etag(request, version, label)
     if etag in _sent(request):
         raise Unchanged(etag)
     setattr(request, _ETAG, etag)
@@ -162,19 +184,67 @@ def rows_of(queryset, *also: str) -> list[tuple]:
     return list(queryset.order_by("pk").values_list(*columns, *also))
 
 
-def party_version(campaign) -> tuple:
-    """What the party dashboard shows, as data: each character's row (its system's
-    model, so the Initiative's direct HP and status writes count too), its player's name
-    and its newest XP entry (the ledger only grows: an undone award or investment is a
-    reversing entry), the party's inventory lines, and what the system's ritual adds
-    (GameSystem.ritual's party_version: Eldritch Gambit's active Quests and the catalog
-    gear the party carries). Two queries and the system's, whatever the party and its
-    history."""
-    characters = (campaign.game_system.character_model.objects.filter(campaign=campaign)
-                  .annotate(newest_xp=Subquery(
-                      XpEntry.objects.filter(character=OuterRef("pk")).order_by("-pk")
-                      .values("pk")[:1])))
-    party = {"character__campaign": campaign}
-    return (rows_of(characters, "owner__username", "newest_xp"),
-            rows_of(InventoryItem.objects.filter(**party)),
-            rituals.of(campaign.system).party_version(campaign))
+def _columns(model, path: str, *, local: bool = False) -> list:
+    """Every stored column of `model` (only its own table's with `local`, for a
+    multi-table child) as seen through `path` from a query's root. A version is only
+    compared, never read: the columns come as the database gives them, without turning
+    them into Python values (JSON, dates, booleans) for each row."""
+    meta = model._meta
+    return [ExpressionWrapper(F(f"{path}__{field.attname}"), output_field=TextField())
+            for field in (meta.local_concrete_fields if local else meta.concrete_fields)]
+
+
+def party_version(user, pk: int, system: str) -> list[tuple]:
+    """The user's role in campaign `pk` and what its party dashboard shows, as data, in
+    ONE query whatever the party and its history: a row per inventory line of each
+    character (a character without any has one row), each row the character's whole
+    row (its system's table too, so the Initiative's direct HP and status writes count),
+    its player's name, what the system's ritual adds (GameSystem.ritual's
+    party_version_columns: Eldritch Gambit's active Quest), the line's row and its
+    catalog item's (a homebrew item's edit changes HP, AF and Load); then the party's
+    XP entries counted and the newest (the ledger only grows: an undone award or
+    investment is a reversing entry; counted, an entry that commits after a newer one
+    still shows), and last the role (None for a non-member, and when the campaign is
+    not of game system `system`). Empty when there is no campaign `pk`."""
+    ledger = XpEntry.objects.filter(character__campaign_id=pk).order_by()
+    return list(_party_rows(system).filter(pk=pk).annotate(
+        xp_entries=Subquery(ledger.values("character__campaign_id")
+                            .annotate(n=Count("pk")).values("n")),
+        newest_xp=Subquery(ledger.order_by("-pk").values("pk")[:1]),
+        role=member_role(user, "pk", system=system)))
+
+
+@cache
+def _party_rows(system: str) -> QuerySet:
+    """party_version's query but for the campaign, its XP ledger and who asks: the same
+    for every poll of a game system's dashboards, so built once (its ~80 columns' joins
+    cost more to resolve than the query takes to run). Never evaluated itself: each
+    poll filters a copy."""
+    model = systems.get(system).character_model
+    columns = _columns(Character, "characters")
+    if model is not None and model is not Character:
+        columns += _columns(model, f"characters__{model._meta.model_name}", local=True)
+    ritual, ritual_columns = rituals.of(system).party_version_columns("characters")
+    return (Campaign.objects.annotate(**ritual)
+            .order_by("characters__pk", "characters__items__pk")
+            .values_list(*columns, "characters__owner__username", *ritual_columns,
+                         *_columns(InventoryItem, "characters__items"),
+                         *_columns(GearItem, "characters__items__catalog_item")))
+
+
+def party_unchanged(request: HttpRequest, pk: int) -> list[tuple] | None:
+    """For the party dashboard's poll, before anything else: raises Unchanged when a
+    member's poll already has what the dashboard would show. The game system is the one
+    its ETag names (unchanged_since's `label`): a poll that names another, or that no
+    installed system has, or a non-member's, finds no role and goes on to the view's
+    own checks. Otherwise returns the version when it was read for a member (so for the
+    campaign's own system), for the view's answer, else None."""
+    system = next((label for label in sorted(labels_sent(request))
+                   if systems.find(label) is not None), None)
+    if system is None:
+        return None
+    version = party_version(request.user, pk, system)
+    if not version or version[0][-1] is None:
+        return None
+    unchanged_since(request, version, label=system)
+    return version

@@ -71,11 +71,11 @@ class NoRitual:
     def session_context(self, session, rows, *, user, runs) -> dict:
         return {}
 
-    def party_context(self, campaign) -> dict:
+    def party_context(self, campaign, characters=None) -> dict:
         return {}
 
-    def party_version(self, campaign) -> tuple:
-        return ()
+    def party_version_columns(self, character: str) -> tuple[dict, list[str]]:
+        return {}, []
 
     def member_context(self, session, characters) -> dict:
         return {}

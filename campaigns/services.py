@@ -123,10 +123,12 @@ def require_in_campaign(character: Character, session: Session) -> None:
 
 
 def lock_session(session: Session | int) -> Session:
-    """The session as it is now, locked. The ritual's writes lock the session first and
-    the character second, so two clicks in one ritual run one after the other."""
+    """The session as it is now, locked, with its campaign (read, not locked). The
+    ritual's writes lock the session first and the character second, so two clicks in
+    one ritual run one after the other."""
     pk = session if isinstance(session, int) else session.pk
-    return Session.objects.select_for_update().get(pk=pk)
+    return (Session.objects.select_related("campaign").select_for_update(of=("self",))
+            .get(pk=pk))
 
 
 def is_absent(session: Session, character: Character) -> bool:
@@ -149,20 +151,29 @@ def _open_round(rounds: int, taken) -> int | None:
     return next((n for n in range(1, rounds + 1) if n not in taken), None)
 
 
-def highlight_turns(session: Session) -> list[tuple[Character, int]]:
-    """Who is still to speak, in order: (character, its open round) for every present
-    character of the campaign with a turn left. The first is the one whose turn it is:
-    the lowest open round goes first, then the party's order (by name). Worked out from
-    the recorded turns alone, so an interrupted ritual resumes where it stopped."""
-    if not session.has_ritual or not session.ritual_open:
-        return []
-    if not rituals.of(session.campaign.system).highlights:
-        return []
+def _turns_told(session: Session) -> tuple[set[int], dict[int, list[int]]]:
+    """The session's absent characters, and the rounds each character's turns standing
+    took."""
     absent = set(session.absences.values_list("character_id", flat=True))
     taken: dict[int, list[int]] = {}
     for character_id, round_number in _turns(session).values_list("character_id",
                                                                    "round_number"):
         taken.setdefault(character_id, []).append(round_number)
+    return absent, taken
+
+
+def highlight_turns(session: Session, told: tuple | None = None
+                    ) -> list[tuple[Character, int]]:
+    """Who is still to speak, in order: (character, its open round) for every present
+    character of the campaign with a turn left. The first is the one whose turn it is:
+    the lowest open round goes first, then the party's order (by name). Worked out from
+    the recorded turns alone (`told`: _turns_told's, when the caller read them), so an
+    interrupted ritual resumes where it stopped."""
+    if not session.has_ritual or not session.ritual_open:
+        return []
+    if not rituals.of(session.campaign.system).highlights:
+        return []
+    absent, taken = told if told is not None else _turns_told(session)
     waiting = []
     for character in Character.objects.filter(campaign_id=session.campaign_id):
         if character.pk in absent:
@@ -681,19 +692,19 @@ def _highlight_turn(*, session: Session, character: Character, by, request_key: 
     if not session.ritual_open:
         raise CampaignError(f"Session {session.number}'s ritual is closed.", "ritual_closed")
     require_in_campaign(character, session)
-    if is_absent(session, character):
+    told = _turns_told(session)
+    absent, taken = told
+    if character.pk in absent:
         raise CampaignError(f"{character.display_name}'s player is marked absent.", "absent",
                             field="character")
-    taken = _turns(session).filter(character=character).values_list("round_number",
-                                                                    flat=True)
-    round_number = _open_round(session.highlight_rounds, taken)
+    round_number = _open_round(session.highlight_rounds, taken.get(character.pk, ()))
     if round_number is None:
         raise CampaignError(
             f"{character.display_name} had all {session.highlight_rounds} turns this session.",
             "no_turns_left", field="character",
         )
     # "The Imp asks each player in turn" (Characters > Advancement > Highlights XP).
-    turns = highlight_turns(session)
+    turns = highlight_turns(session, told)
     now = turns[0][0] if turns else None
     if now is None or now.pk != character.pk:
         raise CampaignError(

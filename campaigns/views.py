@@ -52,7 +52,7 @@ from .models import (
     Role,
     Session,
 )
-from .polling import conditional_poll, party_version, unchanged_since
+from .polling import conditional_poll, party_unchanged, party_version, unchanged_since
 from .services import CampaignError
 
 DASHBOARD = "campaigns/campaign_detail.html"
@@ -75,8 +75,9 @@ def _party(campaign: Campaign, *, full: bool) -> list[dict]:
     if full:
         characters = characters.prefetch_related(
             Prefetch("items", queryset=InventoryItem.objects.select_related("catalog_item")))
+    characters = list(characters)
     # What the system's ritual shows of each character (Eldritch Gambit: its Quest).
-    steps = rituals.of(campaign.system).party_context(campaign)
+    steps = rituals.of(campaign.system).party_context(campaign, characters)
     rows = []
     for character in characters:
         row = {"character": character, "ritual": steps.get(character.pk, {})}
@@ -154,12 +155,16 @@ def campaign_edit(request: HttpRequest, pk: int) -> HttpResponse:
 @conditional_poll
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The party dashboard; htmx polls its party-dashboard partial every few seconds
-    (304 while the party's data stays the same: campaigns.polling)."""
+    (304 while the party's data stays the same: campaigns.polling, in one query with
+    who asks, before the membership's own check, which refuses the others)."""
+    polled = party_unchanged(request, pk) if request.htmx else None
     membership = Membership.objects.of_or_404(request.user, pk)
     campaign = membership.campaign
     runs = membership.role in IMP_ROLES
     if request.htmx:
-        unchanged_since(request, membership.role, party_version(campaign))
+        # The poll's version, read for the campaign's system (a member's), or now.
+        version = polled or party_version(request.user, pk, campaign.system)
+        unchanged_since(request, version, label=campaign.system)
     context = {
         "campaign": campaign, "membership": membership, "runs": runs,
         "party": _party(campaign, full=runs),

@@ -241,11 +241,15 @@ class GameSystem:
     #     to a character's campaign page; "history": what a character who leaves keeps;
     #     "ledger_sources": what moves its XP ledger; campaigns.rituals.labels fills in
     #     defaults, and the {% ritual_labels %} tag gives them to a template).
-    #   party_context(campaign) -> dict: character pk -> what "party" shows (the party's
-    #   party_version(campaign) -> tuple: what the party dashboard shows of the system's
-    #     own rows, as data read in a query or two whatever the history (its polls answer
-    #     "nothing new" while it and the generic rows stay the same: campaigns/polling.py).
-    #     rows, as `row.ritual`).
+    #   party_context(campaign, characters=None) -> dict: character pk -> what "party"
+    #     shows (the party's rows, as `row.ritual`; `characters`: the party's, as the
+    #     system's character model, when the caller has read them).
+    #   party_version_columns(character) -> (annotations, columns): what the party
+    #     dashboard shows of the system's own rows, as annotations (FilteredRelation,
+    #     Subquery: never more than a row per character) and the columns they give, for
+    #     the dashboard poll's one query (`character`: the path to the character from its
+    #     root; its polls answer "nothing new" while these and the generic rows stay the
+    #     same: campaigns/polling.py, party_version).
     #   member_context(session, characters) -> dict: character pk -> what "member" shows
     #     of the player's own characters in the latest session (as `row.step`).
     #   character_context(character, membership, **forms) -> dict: what "character" shows

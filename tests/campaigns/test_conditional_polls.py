@@ -224,3 +224,110 @@ def test_dashboard_poll_changes_with_xp_its_reversal_items_quests_and_direct_wri
     assert poll(client, path, etag).status_code == 200
     client.force_login(UserFactory())
     assert poll(client, path, etag, **DASHBOARD).status_code == 404
+
+
+def changed_to(client, path, etag, *shown: str) -> str:
+    """A poll after a change: a 200 whose party shows `shown`; its new ETag."""
+    response = poll(client, path, etag, **DASHBOARD)
+    assert response.status_code == 200
+    assert response["ETag"] != etag
+    body = response.content.decode()
+    for text in shown:
+        assert text in body, text
+    return response["ETag"]
+
+
+def test_dashboard_poll_shows_each_kind_of_change_the_party_table_shows(
+        client, campaign, imp, table):
+    """Every column of the party table, as the Imp sees it, after a change that touches
+    no other: the poll that follows answers 200 with the new value, never 304."""
+    from campaigns.models import Membership
+    from campaigns.systems.eldritch_gambit.models import Quest
+
+    _, (ash, birch) = table
+    path = reverse("campaigns:detail", args=[campaign.pk])
+    etag = first_etag(client, path, **DASHBOARD)
+    assert_unchanged(client, path, etag, **DASHBOARD)
+    type(ash).objects.filter(pk=ash.pk).update(name="Ashen")  # the name, straight
+    etag = changed_to(client, path, etag, "Ashen")
+    ash.owner.username = "ash-player"
+    ash.owner.save()
+    etag = changed_to(client, path, etag, "ash-player")
+    type(ash).objects.filter(pk=ash.pk).update(wp_current=1)
+    etag = changed_to(client, path, etag, '<span data-stat="wp_current">1</span>')
+    type(ash).objects.filter(pk=ash.pk).update(statuses=["blinded"])
+    etag = changed_to(client, path, etag, "Blinded")
+    type(birch).objects.filter(pk=birch.pk).update(quest="Find the lost bell")
+    etag = changed_to(client, path, etag, "Find the lost bell")
+    quest = QuestFactory(character=birch, campaign=campaign, text="Ring the bell")
+    etag = changed_to(client, path, etag, "Ring the bell")
+    Quest.objects.filter(pk=quest.pk).update(text="Ring it twice")  # edited in place
+    etag = changed_to(client, path, etag, "Ring it twice")
+    XpEntryFactory(character=birch, xp_change=5)
+    etag = changed_to(client, path, etag)
+    # An entry that commits after a newer one (another transaction's, on PostgreSQL):
+    # not the newest, but one more.
+    late = XpEntryFactory(character=ash, xp_change=2)
+    XpEntryFactory(character=birch, xp_change=1)
+    late_pk = late.pk
+    late.delete()
+    etag = changed_to(client, path, etag)
+    XpEntryFactory(pk=late_pk, character=ash, xp_change=2)
+    etag = changed_to(client, path, etag)
+    # A character leaves, another joins.
+    type(ash).objects.filter(pk=ash.pk).update(campaign=None)
+    response = poll(client, path, etag, **DASHBOARD)
+    assert response.status_code == 200 and "Ashen" not in response.content.decode()
+    etag = response["ETag"]
+    type(ash).objects.filter(pk=ash.pk).update(campaign=campaign)
+    etag = changed_to(client, path, etag, "Ashen")
+    # The Imp hands the table over: the same data, a player's view now.
+    Membership.objects.filter(campaign=campaign, user=imp).update(role="player")
+    etag = changed_to(client, path, etag, "Career")
+    assert_unchanged(client, path, etag, **DASHBOARD)
+
+
+def test_dashboard_poll_etag_naming_another_game_is_never_a_304(client, campaign, imp,
+                                                                table):
+    """The dashboard's ETag names its game system, so that the next poll reads the right
+    version in one query; a forged or stale name only costs a render, and a stranger
+    still gets 404."""
+    path = reverse("campaigns:detail", args=[campaign.pk])
+    etag = first_etag(client, path, **DASHBOARD)
+    assert etag.startswith('"eldritch-gambit.')
+    digest = etag.strip('"').partition(".")[2]
+    for forged in (f'"mettle-core.{digest}"', f'"no-such-game.{digest}"', f'"{digest}"'):
+        response = poll(client, path, forged, **DASHBOARD)
+        assert response.status_code == 200 and response["ETag"] == etag, forged
+    assert_unchanged(client, path, f'W/{etag}', **DASHBOARD)
+    client.force_login(UserFactory())
+    assert poll(client, path, etag, **DASHBOARD).status_code == 404
+
+
+def test_a_mettle_dashboard_poll_answers_304_until_the_party_changes(client):
+    """The generic dashboard of another game: its own character table's direct writes
+    count too."""
+    from campaigns.models import Campaign
+    from characters.systems.mettle.models import MettleCharacter
+    from tests.campaigns.test_poll_queries import mettle_party
+
+    guide = UserFactory()
+    campaign = services.campaign_create(owner=guide, name="Saint Vitus", system="mettle-core")
+    (viktor,) = mettle_party(Campaign.objects.get(pk=campaign.pk), guide, 1, 1)
+    client.force_login(guide)
+    path = reverse("campaigns:detail", args=[campaign.pk])
+    etag = first_etag(client, path, **DASHBOARD)
+    assert etag.startswith('"mettle-core.')
+    assert_unchanged(client, path, etag, **DASHBOARD)
+    MettleCharacter.objects.filter(pk=viktor.pk).update(name="Viktor the Bold")
+    changed_to(client, path, etag, "Viktor the Bold")
+
+
+def test_an_empty_party_dashboard_answers_304_until_someone_joins(client, campaign, imp,
+                                                                  seat):
+    client.force_login(imp)
+    path = reverse("campaigns:detail", args=[campaign.pk])
+    etag = first_etag(client, path, **DASHBOARD)
+    assert assert_unchanged(client, path, etag, **DASHBOARD).queries == 3
+    seat(name="Newcomer")
+    changed_to(client, path, etag, "Newcomer")

@@ -37,9 +37,6 @@ POLL_304_QUERIES_OF = {
     # The role, then each character's row with its ledgers' newest entries (one query),
     # and the party's gear lines with their weapons (one query).
     "METTLE Guide's party card": 4,
-    # The membership, each character's row, the party's inventory lines, then Eldritch
-    # Gambit's ritual: the active Quests and the catalog gear the party carries.
-    "party dashboard (Eldritch Gambit)": 7,
 }
 
 

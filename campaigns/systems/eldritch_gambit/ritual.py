@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import uuid
 
-from django.db.models import Prefetch, Q, Sum
+from django.db.models import FilteredRelation, Prefetch, Q, Sum
 from django.template.defaultfilters import pluralize
 from django.utils import timezone
 
-from campaigns.polling import rows_of
 from campaigns.services import CampaignError, progress, ritual_holding
-from characters.models import InventoryItem, XpEntry
+from characters.models import XpEntry
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.engine.eldritch_gambit.levels import levels_affordable
-from rules.models import GearItem
 
 from . import quests
 from .models import Quest, QuestInvestment
@@ -182,25 +180,31 @@ class EldritchGambitRitual:
                         .select_related("character", "payout_entry__reversed_by"))
         return {"achieved": achieved}
 
-    def party_context(self, campaign) -> dict:
+    def party_context(self, campaign, characters=None) -> dict:
         """Each character's Quest (the active one, else the one written on it) and the XP
-        invested in it, for the party's rows."""
+        invested in it, for the party's rows (`characters`: the party, read already)."""
         active = active_quests(campaign.pk)
         party = {}
-        for pk, text in EldritchGambitCharacter.objects.filter(
-                campaign=campaign).values_list("pk", "quest"):
+        written = ([(c.pk, c.quest) for c in characters] if characters is not None else
+                   EldritchGambitCharacter.objects.filter(campaign=campaign)
+                   .values_list("pk", "quest"))
+        for pk, text in written:
             quest = active.get(pk)
             party[pk] = {"quest": quest.text if quest else text,
                          "invested": -(quest.invested_sum or 0) if quest else 0}
         return party
 
-    def party_version(self, campaign) -> tuple:
-        """The party's active Quests and the catalog gear its inventory lines are (a
-        homebrew item's edit changes the party's HP, AF and Load). Two queries."""
-        party = {"character__campaign": campaign}
-        return (rows_of(Quest.objects.filter(**party, status=Quest.Status.ACTIVE)),
-                rows_of(GearItem.objects.filter(
-                    pk__in=InventoryItem.objects.filter(**party).values("catalog_item_id"))))
+    def party_version_columns(self, character: str) -> tuple[dict, list[str]]:
+        """Each character's active Quest (at most one: quest_one_active_per_character),
+        every column, for the party dashboard's one version query
+        (campaigns.polling.party_version); `character` is the path to the character
+        from the query's root. Its invested XP moves with the XP ledger, which that
+        query follows."""
+        quests = f"{character}__quests"
+        active = FilteredRelation(quests, condition=Q(**{f"{quests}__status":
+                                                        Quest.Status.ACTIVE}))
+        return ({"active_quest": active},
+                [f"active_quest__{field.attname}" for field in Quest._meta.concrete_fields])
 
     def member_context(self, session, characters: list) -> dict:
         """What each of its player's characters may do in the latest session: invest one

@@ -96,12 +96,14 @@ def _typed_key(character) -> str:
 def _keep_typed(request, character, form: CheckForm) -> None:
     """What the player typed in the Check form, kept in their session so that it survives
     every Roll of the page and a Gambit without JavaScript (each posts the whole page
-    back, and only the Check form carries these fields). Valid input only."""
+    back, and only the Check form carries these fields). Valid input only; the session
+    is written only when that changed (a player rolls the same Check again and again)."""
     if request is None or not form.is_valid():
         return
     typed = {name: form.data.get(name, "") for name in TYPED_FIELDS if name != "ocs"}
     typed["ocs"] = bool(form.cleaned_data["ocs"])
-    request.session[_typed_key(character)] = typed
+    if request.session.get(_typed_key(character)) != typed:
+        request.session[_typed_key(character)] = typed
 
 
 def _check_form(character, sheet, data=None, request=None) -> CheckForm:
@@ -149,10 +151,9 @@ def _odds_for(form: CheckForm):
 
 
 def _context(request, character, sheet, **extra) -> dict:
+    """What the Check and Rolls panels show; the whole page adds _page_context."""
     context = {
         "character": character, "sheet": sheet,
-        "session": roll_services.current_session(character),
-        "recent": _recent(character),
         "request_key": _key(),
         "damage_lines": damage_lines(sheet),
     }
@@ -184,6 +185,14 @@ def _context(request, character, sheet, **extra) -> dict:
     return context
 
 
+def _page_context(character) -> dict:
+    """What only the whole page shows beside the panels: the session its rolls are
+    logged in and the roll log (which an htmx answer's panels leave alone: the log
+    polls for itself when the panel's answer says "rolls-changed")."""
+    return {"session": roll_services.current_session(character),
+            "recent": _recent(character)}
+
+
 def _recent(character: Character):
     return list(Roll.objects.filter(character=character)
                 .select_related("character", "rolled_by", "reroll", "gambit",
@@ -191,7 +200,11 @@ def _recent(character: Character):
 
 
 def _render(request, context, partial: str, status: int = 200) -> HttpResponse:
-    template = f"{PLAY}#{partial}" if request.htmx else PLAY
+    if request.htmx:
+        template = f"{PLAY}#{partial}"
+    else:
+        template = PLAY
+        context.update(_page_context(context["character"]))
     response = render(request, template, context, status=status)
     if request.htmx and status == 200 and context.get("logged"):
         response["HX-Trigger"] = "rolls-changed"
@@ -203,7 +216,8 @@ def _render(request, context, partial: str, status: int = 200) -> HttpResponse:
 def play(request: HttpRequest, pk: int) -> HttpResponse:
     character = _character(request, pk)
     sheet = sheet_for(character)
-    return render(request, PLAY, _context(request, character, sheet))
+    context = _context(request, character, sheet)
+    return render(request, PLAY, {**context, **_page_context(character)})
 
 
 @login_required
@@ -319,7 +333,8 @@ def roll_view(request: HttpRequest, pk: int) -> HttpResponse:
     Roll-off. `what` names the Roll's kind (roll_kinds.py; 404 for any other);
     the small forms carry their own fields."""
     character = _character(request, pk)
-    sheet = sheet_for(character)
+    items = list(character.items.select_related("catalog_item"))
+    sheet = sheet_for(character, items)
     key = request_key(request.POST)  # a forged key is a 400 before anything else
     kind = roll_kind(request.POST.get("what", ""))
     form = kind.bind(request.POST)
@@ -334,7 +349,10 @@ def roll_view(request: HttpRequest, pk: int) -> HttpResponse:
                 raise
             form.add_error(kind.refused_field, str(error))
         else:
-            context = _context(request, character, sheet_for(character), result=result,
+            if kind.logs == Roll.Kind.BUILDUP:  # the one Roll that writes the character
+                character.refresh_from_db(fields=["poison_buildup", "statuses"])
+                sheet = sheet_for(character, items)
+            context = _context(request, character, sheet, result=result,
                                logged=True, typed=request.POST, **bound)
             return _render(request, context, "rolls-panel")
     context = _context(request, character, sheet, typed=request.POST, **bound)
