@@ -100,13 +100,15 @@ def values_of(character, lines=None) -> dict[str, Any]:
     return values
 
 
-def for_sheets(queryset):
+def for_sheets(queryset, *, xp: bool = False):
     """The characters of `queryset` with what their sheets read beside their own row,
     so that a page of many sheets stays flat in queries: `raises_spent` (what the raises
     bought in play cost, ledgers.AttributeRaise, for xp_earned), `credit_lost_total` (the
     Credit ledger's sum) and `sheet_lines` (the gear lines with their weapon rows, for
-    inventory.lines_of)."""
-    from characters.models import InventoryItem
+    inventory.lines_of); with `xp`, also `xp_total` (the XP ledger's sum, which
+    Character.xp reads), for a queryset not read `with_progress` (whose Level and coins
+    a sheet does not read)."""
+    from characters.models import InventoryItem, XpEntry
 
     from .ledgers import AttributeRaise
     from .models import CreditEntry
@@ -116,11 +118,13 @@ def for_sheets(queryset):
                 .values("character").annotate(total=Sum(column)).values("total"))
         return Coalesce(Subquery(rows), Value(0))
 
-    return queryset.annotate(
-        raises_spent=total(AttributeRaise, "cost", undone_at__isnull=True),
-        credit_lost_total=total(CreditEntry, "change"),
-    ).prefetch_related(Prefetch("items", to_attr="sheet_lines",
-                                queryset=InventoryItem.objects.select_related("mettle_weapon")))
+    sums = {"raises_spent": total(AttributeRaise, "cost", undone_at__isnull=True),
+            "credit_lost_total": total(CreditEntry, "change")}
+    if xp:
+        sums["xp_total"] = total(XpEntry, "xp_change")
+    return queryset.annotate(**sums).prefetch_related(
+        Prefetch("items", to_attr="sheet_lines",
+                 queryset=InventoryItem.objects.select_related("mettle_weapon")))
 
 
 def raises_spent_of(character) -> int:
