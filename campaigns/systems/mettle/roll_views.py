@@ -162,7 +162,9 @@ def _context(request, character, sheet, **extra) -> dict:
     context.setdefault("plan", _split_plan(context["split_form"], character))
     check = context.get("check")
     if check is not None:
-        twist = getattr(check, "twist", None)
+        # The Check just rolled is among the recent rolls, read with their Twists.
+        shown = next((roll for roll in context["recent"] if roll.pk == check.pk), check)
+        twist = getattr(shown, "twist", None)
         context["twist"] = twist
         context["may_twist"] = twist is None and roll_services.engine_roll(check).may_twist
         context["outcome_text"] = outcome_text(twist or check)
