@@ -110,8 +110,16 @@ def _context(membership, encounter, **extra) -> dict:
     views = [state.view(f.key) for f in state.fighters]
     queue = state.queue()
     head = {(e.actor, e.slot) for e in state.head()}
-    own = {tracker.character_key(pk) for pk in EncounterCharacter.objects.filter(
-        owner=membership.user, campaign=membership.campaign).values_list("pk", flat=True)}
+    runs_party = None
+    if runs:  # the Guide's page lists the party's characters: its own ones are among them
+        runs_party = list(EncounterCharacter.objects.filter(campaign=membership.campaign)
+                          .order_by("name", "pk"))
+        own_pks = [c.pk for c in runs_party if c.owner_id == membership.user_id]
+    else:
+        own_pks = EncounterCharacter.objects.filter(
+            owner_id=membership.user_id, campaign=membership.campaign
+        ).values_list("pk", flat=True)
+    own = {tracker.character_key(pk) for pk in own_pks}
     context = {
         "campaign": membership.campaign, "membership": membership, "encounter": encounter,
         "runs": runs, "state": state, "phase": state.phase, "views": views,
@@ -137,9 +145,8 @@ def _context(membership, encounter, **extra) -> dict:
     if runs:
         context.update(_ledger(encounter))
         present = {f.key for f in state.fighters}
-        context["party_missing"] = [
-            c for c in EncounterCharacter.objects.filter(campaign=membership.campaign)
-            .order_by("name", "pk") if tracker.character_key(c.pk) not in present]
+        context["party_missing"] = [c for c in runs_party
+                                    if tracker.character_key(c.pk) not in present]
     context.update(extra)
     typed = context["typed"] if (context["step_error"] or {}).get("kind") == "add" else {}
     context["foe_fields"] = [(name, LABELS[name], typed.get(name, ""))

@@ -66,8 +66,8 @@ def _party(campaign) -> list[dict]:
     """Each character's Mettle, Soak, Credit and statuses, from the engine's sheet."""
     system = campaign.game_system
     rows = []
-    characters = for_sheets(system.character_model.objects.filter(campaign=campaign)
-                                   .with_progress())
+    characters = for_sheets(system.character_model.objects.filter(campaign=campaign),
+                            xp=True)
     for character in characters.order_by("name", "pk"):
         sheet = system.sheet(character, None)
         rows.append({"character": character, "mettle": sheet.value("mettle_current"),
@@ -173,7 +173,12 @@ def guide_screen(request: HttpRequest, pk: int) -> HttpResponse:
         version = _party_version(request.user, pk)
         if version:  # the Guide's (or a co-Guide's): else guide_membership refuses
             unchanged_since(request, *version)
-        return _render(request, guide_membership(request.user, pk), section="party")
+        # Something changed: the party card alone, which shows nothing of the screen's
+        # forms, NPCs or Factions (so those are neither built nor read).
+        membership = guide_membership(request.user, pk)
+        return render(request, f"{SCREEN}#party", {
+            "campaign": membership.campaign, "membership": membership,
+            "party": _party(membership.campaign)})
     return _render(request, guide_membership(request.user, pk))
 
 

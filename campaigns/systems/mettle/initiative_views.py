@@ -155,6 +155,11 @@ class MettleInitiative(InitiativeViews):
                                        and row.fighter.has_action]
         if state.phase == SETUP:
             context["claimants"] = [row for row in tracker.rows if row.fighter.has_action]
+        if not context["runs"]:
+            # A player's live view (its poll, every 2 s): none of the Guide's forms, nor
+            # the party still to add (live.html shows neither).
+            context.update(extra)
+            return context
         if state.phase != ENDED:
             context["npc_form"] = extra.pop("npc_form", None) or NpcForm()
             context["party_missing"] = missing_party(

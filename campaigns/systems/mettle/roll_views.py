@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 from campaigns import paging
 from campaigns.polling import conditional_poll, session_of_log
 from characters.systems.mettle.apps import KEY
-from characters.systems.mettle.builds import sheet_for
+from characters.systems.mettle.builds import keep_sheet_reads, sheet_for
 from characters.systems.mettle.models import MettleCharacter
 from rules.engine.mettle.checks import check_odds, difficulty_rank
 from rules.engine.mettle.data import ACTION_BY_NAME, ATTRIBUTE_NAMES, TWIST_SEEDS
@@ -162,7 +162,9 @@ def _context(request, character, sheet, **extra) -> dict:
     context.setdefault("plan", _split_plan(context["split_form"], character))
     check = context.get("check")
     if check is not None:
-        twist = getattr(check, "twist", None)
+        # The Check just rolled is among the recent rolls, read with their Twists.
+        shown = next((roll for roll in context["recent"] if roll.pk == check.pk), check)
+        twist = getattr(shown, "twist", None)
         context["twist"] = twist
         context["may_twist"] = twist is None and roll_services.engine_roll(check).may_twist
         context["outcome_text"] = outcome_text(twist or check)
@@ -209,7 +211,9 @@ def check_action(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def check_roll(request: HttpRequest, pk: int) -> HttpResponse:
-    character = _character(request, pk)
+    # The sheet is shown again after the Check, which writes none of what the sheet reads
+    # beside the character's row: those are read once (keep_sheet_reads).
+    character = keep_sheet_reads(_character(request, pk))
     sheet = sheet_for(character)
     form = _check_form(character, sheet, request.POST)
     if not form.is_valid():
@@ -223,7 +227,7 @@ def check_roll(request: HttpRequest, pk: int) -> HttpResponse:
         form.add_error(error.field, error.message)
         context = _context(request, character, sheet, check_form=form)
         return _render(request, context, "check-panel", status=200 if request.htmx else 409)
-    character.refresh_from_db()
+    character.refresh_from_db()  # the Mettle a Surge spent; the lines and sums kept
     sheet = sheet_for(character)
     data = request.POST.copy()
     data["request_key"] = _key()  # a fresh key for the next Check; what was typed stays

@@ -100,13 +100,15 @@ def values_of(character, lines=None) -> dict[str, Any]:
     return values
 
 
-def for_sheets(queryset):
+def for_sheets(queryset, *, xp: bool = False):
     """The characters of `queryset` with what their sheets read beside their own row,
     so that a page of many sheets stays flat in queries: `raises_spent` (what the raises
     bought in play cost, ledgers.AttributeRaise, for xp_earned), `credit_lost_total` (the
     Credit ledger's sum) and `sheet_lines` (the gear lines with their weapon rows, for
-    inventory.lines_of)."""
-    from characters.models import InventoryItem
+    inventory.lines_of); with `xp`, also `xp_total` (the XP ledger's sum, which
+    Character.xp reads), for a queryset not read `with_progress` (whose Level and coins
+    a sheet does not read)."""
+    from characters.models import InventoryItem, XpEntry
 
     from .ledgers import AttributeRaise
     from .models import CreditEntry
@@ -116,11 +118,25 @@ def for_sheets(queryset):
                 .values("character").annotate(total=Sum(column)).values("total"))
         return Coalesce(Subquery(rows), Value(0))
 
-    return queryset.annotate(
-        raises_spent=total(AttributeRaise, "cost", undone_at__isnull=True),
-        credit_lost_total=total(CreditEntry, "change"),
-    ).prefetch_related(Prefetch("items", to_attr="sheet_lines",
-                                queryset=InventoryItem.objects.select_related("mettle_weapon")))
+    sums = {"raises_spent": total(AttributeRaise, "cost", undone_at__isnull=True),
+            "credit_lost_total": total(CreditEntry, "change")}
+    if xp:
+        sums["xp_total"] = total(XpEntry, "xp_change")
+    return queryset.annotate(**sums).prefetch_related(
+        Prefetch("items", to_attr="sheet_lines",
+                 queryset=InventoryItem.objects.select_related("mettle_weapon")))
+
+
+def raises_spent_of(character) -> int:
+    """What the raises bought in play cost (ledgers.AttributeRaise, those not undone):
+    its `raises_spent` annotation (for_sheets), else the ledger's sum."""
+    from .ledgers import AttributeRaise
+
+    spent = getattr(character, "raises_spent", None)
+    if spent is None:
+        spent = AttributeRaise.objects.filter(character_id=character.pk, undone_at__isnull=True
+                                              ).aggregate(spent=Sum("cost"))["spent"] or 0
+    return spent
 
 
 def xp_earned(character) -> int:
@@ -129,15 +145,27 @@ def xp_earned(character) -> int:
     took from it (their entries, ledgers.AttributeRaise); the engine takes every raise of
     `raises` off it again, each at its cost then. A character loaded `for_sheets`
     costs no query here."""
-    from .ledgers import AttributeRaise
-
     if character.pk is None:
         return 0
-    spent = getattr(character, "raises_spent", None)
-    if spent is None:
-        spent = AttributeRaise.objects.filter(character_id=character.pk, undone_at__isnull=True
-                                              ).aggregate(spent=Sum("cost"))["spent"] or 0
-    return character.xp + spent
+    return character.xp + raises_spent_of(character)
+
+
+def keep_sheet_reads(character):
+    """Read what `sheet_for` reads beside the character's own row (its gear lines with
+    their weapons, the raises' and the Credit ledgers' sums, its XP ledger's sum: the
+    same queries as one sheet) and keep them on `character`, as for_sheets and
+    with_progress annotate them: for a view that shows the sheet again after a write
+    that changes none of them (a Check spends Mettle, a column of the row, which
+    refresh_from_db reads again and leaves these be). Returns `character`."""
+    from .inventory import lines_of
+    from .models import credit_lost_of
+
+    if character.pk is not None:
+        character.sheet_lines = lines_of(character)
+        character.raises_spent = raises_spent_of(character)
+        character.credit_lost_total = credit_lost_of(character)
+        character.xp_total = character.xp
+    return character
 
 
 def sheet_for(character, items=None) -> CharacterSheet:

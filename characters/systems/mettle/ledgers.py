@@ -175,6 +175,9 @@ def contact_states(character) -> dict[str, ContactEvent]:
 
 
 def contacts_lost(character) -> dict[str, ContactEvent]:
-    """The character's Contacts lost now: their latest event is LOST."""
+    """The character's Contacts lost now: their latest event is LOST (none, and no
+    query, for a character that names no Contacts)."""
+    if not character.contacts:
+        return {}
     return {name: event for name, event in contact_states(character).items()
             if event.kind == ContactEvent.Kind.LOST and name in character.contacts}

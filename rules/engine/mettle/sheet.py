@@ -183,6 +183,12 @@ class CharacterSheet(SheetLookups):
     issues: tuple[Issue, ...]
 
     @property
+    def attribute_rows(self) -> tuple[Stat, ...]:
+        """The five Attributes' stats in the sheet's order (the page's Attributes and
+        Descriptors card), without the rest of `stats`."""
+        return tuple(stat for key, stat in self.stats.items() if key in ATTRIBUTE_KEYS)
+
+    @property
     def status_effects(self) -> tuple[tuple[str, str, str], ...]:
         """(key, name, what it does) of each status the character has."""
         return tuple((key, status_label(key), STATUS_EFFECTS.get(key, ""))

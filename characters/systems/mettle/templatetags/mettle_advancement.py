@@ -1,6 +1,6 @@
 """{% mettle_ledgers character as ledgers %}: what the sheet's page shows of a METTLE
 character's advancement ledgers (characters/systems/mettle/ledgers.py): its Downtime
-Vouchers and the Contacts it lost. Two queries."""
+Vouchers and the Contacts it lost. Two queries (one with no Contacts named)."""
 
 from django import template
 

@@ -2,6 +2,7 @@
 its stable `data-stat` name: the same markup as every sheet of the app (a button that
 opens its explanation)."""
 
+from functools import lru_cache
 from html import escape
 
 from django import template
@@ -21,22 +22,33 @@ def cited(source: str) -> str:
                      for part, url in citation_links(source, system=KEY))
 
 
+@lru_cache(maxsize=512)
+def _stat_frame(name: str, label: str, prefix: str, classes: str, source: str):
+    """What {% mettle_stat %} shows around the value and its explanation, all but the
+    two parts that change with the character (as Eldritch Gambit's {% stat %}): the same
+    few dozen frames every time, so the citations are resolved to their links once."""
+    label, pid = escape(label), escape(f"{prefix}why-{name}")
+    source = f'<br><small class="text-muted">SRD: {cited(source)}</small>' if source else ""
+    return (
+        f'<div class="{classes}"><span class="stat-label" id="{pid}-label">{label}</span>'
+        f'<button type="button" class="stat-value" data-stat="{escape(name)}" '
+        f'popovertarget="{pid}" aria-label="{label} ',
+        f'<div popover id="{pid}" class="stat-why" role="note"><strong>',
+        f"</strong>{source}</div></div>",
+    )
+
+
 @register.simple_tag
 def mettle_stat(stat, label=None, prefix="", big=False):
     """The stat's value (shown as unmodified(modified) where equipment or circumstance
     changes it) and its explanation from the character's own values."""
-    label = escape(str(label or stat.label))
-    pid = escape(f"{prefix}why-{stat.name}")
     display = escape(stat.display)
-    source = (f'<br><small class="text-muted">SRD: {cited(stat.source)}</small>'
-              if stat.source else "")
     classes = "stat stat-big" if big else "stat"
     if isinstance(stat.value, str) and len(stat.display) > 6:  # a word ("Struggling")
         classes += " stat-wide"
-    return SafeString(
-        f'<div class="{classes}"><span class="stat-label" id="{pid}-label">{label}</span>'
-        f'<button type="button" class="stat-value" data-stat="{escape(stat.name)}" '
-        f'popovertarget="{pid}" aria-label="{label} {display}: show how it is computed">'
-        f'{display}</button><div popover id="{pid}" class="stat-why" role="note">'
-        f"<strong>{escape(stat.explanation)}</strong>{source}</div></div>"
+    head, why, tail = _stat_frame(stat.name, str(label or stat.label), str(prefix), classes,
+                                  stat.source or "")
+    return SafeString(  # the frame and both values are escaped
+        f'{head}{display}: show how it is computed">{display}</button>'
+        f"{why}{escape(stat.explanation)}{tail}"
     )

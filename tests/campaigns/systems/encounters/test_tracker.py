@@ -486,3 +486,53 @@ def test_a_long_ledger_shows_a_page_and_links_older(fight, client, monkeypatch):
     client.force_login(players[0][0])
     assert 'id="ledger-heading"' not in client.get(
         url("tracker", guide.encounter), {"before": seqs[1]}).content.decode()
+
+
+# -- what the tracker's page and the live view's answer cost (issue 12) -----------------------
+
+
+def seat_more(campaign, count):
+    """`count` more players at the table, each with a character of these rules."""
+    for _ in range(count):
+        player = MembershipFactory(campaign=campaign).user
+        character = character_services.character_create(owner=player, data=SABLE)
+        Character.objects.filter(pk=character.pk).update(campaign=campaign)
+
+
+def test_the_trackers_page_and_live_view_cost_7_queries_flat(client, table):
+    """The Guide's page: the session, the user, the membership, the encounter, its live
+    steps, the ledger's page of steps and the campaign's characters (the party to add, and
+    the Guide's own among them); a player's live view (a 200: something new) reads its
+    own characters' keys instead of the ledger and the party. The same for a party of 2
+    and of 6, with a short and a long history."""
+    from tests.campaigns.test_poll_queries import assert_flat, count_queries
+
+    campaign, players = table
+    pages, live = {}, {}
+
+    def count(label):
+        encounter = SeedEncounter.objects.get()
+        client.force_login(campaign.owner)
+        pages[label] = count_queries(client, url("tracker", encounter))
+        client.force_login(players[0][0])
+        live[label] = count_queries(client, url("tracker", encounter), HTTP_HX_REQUEST="true",
+                                    HTTP_HX_TARGET="live")
+
+    encounter = tracker.encounter_create(campaign=campaign, by=campaign.owner, name="Crypt")
+    count("party of 2, short history")
+    guide = Guide(client, encounter)
+    client.force_login(campaign.owner)
+    for _ in range(12):
+        guide.post("add", name="Rat", side="foes", quickness="1", command="0",
+                   strength="1", willpower="1", stamina_max="2", health_max="2",
+                   sanity_max="1", load="0")
+    count("party of 2, long history")
+    seat_more(campaign, 4)
+    client.force_login(campaign.owner)
+    guide.post("add_party", character=str(Character.objects.filter(
+        campaign=campaign).order_by("-pk").first().pk))
+    count("party of 6, long history")
+    assert_flat(pages)
+    assert_flat(live)
+    assert next(iter(pages.values()))[0] == 7
+    assert next(iter(live.values()))[0] == 7

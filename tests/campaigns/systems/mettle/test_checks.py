@@ -412,3 +412,45 @@ def test_a_long_session_log_pages_back_with_older(client, table, monkeypatch):
         response = client.get(url, {"before": junk})
         assert response.status_code == 200 and response.content.decode().count(
             "data-roll=") == 2
+
+
+# -- what a Check costs (issue 12) -------------------------------------------------------------
+
+
+def test_a_check_reads_the_sheets_lines_and_ledgers_once_and_shows_the_mettle_spent(
+        client, table):
+    """The Play page's Check shows the sheet again after rolling: the character's row is
+    read again (a Surge spent Mettle) but its gear lines and the ledgers' sums, which a
+    Check does not write, are read once (builds.keep_sheet_reads), and its Twist (none
+    yet) comes with the recent rolls. Its queries are the same with a longer inventory,
+    XP and Credit ledgers and roll log."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from characters.systems.mettle.models import CreditEntry
+    from tests.characters.test_sheet_lines import add_mettle_lines
+    from tests.factories import XpEntryFactory
+
+    viktor = table["viktor"]
+    client.force_login(table["player"])
+    url = reverse("characters:mettle_check", args=[viktor.pk])
+
+    def check(key, **changes):
+        with CaptureQueriesContext(connection) as queries:
+            response = client.post(url, {**CHECK, "request_key": key, **changes},
+                                   HTTP_HX_REQUEST="true")
+        assert response.status_code == 200 and 'id="check-result"' in response.content.decode()
+        return len(queries)
+
+    few = check("a1")
+    add_mettle_lines(viktor, 12)
+    for _ in range(8):
+        XpEntryFactory(character=viktor, xp_change=2)
+        CreditEntry.objects.create(character=viktor, kind="guide", change=0)
+    for n in range(25):
+        check(f"b{n}")
+    many = check("c1")
+    assert many == few == 18
+    # Without htmx the whole page comes back, with the Mettle the Surge spent.
+    page = client.post(url, {**CHECK, "surge": "2", "request_key": "s1"}).content.decode()
+    assert 'data-stat="mettle_current">7<' in page

@@ -418,3 +418,36 @@ def test_the_party_card_poll_refuses_before_any_304(client, campaign, gm, player
     client.logout()
     assert client.get(url(campaign, "guide"),
                       headers={**headers, "If-None-Match": etag}).status_code == 302
+
+
+def test_the_party_cards_new_answer_costs_7_queries_flat_with_the_sheets_numbers(
+        client, campaign, gm):
+    """When something changed, the card alone is rendered (not the screen's forms, NPCs
+    and Factions): the session, the user, the role with the party's rows and ledgers'
+    newest entries, their gear lines, the membership, then the characters with their
+    ledgers' sums (XP among them, without with_progress's Level and coins) and their
+    gear lines. 7 queries for 2 characters as for 5 with a long history, and each
+    row's numbers are the character's own sheet's."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from characters.systems.mettle.builds import sheet_for
+    from tests.campaigns.test_poll_queries import mettle_party
+
+    client.force_login(gm)
+    counts = []
+    for n, history in ((2, 1), (5, 12)):
+        party = mettle_party(campaign, gm, n, history)
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url(campaign, "guide"), headers={**HX, "HX-Target": "party"})
+        assert response.status_code == 200
+        counts.append(len(queries))
+        page = response.content.decode()
+        assert 'id="party"' in page and 'id="npcs"' not in page
+        for character in party:
+            sheet = sheet_for(MettleCharacter.objects.get(pk=character.pk))
+            row = page.split(f'data-character="{character.pk}"', 1)[1].split("</tr>", 1)[0]
+            assert (f'data-stat="mettle">{sheet.value("mettle_current")}/'
+                    f'{sheet.value("mettle_max")}<') in row
+            assert f'data-stat="soak">{sheet.value("soak")}<' in row
+    assert counts == [7, 7]

@@ -585,3 +585,28 @@ def test_a_live_view_poll_that_finds_nothing_new_costs_3_queries_flat(client, ca
         service.undo(encounter_id=fight.pk, version=None)
     measure("4 PCs, a long log")
     assert_304_costs("METTLE Initiative live", counts)
+
+
+def test_the_players_live_view_builds_none_of_the_guides_forms(client, campaign, fight):
+    """A player's live view (its poll's 200, when something changed) reads the session,
+    the user, the role and version, the membership, the fight, its combatants with their
+    characters and gear lines, and its steps and their count: 10 queries, with two PCs as
+    with four; not the party still to add, nor the Guide's forms per combatant (live.html
+    shows none of them)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    player = fight.combatants.get(name="Viktor").character.owner
+    client.force_login(player)
+
+    def count():
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url(fight), HTTP_HX_REQUEST="true", HTTP_HX_TARGET="live")
+        assert response.status_code == 200
+        assert "npc_form" not in response.context and "party_missing" not in response.context
+        assert not hasattr(response.context["rows"][0], "damage_form")
+        return len(queries)
+
+    assert count() == 10
+    two_more_join_the_fight(campaign, fight)
+    assert count() == 10

@@ -200,3 +200,38 @@ def test_a_long_inventory_pages_on_the_page(player, user):
     listed = re.search(r"<ul class=\"mb-0\" data-gear>(.*?)</ul>", second, re.S).group(1)
     assert listed.count("<li>") == lines - GEAR_PER_PAGE
     assert player.get(viktor.get_absolute_url(), {"gear": "xyz"}).status_code == 200
+
+
+# -- what the page costs (issue 12) -------------------------------------------------------------
+
+
+def test_the_pages_queries_are_flat_in_the_ledgers_and_none_for_contacts_not_named(
+        player, user):
+    """The page reads each METTLE ledger it shows once (the raises' and the Credit's sums,
+    the Vouchers' sum, the Contacts' events), however long they are; a character that
+    names no Contacts costs no Contacts query (none can be lost)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from characters.systems.mettle.ledgers import ContactEvent, VoucherEntry
+    from characters.systems.mettle.models import CreditEntry
+
+    def page_queries(character):
+        with CaptureQueriesContext(connection) as queries:
+            response = player.get(character.get_absolute_url())
+        assert response.status_code == 200
+        return len(queries), response.content.decode()
+
+    viktor = make_viktor(user)
+    short, _ = page_queries(viktor)
+    for _ in range(6):
+        VoucherEntry.objects.create(character=viktor, kind="grant", change=1)
+        CreditEntry.objects.create(character=viktor, kind="guide", change=0)
+        ContactEvent.objects.create(character=viktor, contact="Oleg", kind="regained")
+    ContactEvent.objects.create(character=viktor, contact="Oleg", kind="lost")
+    long, page = page_queries(viktor)
+    assert long == short
+    assert 'data-contact-lost' in page and 'data-stat="vouchers">6<' in page
+    loner = make_viktor(user, name="Loner", contacts=[])
+    alone, page = page_queries(loner)
+    assert alone == short - 1 and "None named yet." in page
