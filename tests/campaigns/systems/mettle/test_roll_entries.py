@@ -1,8 +1,9 @@
-"""{% mettle_roll %} (campaigns/templatetags/mettle_rolls.py) renders a METTLE roll of a
-log exactly as the included template it replaced did (data/roll_entry.html, its text as
-it was): checks and Twists, Surges, Raises, Splits, Backstories, no dice, a roll by nobody,
-text that needs escaping, a roll fresh from create() (its kind the Choices member), in
-two time zones, with and without the character's name."""
+"""{% mettle_roll %} (characters/systems/mettle/templatetags/mettle_rolls.py) renders a
+METTLE roll of a log exactly as the included template it replaced did
+(data/roll_entry.html, its text as it was): checks and Twists, Surges, Raises, Splits,
+Backstories, no dice, a roll by nobody, text that needs escaping, a roll fresh from
+create() (its kind the Choices member), in two time zones, with and without the
+character's name."""
 
 from pathlib import Path
 
@@ -12,8 +13,8 @@ from django.utils import timezone
 
 from campaigns import services
 from campaigns.systems.mettle.rolls import MettleRoll
-from campaigns.templatetags.mettle_rolls import mettle_roll
 from characters.systems.mettle.apps import KEY
+from characters.systems.mettle.templatetags.mettle_rolls import mettle_roll
 from tests.characters.systems.mettle.helpers import make_viktor
 from tests.factories import CampaignFactory, MembershipFactory
 
