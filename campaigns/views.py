@@ -65,9 +65,13 @@ def _require_runs(membership: Membership) -> None:
 
 
 def _party(campaign: Campaign, *, full: bool) -> list[dict]:
-    """One row per character. The Imp's rows carry the rules engine's sheet; the
-    players' rows only the summary. A fixed number of queries, whatever the party."""
+    """One row per character. The Imp's rows carry the rules engine's sheet where the
+    system's ritual shows it (its "party_columns": Eldritch Gambit's HP, WP, statuses);
+    the players' rows, and every row of a system that shows none, only the summary (a
+    sheet no cell reads is not computed, nor its gear and ledgers read). A fixed number
+    of queries, whatever the party."""
     system = campaign.game_system
+    full = full and bool(rituals.of(campaign.system).templates.get("party_columns"))
     characters = (system.character_model.objects.filter(campaign=campaign)
                   .with_progress().select_related("owner"))
     if full and system.for_sheets is not None:

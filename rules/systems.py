@@ -234,8 +234,9 @@ class GameSystem:
     #     "party" (its note in that row), "party_columns" (its columns of the party table,
     #     after the generic Character, Player, Level and the Imps' XP: the headings with
     #     heading=True, else one row's cells; `runs`, and `row` with row.ritual, and for the
-    #     Imps row.sheet and row.statuses), "progress" (the Level and XP card
-    #     of the campaign's character page; the generic one shows the ledger's sums),
+    #     Imps row.sheet and row.statuses, computed only for a system that has this slot),
+    #     "progress" (the Level and XP card of the campaign's character page; the generic
+    #     one shows the ledger's sums),
     #     "character" (that page's next card, above the ledger).
     #   labels: a mapping of the generic pages' words for it ("character_link": the link
     #     to a character's campaign page; "history": what a character who leaves keeps;

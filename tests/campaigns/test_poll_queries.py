@@ -242,10 +242,9 @@ def test_campaign_dashboard_poll_is_flat_in_party_and_history(client, campaign, 
 
 
 def test_a_mettle_dashboard_is_flat_in_the_party(client):
-    """METTLE Core's sheets read their gear lines (with the weapons' rows), the Credit
-    ledger and the raises bought in play: GameSystem.for_sheets loads them with the party,
-    so the Guide's dashboard costs the same for 2, 4 and 8 characters, each with weapons,
-    gear, a Credit purchase and a raise."""
+    """The Guide's dashboard costs the same for 2, 4 and 8 characters, each with gear, a
+    Credit purchase and XP (METTLE Core's party table shows no sheet's number, so none
+    is computed: test_only_a_party_table_that_shows_sheets_computes_them)."""
     from campaigns import services
     from characters.systems.mettle import inventory
     from characters.systems.mettle.models import MettleCharacter
@@ -270,6 +269,35 @@ def test_a_mettle_dashboard_is_flat_in_the_party(client):
         client.force_login(guide)
         counts[f"{n} characters, page"] = count_queries(client, path)
     assert_flat(counts)
+
+
+def test_only_a_party_table_that_shows_sheets_computes_them(client, campaign, imp, party):
+    """The Imp's party table shows Eldritch Gambit's sheets (HP, WP, statuses: its
+    ritual's "party_columns"); METTLE Core's and Errant's show only the generic columns,
+    so their dashboards compute no sheet and read none of the gear and ledgers one needs
+    (campaigns.views._party)."""
+    from campaigns import services
+    from tests.factories import UserFactory
+
+    heroes = party(2)
+    client.force_login(imp)
+    response = client.get(reverse("campaigns:detail", args=[campaign.pk]),
+                          HTTP_HX_REQUEST="true", HTTP_HX_TARGET="party-dashboard")
+    assert response.content.decode().count('data-stat="hp_current"') == len(heroes)
+    for system in ("mettle-core", "errant"):
+        guide = UserFactory()
+        other = services.campaign_create(owner=guide, name=system, system=system)
+        if system == "mettle-core":
+            mettle_party(other, guide, 2, 1)
+        client.force_login(guide)
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(reverse("campaigns:detail", args=[other.pk]),
+                                  HTTP_HX_REQUEST="true", HTTP_HX_TARGET="party-dashboard")
+        assert response.status_code == 200
+        read = [q["sql"].split(" FROM ", 1)[1].split()[0] for q in queries.captured_queries
+                if " FROM " in q["sql"]]
+        assert not {'"characters_inventoryitem"', '"mettle_creditentry"',
+                    '"mettle_attributeraise"', '"errant_erranttraining"'} & set(read), read
 
 
 # --- what a poll that finds nothing new costs (304) ----------------------------------------
