@@ -162,20 +162,23 @@ def _turns_told(session: Session) -> tuple[set[int], dict[int, list[int]]]:
     return absent, taken
 
 
-def highlight_turns(session: Session, told: tuple | None = None
+def highlight_turns(session: Session, told: tuple | None = None, party=None
                     ) -> list[tuple[Character, int]]:
     """Who is still to speak, in order: (character, its open round) for every present
     character of the campaign with a turn left. The first is the one whose turn it is:
     the lowest open round goes first, then the party's order (by name). Worked out from
     the recorded turns alone (`told`: _turns_told's, when the caller read them), so an
-    interrupted ritual resumes where it stopped."""
+    interrupted ritual resumes where it stopped. `party`: the campaign's characters in
+    the party's order (Character's), when the caller read them."""
     if not session.has_ritual or not session.ritual_open:
         return []
     if not rituals.of(session.campaign.system).highlights:
         return []
     absent, taken = told if told is not None else _turns_told(session)
     waiting = []
-    for character in Character.objects.filter(campaign_id=session.campaign_id):
+    if party is None:
+        party = Character.objects.filter(campaign_id=session.campaign_id)
+    for character in party:
         if character.pk in absent:
             continue
         round_number = _open_round(session.highlight_rounds, taken.get(character.pk, ()))
