@@ -16,6 +16,7 @@ from typing import NamedTuple
 from django import template
 from django.utils.safestring import SafeString
 
+from characters.stat_markup import stat_frame
 from characters.templatetags.builder_errors import slot_markup
 from rules.engine.eldritch_gambit import ATTRIBUTES
 from rules.reference import citation_links
@@ -32,18 +33,10 @@ register = template.Library()
 def _stat_frame(name: str, label: str, prefix: str, classes: str, source: str):
     """What {% stat %} shows around the value and its explanation, all but the two
     parts that change as the player types: the same few dozen frames every time."""
-    label, pid = escape(label), escape(f"{prefix}why-{name}")
-    if source:  # each citation links to its entry in the rules reference
-        links = "; ".join(f'<a href="{escape(url)}">{escape(part)}</a>' if url
-                          else escape(part) for part, url in citation_links(source))
-        source = f'<br><small class="text-muted">SRD: {links}</small>'
-    return (
-        f'<div class="{classes}"><span class="stat-label" id="{pid}-label">{label}</span>'
-        f'<button type="button" class="stat-value" data-stat="{escape(name)}" '
-        f'popovertarget="{pid}" aria-label="{label} ',
-        f'<div popover id="{pid}" class="stat-why" role="note"><strong>',
-        f"</strong>{source}</div></div>",
-    )
+    # Each citation links to its entry in the rules reference.
+    links = "; ".join(f'<a href="{escape(url)}">{escape(part)}</a>' if url
+                      else escape(part) for part, url in citation_links(source or ""))
+    return stat_frame(name, label, prefix, classes, links)
 
 
 @register.simple_tag

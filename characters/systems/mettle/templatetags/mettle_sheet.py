@@ -8,6 +8,7 @@ from html import escape
 from django import template
 from django.utils.safestring import SafeString
 
+from characters.stat_markup import stat_frame
 from rules.reference import citation_links
 
 from ..apps import KEY
@@ -27,15 +28,7 @@ def _stat_frame(name: str, label: str, prefix: str, classes: str, source: str):
     """What {% mettle_stat %} shows around the value and its explanation, all but the
     two parts that change with the character (as Eldritch Gambit's {% stat %}): the same
     few dozen frames every time, so the citations are resolved to their links once."""
-    label, pid = escape(label), escape(f"{prefix}why-{name}")
-    source = f'<br><small class="text-muted">SRD: {cited(source)}</small>' if source else ""
-    return (
-        f'<div class="{classes}"><span class="stat-label" id="{pid}-label">{label}</span>'
-        f'<button type="button" class="stat-value" data-stat="{escape(name)}" '
-        f'popovertarget="{pid}" aria-label="{label} ',
-        f'<div popover id="{pid}" class="stat-why" role="note"><strong>',
-        f"</strong>{source}</div></div>",
-    )
+    return stat_frame(name, label, prefix, classes, cited(source) if source else "")
 
 
 @register.simple_tag
