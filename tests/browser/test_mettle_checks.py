@@ -67,6 +67,9 @@ def test_a_check_with_a_twist_reaches_the_guides_log_live(page, browser, live_se
     page.goto(f"/characters/{table['viktor'].pk}/")
     page.get_by_role("link", name="Play: Checks").click()
     expect(page.get_by_role("heading", name="Make a Check")).to_be_visible()
+    # htmx wires the page's selects up once the document has loaded: a choice made before
+    # that sends nothing (the Action's outcomes then never came, about one run in six).
+    page.wait_for_load_state("load")
 
     page.get_by_label("Action", exact=True).select_option("Attack")
     htmx_settled(page)
