@@ -71,6 +71,9 @@ def test_check_with_gambit_reaches_the_imp_live_and_reroll_stops_at_the_floor(
     page.goto(f"/characters/{hero.pk}/")
     page.get_by_role("link", name="Checks and Rolls").click()
     expect(page.get_by_role("heading", name="Make a Check")).to_be_visible()
+    # htmx wires the page's selects up once the document has loaded: a choice made before
+    # that sends nothing.
+    page.wait_for_load_state("load")
 
     # Attack, Melee: DEX and a d20 by default.
     page.get_by_label("Action").select_option("attack-melee")
