@@ -48,17 +48,22 @@ def require_guide(campaign: Campaign, by, what: str) -> None:
         raise CampaignError(f"Only the Guide may {what}.", "not_guide")
 
 
+def _company_errants(campaign: Campaign):
+    """The Company's Errants in the Company's order, with their XP (with_progress) and
+    players."""
+    return (ErrantCharacter.objects.filter(campaign=campaign, system=KEY)
+            .with_progress().select_related("owner").order_by("pk"))
+
+
 def members(campaign: Campaign) -> list[ErrantCharacter]:
     """The Company's Errants with what their sheets read loaded (for_sheets)."""
-    return list(for_sheets(ErrantCharacter.objects.filter(campaign=campaign, system=KEY)
-                           .with_progress().select_related("owner").order_by("pk")))
+    return list(for_sheets(_company_errants(campaign)))
 
 
 def roll_of(campaign: Campaign) -> list[ErrantCharacter]:
-    """The Company's Errants as the Company page lists them: their XP (with_progress) and
-    players, without what only their sheets read (the page computes no sheet)."""
-    return list(ErrantCharacter.objects.filter(campaign=campaign, system=KEY)
-                .with_progress().select_related("owner").order_by("pk"))
+    """The Company's Errants as the Company page lists them, and as a check of who is in
+    the Company needs them: without what only their sheets read (no sheet is computed)."""
+    return list(_company_errants(campaign))
 
 
 def debt(company: ErrantCompany) -> int:
@@ -131,7 +136,7 @@ def roles_set(*, campaign: Campaign, roles: dict[str, int | None], by) -> Errant
     """Each table role to a member Errant or nobody (None)."""
     company = lock_company(campaign)
     require_guide(campaign, by, "set the table roles")
-    member_pks = {e.pk for e in members(campaign)}
+    member_pks = {e.pk for e in roll_of(campaign)}
     for key in ROLE_KEYS:
         pk = roles.get(key)
         if pk is not None and pk not in member_pks:
@@ -149,7 +154,7 @@ def march_move(*, campaign: Campaign, character_pk: int, direction: str, by) -> 
     require_guide(campaign, by, "change the marching order")
     if direction not in ("up", "down"):
         raise CampaignError("Move forward or back.", "bad_direction")
-    order = [e.pk for e in marching(company, members(campaign))]
+    order = [e.pk for e in marching(company, roll_of(campaign))]
     if character_pk not in order:
         raise CampaignError("That Errant is not in the Company.", "not_member")
     i = order.index(character_pk)
