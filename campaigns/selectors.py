@@ -104,12 +104,10 @@ def ritual_table(session: Session, user, *, runs: bool) -> RitualTable:
                       .with_progress().select_related("owner"))
     highlights = list(session.highlights.select_related("character", "xp_entry__reversed_by"))
     absent = set(session.absences.values_list("character_id", flat=True))
-    # Whose turn it is, from what this read already: the turns standing (an undone
-    # award gave its turn back), the absences and the party (Character's order).
-    taken: dict[int, list[int]] = {}
-    for highlight in highlights:
-        if highlight.undone_at is None:
-            taken.setdefault(highlight.character_id, []).append(highlight.round_number)
+    # Whose turn it is, from what this read already: the turns standing, the absences
+    # and the party (Character's order).
+    taken = services.rounds_taken((h.character_id, h.round_number) for h in highlights
+                                  if h.undone_at is None)
     waiting = services.highlight_turns(session, (absent, taken), party=characters)
     open_round = {character.pk: round_number for character, round_number in waiting}
     current = waiting[0][0].pk if waiting else None

@@ -151,15 +151,20 @@ def _open_round(rounds: int, taken) -> int | None:
     return next((n for n in range(1, rounds + 1) if n not in taken), None)
 
 
+def rounds_taken(turns) -> dict[int, list[int]]:
+    """The rounds each character's turns took, from (character pk, round) pairs of the
+    turns standing (an undone award gave its turn back)."""
+    taken: dict[int, list[int]] = {}
+    for character_id, round_number in turns:
+        taken.setdefault(character_id, []).append(round_number)
+    return taken
+
+
 def _turns_told(session: Session) -> tuple[set[int], dict[int, list[int]]]:
     """The session's absent characters, and the rounds each character's turns standing
     took."""
     absent = set(session.absences.values_list("character_id", flat=True))
-    taken: dict[int, list[int]] = {}
-    for character_id, round_number in _turns(session).values_list("character_id",
-                                                                   "round_number"):
-        taken.setdefault(character_id, []).append(round_number)
-    return absent, taken
+    return absent, rounds_taken(_turns(session).values_list("character_id", "round_number"))
 
 
 def highlight_turns(session: Session, told: tuple | None = None, party=None
