@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import secrets
+from collections.abc import Callable
 from pathlib import PurePath
 
 from django.conf import settings
@@ -95,6 +96,24 @@ def _build_accessor(model: type[models.Model] | None) -> str | None:
     if model is None or model is Character:
         return None
     return model._meta.model_name
+
+
+def get_built(pk: int, narrow: Callable[[CharacterQuerySet], CharacterQuerySet]
+              = CharacterQuerySet.all) -> Character:
+    """The character `pk` as its system's model, from the characters `narrow` leaves of
+    that model's (the user's own, those they may see; annotated `with_progress`, joined
+    with its campaign...). Its system's name is read first (one column of one row), then
+    its system's table joined to the shell: for one character this costs less than the
+    join of every game's table that `with_builds` makes (about half as much to build and
+    read on SQLite with four games, and each game added would add a join to every read).
+    Raises Character.DoesNotExist when there is no such character or `narrow` leaves it
+    out."""
+    key = Character.objects.filter(pk=pk).values_list("system", flat=True).first()
+    system = systems.find(key) if key is not None else None
+    model = (system.character_model if system is not None else None) or Character
+    # A build model's DoesNotExist is Character.DoesNotExist's subclass (multi-table
+    # inheritance), so callers catch the one.
+    return narrow(model.objects.all()).get(pk=pk)
 
 
 def as_built(character: Character) -> Character:

@@ -16,9 +16,9 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
 from . import printing
-from .models import Character, InventoryItem, as_built
+from .models import Character, InventoryItem
 from .portraits import PortraitForm, character_portrait_set, content_type_for
-from .selectors import portrait_url, versioned
+from .selectors import built_or_404, portrait_url, versioned
 
 
 def with_items(characters: list[Character]) -> list[Character]:
@@ -31,8 +31,8 @@ def with_items(characters: list[Character]) -> list[Character]:
 def _printable_character(request: HttpRequest, pk: int) -> Character:
     """The character to print, if the user may see it, as its system's model, with its
     items and ledger sums."""
-    character = as_built(get_object_or_404(
-        Character.objects.visible_to(request.user).with_progress().with_builds(), pk=pk))
+    character = built_or_404(pk, lambda characters: characters.visible_to(request.user)
+                             .with_progress())
     return with_items([character])[0]
 
 

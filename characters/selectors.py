@@ -1,15 +1,27 @@
 """Reads every system's character pages share: the gear handed over between characters
 (the writes: campaigns/transfers.py) and the portrait's URL. A system's own reads are its
-package's (Eldritch Gambit's: characters/systems/eldritch_gambit/selectors.py)."""
+package's (Eldritch Gambit's: characters/systems/eldritch_gambit/selectors.py); and one
+character as its system's model."""
 
 from __future__ import annotations
 
 from django.db.models import Q
+from django.http import Http404
 from django.urls import reverse
 from django.utils.text import slugify
 
 from .inventory import describe
-from .models import Character, GearTransfer
+from .models import Character, GearTransfer, get_built
+
+
+def built_or_404(pk: int, narrow) -> Character:
+    """The character as its system's model (get_built, from the characters `narrow`
+    leaves), or 404 when there is none or `narrow` leaves it out."""
+    try:
+        return get_built(pk, narrow)
+    except Character.DoesNotExist:
+        raise Http404("No such character.") from None
+
 
 # -- the gear handed over ------------------------------------------------------------------
 

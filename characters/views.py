@@ -16,7 +16,7 @@ from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -27,17 +27,19 @@ from rules import systems
 from . import exchange, services
 from .models import Character, as_built, with_totals
 from .portraits import portrait_file_forget
+from .selectors import built_or_404
 
 
 def _character_for(request: HttpRequest, pk: int, *, edit: bool = False,
                    related: tuple[str, ...] = ()) -> Character:
-    """The character as its game system's model (one query, joined with `related`), with
-    its ledger sums (two aggregate queries: progress_of)."""
-    queryset = Character.objects.editable_by(request.user) if edit else (
-        Character.objects.visible_to(request.user)
-    )
-    return with_totals(as_built(get_object_or_404(
-        queryset.with_builds().select_related(*related), pk=pk)))
+    """The character as its game system's model (its system's name, then its row joined
+    with `related`: get_built), with its ledger sums (two aggregate queries:
+    progress_of)."""
+    def narrow(characters):
+        mine = characters.editable_by(request.user) if edit else (
+            characters.visible_to(request.user))
+        return mine.select_related(*related)
+    return with_totals(built_or_404(pk, narrow))
 
 
 def _rng(request: HttpRequest) -> random.Random:
@@ -190,13 +192,13 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
 def _character_with_items(request: HttpRequest, pk: int):
     """The character the user may edit, as its system's model, then its inventory with
     the catalog rows and what its game reads beside each line (lines_for_sheet, which
-    the game's sheet reads too): two queries however much it carries. No ledger sums
+    the game's sheet reads too): three queries however much it carries (get_built's
+    two: its system's name, then its row). No ledger sums
     unless the ledger sets Level and XP: otherwise they come from what is typed (see the
     lazy initial). Whether a character in no campaign ever played in one is one more
     small query (services.campaign_history), asked only for such a character: an
     annotation would cost every preview more to build than the query costs them."""
-    character = as_built(get_object_or_404(
-        Character.objects.editable_by(request.user).with_builds(), pk=pk))
+    character = built_or_404(pk, lambda characters: characters.editable_by(request.user))
     if services.ledger_rules_progress(character):
         # In a campaign the form shows the ledger's Level and XP (read-only fields take
         # their initial values): both sums in one query, not one query per field.
@@ -290,7 +292,8 @@ def character_compare(request: HttpRequest) -> HttpResponse:
         if value:
             if (character_pk := parse_id(value)) is None:
                 raise Http404("No such character.")
-            chosen.append(as_built(get_object_or_404(visible.with_builds(), pk=character_pk)))
+            chosen.append(built_or_404(character_pk, lambda characters: characters
+                                        .visible_to(request.user).with_progress()))
     columns = []
     for character in chosen:
         items = lines_for_sheet(character)

@@ -364,19 +364,19 @@ def test_preview_escapes_what_an_error_repeats(client, owner):
 
 def test_preview_of_a_saved_character_counts_its_gear(client, owner, character,
                                                        django_assert_max_num_queries):
-    """Session, user, the character, whether it ever played in a campaign, its items
-    with their catalog rows: however much it carries."""
+    """Session, user, the character's game system, the character, whether it ever played
+    in a campaign, its items with their catalog rows: however much it carries."""
     InventoryItemFactory(character=character, name="Rock", load=2, quantity=3)
     client.force_login(owner)
     url = reverse("characters:preview", args=[character.pk])
-    with django_assert_max_num_queries(5):
+    with django_assert_max_num_queries(6):
         response = client.post(url, builder_data(str="3", end="2", dex="0"),
                                HTTP_HX_REQUEST="true")
     stats = dict(re.findall(r'data-stat="(\w+)"[^>]*>([^<]*)<', response.content.decode()))
     assert stats["load"] == "6"
     assert stats["encumbrance"] == "encumbered"
     InventoryItemFactory.create_batch(20, character=character)
-    with django_assert_max_num_queries(5):
+    with django_assert_max_num_queries(6):
         client.post(url, builder_data(), HTTP_HX_REQUEST="true")
 
 
@@ -384,11 +384,11 @@ def test_preview_of_a_campaign_character_reads_the_ledger_once(
         client, owner, django_assert_max_num_queries):
     """In a campaign Level and XP are read-only and come from the XP ledger: the
     preview sums it in one query (in place of asking whether it ever played in one),
-    still within its five."""
+    still within its six."""
     character = CharacterFactory(owner=owner, campaign=CampaignFactory(), progress__level=12,
                                  progress__xp=5)
     client.force_login(owner)
-    with django_assert_max_num_queries(5):
+    with django_assert_max_num_queries(6):
         response = client.post(reverse("characters:preview", args=[character.pk]),
                                builder_data(level="3", xp="0"), HTTP_HX_REQUEST="true")
     stats = dict(re.findall(r'data-stat="(\w+)"[^>]*>([^<]*)<', response.content.decode()))

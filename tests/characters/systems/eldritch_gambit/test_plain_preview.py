@@ -25,9 +25,11 @@ from tests.factories import (
 
 pytestmark = pytest.mark.django_db
 
-# Session, user, the character, whether it ever played in a campaign (for one in a
-# campaign: its Level and XP from the ledger instead), its items with their catalog rows.
-PREVIEW_QUERIES = 5
+# Session, user, the character's game system, the character (its system's row joined to
+# the shell: characters.models.get_built), whether it ever played in a campaign (for one
+# in a campaign: its Level and XP from the ledger instead), its items with their catalog
+# rows.
+PREVIEW_QUERIES = 6
 
 
 def srd(name: str) -> GearItem:
