@@ -191,8 +191,10 @@ class ErrantForm(forms.Form):
             self.fields[f"proficiency_{key}"] = choice_field(
                 name, PROFICIENCY_CHOICES,
                 help_text=f"Mastery: {mastery}" if mastery else "")
+        # The XP ledger's sum, read once: Renown here, the sheet in clean().
+        self.xp = xp_of(character)
         # One pair of selects per Renown gained (from the XP ledger), or per raise stored.
-        renown = renown_for_xp(xp_of(character))
+        renown = renown_for_xp(self.xp)
         stored = len(character.renown_raises) if character is not None else 0
         self.renown_numbers = list(range(2, max(renown, stored + 1) + 1))
         choices = [("", "—"), *((key, f"{key} ({ATTRIBUTE_NAMES[key]})")
@@ -373,7 +375,7 @@ class ErrantForm(forms.Form):
         self.unreadable = [name for name in self.errors if name in self._read_fields()]
         if self.unreadable:
             return data
-        self.sheet = compute_sheet(build_from(data, xp=xp_of(self.character),
+        self.sheet = compute_sheet(build_from(data, xp=self.xp,
                                               coins=coin_count(coins_of(self.character))))
         for issue in self.sheet.errors:
             target = ISSUE_FIELDS.get(issue.field)
