@@ -12,10 +12,13 @@ The items are rows of fields (item_<n>_name, _size, _quantity, _location, ...), 
 
 from __future__ import annotations
 
+import copy
+import functools
 import re
 from fractions import Fraction
 
 from django import forms
+from django.utils.choices import BaseChoiceIterator
 
 from rules.engine.errant import compute_sheet
 from rules.engine.errant.advancement import renown_for_xp
@@ -98,15 +101,30 @@ def number_field(label, *, min_value, max_value, required=True, help_text="", wi
     )
 
 
+class FixedChoices(BaseChoiceIterator):
+    """A select's choices, fixed and normalised once. Django keeps a choice iterator as it
+    is (it normalises a list on every field made, and re-reads a callable's list on every
+    value checked), and this one is immutable, so a form's copy of the field shares it:
+    the builder has about 60 selects (four per item line) made and checked on every
+    preview keystroke."""
+
+    def __init__(self, choices):
+        self.pairs = tuple((value, label) for value, label in choices)
+
+    def __iter__(self):
+        return iter(self.pairs)
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __copy__(self):
+        return self
+
+
 def choice_field(label, choices, *, required=False, widget=None, help_text=""):
-    """A select whose messages name it. Its choices are given as a callable (Django
-    reads them when the field validates or renders), because the form makes about 60 of
-    these on every preview keystroke (ten per item line) and a list is normalised and
-    copied for each field when it is made: this halves what a choice field costs a
-    preview."""
-    fixed = list(choices)
+    """A select whose messages name it."""
     return forms.ChoiceField(
-        label=label, choices=lambda: fixed, required=required, help_text=help_text,
+        label=label, choices=FixedChoices(choices), required=required, help_text=help_text,
         widget=widget or forms.Select(attrs={"class": "form-select"}),
         error_messages={"required": f"Choose {label}.",
                         "invalid_choice": f"Choose one of the listed {label} values."})
@@ -117,6 +135,70 @@ def row_count(raw) -> int:
         return min(max(int(str(raw).strip()), 0), MAX_ITEMS)
     except (TypeError, ValueError):
         return 0
+
+
+RENOWN_CHOICES = [("", "—"), *((key, f"{key} ({ATTRIBUTE_NAMES[key]})")
+                                 for key in ATTRIBUTE_KEYS)]
+
+
+@functools.cache
+def _attribute_fields() -> dict[str, forms.Field]:
+    """The dice and the Guide's score of each Attribute, then the Proficiency selects."""
+    fields = {}
+    for key in ATTRIBUTE_KEYS:
+        name = ATTRIBUTE_NAMES[key]
+        fields[f"dice_{key}"] = forms.CharField(
+            label=f"{key} dice", max_length=40, required=False,
+            widget=forms.TextInput(attrs={"class": "form-control dice-input",
+                                          "inputmode": "numeric",
+                                          "aria-label": f"{name} ({key}) dice, 4D4"}))
+        fields[f"guide_{key}"] = number_field(
+            f"{key} set by the Guide", min_value=GUIDE_SET_MIN, max_value=GUIDE_SET_MAX,
+            required=False)
+    for key, (name, mastery) in PROFICIENCIES.items():
+        fields[f"proficiency_{key}"] = choice_field(
+            name, PROFICIENCY_CHOICES, help_text=f"Mastery: {mastery}" if mastery else "")
+    return fields
+
+
+@functools.cache
+def _renown_fields(number: int, in_campaign: bool) -> dict[str, forms.Field]:
+    """The pair of selects of Renown `number`: disabled in a campaign."""
+    fields = {}
+    for who, label in (("company", f"Renown {number}, the Company's"),
+                       ("player", f"Renown {number}, yours")):
+        field = choice_field(label, RENOWN_CHOICES)
+        if in_campaign:
+            field.disabled = True
+            field.help_text = "Chosen on the campaign's page."
+        fields[f"renown_{number}_{who}"] = field
+    return fields
+
+
+@functools.cache
+def _item_fields(row: int) -> dict[str, forms.Field]:
+    """The ten fields of item line `row` (item_<row>_name, ...)."""
+    prefix = f"item_{row}_"
+    what = f"item {row + 1}"
+    return {
+        prefix + "name": forms.CharField(label=f"Name of {what}",
+                                         max_length=ITEM_NAME_LENGTH, required=False),
+        prefix + "size": choice_field(f"Size of {what}", SIZE_CHOICES),
+        prefix + "quantity": number_field(f"Quantity of {what}", min_value=1,
+                                          max_value=QUANTITY_MAX, required=False),
+        prefix + "location": choice_field(f"Place of {what}", LOCATION_CHOICES),
+        prefix + "kind": choice_field(f"Kind of {what}", KIND_CHOICES),
+        prefix + "uses": number_field(f"Depletion of {what}", min_value=0,
+                                      max_value=USES_MAX, required=False),
+        prefix + "uses_max": number_field(f"Full Depletion of {what}", min_value=0,
+                                          max_value=USES_MAX, required=False,
+                                          widget=forms.HiddenInput),
+        prefix + "quality": choice_field(f"Quality of {what}", QUALITY_CHOICES),
+        prefix + "blocks": number_field(f"Blocks of {what}", min_value=0,
+                                        max_value=USES_MAX, required=False),
+        prefix + "magic": number_field(f"Magic bonus of {what}", min_value=0,
+                                       max_value=MAGIC_MAX, required=False),
+    }
 
 
 class ErrantForm(forms.Form):
@@ -177,65 +259,27 @@ class ErrantForm(forms.Form):
                  **kwargs):
         super().__init__(*args, **kwargs)
         self.user, self.character, self.items, self.joining = user, character, items, joining
-        for key in ATTRIBUTE_KEYS:
-            name = ATTRIBUTE_NAMES[key]
-            self.fields[f"dice_{key}"] = forms.CharField(
-                label=f"{key} dice", max_length=40, required=False,
-                widget=forms.TextInput(attrs={"class": "form-control dice-input",
-                                              "inputmode": "numeric",
-                                              "aria-label": f"{name} ({key}) dice, 4D4"}))
-            self.fields[f"guide_{key}"] = number_field(
-                f"{key} set by the Guide", min_value=GUIDE_SET_MIN, max_value=GUIDE_SET_MAX,
-                required=False)
-        for key, (name, mastery) in PROFICIENCIES.items():
-            self.fields[f"proficiency_{key}"] = choice_field(
-                name, PROFICIENCY_CHOICES,
-                help_text=f"Mastery: {mastery}" if mastery else "")
+        # The fields made per request are made once (below) and copied, as Django copies
+        # the declared ones (BaseForm.__init__), in the order the page lays them out.
+        self.fields.update(copy.deepcopy(_attribute_fields()))
+        # The XP ledger's sum, read once: Renown here, the sheet in clean().
+        self.xp = xp_of(character)
         # One pair of selects per Renown gained (from the XP ledger), or per raise stored.
-        renown = renown_for_xp(xp_of(character))
+        renown = renown_for_xp(self.xp)
         stored = len(character.renown_raises) if character is not None else 0
         self.renown_numbers = list(range(2, max(renown, stored + 1) + 1))
-        choices = [("", "—"), *((key, f"{key} ({ATTRIBUTE_NAMES[key]})")
-                                for key in ATTRIBUTE_KEYS)]
         # In a campaign the raises are chosen on the campaign's page, the Company's
         # (the Guide's) first and then the player's (campaigns/systems/errant/
         # advancement.py): here they show, disabled, and a save keeps what is stored.
         self.raises_in_campaign = bool(character is not None and character.campaign_id)
         for number in self.renown_numbers:
-            for who, label in (("company", f"Renown {number}, the Company's"),
-                               ("player", f"Renown {number}, yours")):
-                field = choice_field(label, choices)
-                if self.raises_in_campaign:
-                    field.disabled = True
-                    field.help_text = "Chosen on the campaign's page."
-                self.fields[f"renown_{number}_{who}"] = field
+            self.fields.update(copy.deepcopy(_renown_fields(number, self.raises_in_campaign)))
         source = self.data if self.is_bound else self.initial
         self.row_count = row_count(source.get("item_rows", 0))
         for row in range(self.row_count):
-            self._add_item_fields(row)
+            self.fields.update(copy.deepcopy(_item_fields(row)))
         self.sheet = None
         self.unreadable: list[str] = []
-
-    def _add_item_fields(self, row: int) -> None:
-        prefix = f"item_{row}_"
-        what = f"item {row + 1}"
-        self.fields[prefix + "name"] = forms.CharField(
-            label=f"Name of {what}", max_length=ITEM_NAME_LENGTH, required=False)
-        self.fields[prefix + "size"] = choice_field(f"Size of {what}", SIZE_CHOICES)
-        self.fields[prefix + "quantity"] = number_field(
-            f"Quantity of {what}", min_value=1, max_value=QUANTITY_MAX, required=False)
-        self.fields[prefix + "location"] = choice_field(f"Place of {what}", LOCATION_CHOICES)
-        self.fields[prefix + "kind"] = choice_field(f"Kind of {what}", KIND_CHOICES)
-        self.fields[prefix + "uses"] = number_field(
-            f"Depletion of {what}", min_value=0, max_value=USES_MAX, required=False)
-        self.fields[prefix + "uses_max"] = number_field(
-            f"Full Depletion of {what}", min_value=0, max_value=USES_MAX, required=False,
-            widget=forms.HiddenInput)
-        self.fields[prefix + "quality"] = choice_field(f"Quality of {what}", QUALITY_CHOICES)
-        self.fields[prefix + "blocks"] = number_field(
-            f"Blocks of {what}", min_value=0, max_value=USES_MAX, required=False)
-        self.fields[prefix + "magic"] = number_field(
-            f"Magic bonus of {what}", min_value=0, max_value=MAGIC_MAX, required=False)
 
     # -- the groups the template lays out ------------------------------------------------
 
@@ -373,7 +417,7 @@ class ErrantForm(forms.Form):
         self.unreadable = [name for name in self.errors if name in self._read_fields()]
         if self.unreadable:
             return data
-        self.sheet = compute_sheet(build_from(data, xp=xp_of(self.character),
+        self.sheet = compute_sheet(build_from(data, xp=self.xp,
                                               coins=coin_count(coins_of(self.character))))
         for issue in self.sheet.errors:
             target = ISSUE_FIELDS.get(issue.field)
