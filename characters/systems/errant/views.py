@@ -8,10 +8,10 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from characters.models import Character, as_built
+from characters.selectors import built_or_404
 from config.parsing import parse_id
 from rules.engine.errant.checks import check_dv, p_success, successes
 
@@ -22,12 +22,14 @@ from .forms import MAX_ITEMS, CheckOddsForm
 
 
 def _errant(request: HttpRequest, pk: int, *, edit: bool):
-    queryset = Character.objects.editable_by(request.user) if edit else (
-        Character.objects.visible_to(request.user))
-    character = get_object_or_404(queryset.with_progress().with_builds(), pk=pk)
+    def narrow(characters):
+        mine = characters.editable_by(request.user) if edit else (
+            characters.visible_to(request.user))
+        return mine.with_progress()
+    character = built_or_404(pk, narrow)
     if character.system != KEY:
         raise Http404("Not an Errant.")
-    return as_built(character)
+    return character
 
 
 def slots_context(character, *, message: str = "", done: str = "") -> dict:

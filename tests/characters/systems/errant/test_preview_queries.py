@@ -14,13 +14,13 @@ from .helpers import make_wren, posted
 
 pytestmark = pytest.mark.django_db
 
-# The session, the user, the Errant, whether it ever played in a campaign (the generic
-# view asks for an Errant in none), its inventory lines, its XP ledger's sum, its
-# trainers' raises, its coin ledger's sum.
-PREVIEW_QUERIES = 8
+# The session, the user, the character's game system and then the Errant (get_built),
+# whether it ever played in a campaign (the generic view asks for an Errant in none), its
+# inventory lines, its XP ledger's sum, its trainers' raises, its coin ledger's sum.
+PREVIEW_QUERIES = 9
 # In a campaign the generic view reads the XP ledger (Level and XP) instead of asking
 # whether it played in one: the same count less one.
-CAMPAIGN_PREVIEW_QUERIES = 7
+CAMPAIGN_PREVIEW_QUERIES = 8
 
 
 def preview(client, errant, data) -> tuple[list[str], str]:
