@@ -108,8 +108,8 @@ def get_built(pk: int, narrow: Callable[[CharacterQuerySet], CharacterQuerySet]
     read on SQLite with four games, and each game added would add a join to every read).
     Raises Character.DoesNotExist when there is no such character or `narrow` leaves it
     out."""
-    key = Character.objects.filter(pk=pk).values_list("system", flat=True).first()
-    system = systems.find(key) if key is not None else None
+    key = Character.objects.values_list("system", flat=True).get(pk=pk)
+    system = systems.find(key)
     model = (system.character_model if system is not None else None) or Character
     # A build model's DoesNotExist is Character.DoesNotExist's subclass (multi-table
     # inheritance), so callers catch the one.
