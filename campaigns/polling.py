@@ -231,32 +231,33 @@ def party_version(user, pk: int, system: str) -> list[tuple]:
     catalog item's (a homebrew item's edit changes HP, AF and Load); then the party's
     XP entries counted and the newest (the ledger only grows: an undone award or
     investment is a reversing entry; counted, an entry that commits after a newer one
-    still shows), and last the user's role. Empty when there is no campaign `pk` of game
-    system `system` or the user is not one of its members."""
-    return list(_party_rows(system).filter(poll_member=user.pk, pk=pk))
+    still shows), and the user's role. Empty when there is no campaign `pk` of game
+    system `system` or the user is not one of its members. The ledger's two subqueries
+    name the campaign, so the database reads them once, not once a row."""
+    ledger = XpEntry.objects.filter(character__campaign_id=pk).order_by()
+    return list(_party_rows(system).filter(poll_member=user.pk, pk=pk).annotate(
+        xp_entries=Subquery(ledger.values("character__campaign_id")
+                            .annotate(n=Count("pk")).values("n")),
+        newest_xp=Subquery(ledger.order_by("-pk").values("pk")[:1])))
 
 
 @cache
 def _party_rows(system: str) -> QuerySet:
-    """party_version's query but for the campaign and who asks: the same for every poll
-    of a game system's dashboards, so built once (its ~80 columns' joins cost more to
-    resolve than the query takes to run). Never evaluated itself: each poll filters a
-    copy."""
+    """party_version's query but for the campaign, its XP ledger and who asks: the same
+    for every poll of a game system's dashboards, so built once (its ~80 columns' joins
+    cost more to resolve than the query takes to run). Never evaluated itself: each poll
+    filters a copy."""
     model = systems.get(system).character_model
     columns = _columns(Character, "characters")
     if model is not None and model is not Character:
         columns += _columns(model, f"characters__{model._meta.model_name}", local=True)
     ritual, ritual_columns = rituals.of(system).party_version_columns("characters")
-    ledger = XpEntry.objects.filter(character__campaign_id=OuterRef("pk")).order_by()
     return (members_of(Campaign.objects.annotate(**ritual), "", system=system)
-            .annotate(xp_entries=Subquery(ledger.values("character__campaign_id")
-                                          .annotate(n=Count("pk")).values("n")),
-                      newest_xp=Subquery(ledger.order_by("-pk").values("pk")[:1]))
             .order_by("characters__pk", "characters__items__pk")
             .values_list(*columns, "characters__owner__username", *ritual_columns,
                          *_columns(InventoryItem, "characters__items"),
                          *_columns(GearItem, "characters__items__catalog_item"),
-                         "xp_entries", "newest_xp", "poll_role"))
+                         "poll_role"))
 
 
 def party_unchanged(request: HttpRequest, pk: int) -> list[tuple] | None:
