@@ -17,6 +17,7 @@ views (campaigns/systems/<system>/initiative_views.py). Generic: imports no game
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 from types import ModuleType
 
 from django.contrib import messages
@@ -32,7 +33,7 @@ from rules.engine.volleyball import FOES, InitiativeError, TieError
 from . import paging
 from .forms import add_service_error
 from .models import IMP_ROLES
-from .polling import conditional_poll, member_role, poll_row, unchanged_since
+from .polling import conditional_poll, member_row, members_of, unchanged_since
 from .services import CampaignError
 from .views import _require_runs
 
@@ -100,6 +101,14 @@ def missing_party(tracker, characters) -> list:
     """The characters (a queryset of the campaign's) not yet in the fight."""
     present = {row.combatant.character_id for row in tracker.rows}
     return [c for c in characters.order_by("name", "pk") if c.pk not in present]
+
+
+@cache
+def _live_rows(encounter_model, system: str):
+    """A live view's poll (campaigns.polling.members_of): the member's role in a campaign
+    of game system `system`, the encounter and its version."""
+    return members_of(encounter_model.objects.all(), system=system).values_list(
+        "poll_role", "pk", "version")
 
 
 class InitiativeViews:
@@ -221,10 +230,9 @@ class InitiativeViews:
         """The game master's tracker; the players' live view (htmx asks for its partial
         every 2 s: 304 while the fight's version stays the same, campaigns.polling)."""
         if request.htmx:  # the poll: the user's role and the fight's version, one query
-            row = poll_row(self.encounter_model.objects.filter(campaign_id=pk).annotate(
-                role=member_role(request.user, system=self.system)),
-                encounter_pk, "role", "pk", "version")
-            if row is not None and row[0] is not None and (
+            row = member_row(_live_rows(self.encounter_model, self.system), request.user,
+                             pk=encounter_pk, campaign_id=pk)
+            if row is not None and (
                     row[0] not in IMP_ROLES or request.GET.get("view") == "player"):
                 unchanged_since(request, *self.poll_key, row[1], row[2], row[0])
         membership = self.membership_or_404(request.user, pk)

@@ -12,13 +12,18 @@ again each time (an XHR, as htmx polls with, revalidates through the HTTP cache 
 and hands htmx the kept body on a 304: the page stays as it was).
 
 A poll that finds nothing new costs three queries: Django's session row, the user row and
-ONE query (`poll_row`) that reads both what decides who may see the page (the user's role
-in the campaign, `member_role`) and the version. Only when that row says the user may see
-it does the view answer 304; otherwise it goes on to its own checks, which refuse (404 or
-403) as they always did, so a 304 is never an outsider's. (The README's Benchmarks
-section lists what each poll costs.) The party dashboard's one query (`party_version`)
-depends on the campaign's game system, which its ETag names in clear (a `label`) so that
-the next poll can build it before reading anything.
+ONE query that reads both what decides who may see the page (the user's role in the
+campaign) and the version. That query is built once per page (`members_of`, kept with
+functools.cache: resolving its joins and subqueries cost more than running it, about as
+much as the bare view's whole request), its rows joined to each member of their campaign,
+and each poll narrows a copy to who asks and what it shows (`member_row`): a filter on
+plain columns and on the member's annotations, which reuse their join. Only when that
+row exists (the user is a member) is the poll answered 304; otherwise it goes on to the
+view's own checks, which refuse (404 or 403) as they always did, so a 304 is never an
+outsider's. (The README's Benchmarks section lists what each poll costs.) The party
+dashboard's one query (`party_version`) depends on the campaign's game system, which its
+ETag names in clear (a `label`) so that the next poll can build it before reading
+anything.
 
 Only htmx requests are conditional: a full page is always rendered. The ETag also covers
 who asks (a kept answer is one user's), which part of the page (HX-Target), the URL and
@@ -51,7 +56,7 @@ from rules import systems
 from rules.models import GearItem
 
 from . import rituals
-from .models import Campaign, Membership, Session
+from .models import Campaign, Session
 
 _ETAG = "_poll_etag"
 _deployed: str | None = None
@@ -137,44 +142,66 @@ def conditional_poll(view):
     return wrapped
 
 
-def member_role(user, campaign: str = "campaign_id", *, system: str | None = None):
-    """The user's role in the campaign of the outer row (`campaign`: the path to its id),
-    as an expression for `poll_row`: None for a non-member, and for a campaign of another
-    game system than `system` (when given)."""
-    memberships = Membership.objects.filter(campaign_id=OuterRef(campaign), user_id=user.pk)
+def members_of(queryset: QuerySet, campaign: str = "campaign", *,
+               system: str | None = None) -> QuerySet:
+    """`queryset`'s rows, each once per member of its campaign (`campaign`: the path to
+    it, "" for a campaign's own rows), with `poll_member` (the member's user id) and
+    `poll_role` (their role); none for a campaign of another game system than `system`
+    (when given). A poll's version query, built once (functools.cache: every poll of a
+    page has the same joins, and resolving them cost more than running the query) and
+    narrowed by member_row to who asks: a filter on these annotations reuses their join,
+    so the row is the one member's, never another's."""
+    path = f"{campaign}__" if campaign else ""
     if system is not None:
-        memberships = memberships.filter(campaign__system=system)
-    return Subquery(memberships.order_by().values("role")[:1])
+        queryset = queryset.filter(**{f"{path}system": system})
+    return queryset.order_by().annotate(poll_member=F(f"{path}memberships__user_id"),
+                                        poll_role=F(f"{path}memberships__role"))
 
 
-def poll_row(queryset, pk, *fields) -> tuple | None:
-    """In one query, row `pk` of `queryset` as `fields` (columns, or annotations such as
-    `member_role` and the version's Count/Max subqueries); None if there is no such row."""
-    return queryset.filter(pk=pk).values_list(*fields).first()
+def member_row(queryset: QuerySet, user, **filters):
+    """In one query, the row of `queryset` (members_of's, as it selects it) that `filters`
+    name, seen by `user`, who is then a member of its campaign (of the game system it
+    names); None when there is no such row or the user is no member: the view's own
+    checks then refuse (404 or 403) or render, as they always did."""
+    return next(iter(queryset.filter(poll_member=user.pk, **filters)[:1]), None)
+
+
+@cache
+def _session_versions(rolls: str) -> QuerySet:
+    """Sessions with what their roll log shows, cheaply: the rolls (`rolls`: a system's
+    roll model's related name on Session) counted, the newest, their characters' change
+    stamp (a renamed character shows under its new name) and the campaign's latest
+    session (only that one's log polls)."""
+    latest_pk = Session.objects.filter(campaign_id=OuterRef("campaign_id")).order_by(
+        "-number").values("pk")[:1]
+    return Session.objects.order_by().annotate(
+        rolls_count=Count(rolls), last_roll=Max(f"{rolls}__pk"),
+        characters_changed=Max(f"{rolls}__character__updated_at"),
+        latest_pk=Subquery(latest_pk))
+
+
+@cache
+def _session_rows(rolls: str, system: str) -> QuerySet:
+    return members_of(_session_versions(rolls), system=system)
 
 
 def session_of_log(request: HttpRequest, campaign_pk: int, number: int, rolls: str, *,
                    system: str):
     """Session `number` of campaign `campaign_pk` (of game system `system`) for a roll
-    log page (404 if none), once `unchanged_since` has had the log's version: the
-    session, its `rolls` (a system's roll model's related name on Session) counted, the
-    newest, their characters' change stamp (a renamed character shows under its new
-    name) and the campaign's latest session (only that one's log polls). One query, which
-    also reads the user's role: a member's poll that finds nothing new is answered
-    there; the view checks the membership (404) after this. The session carries
+    log page (404 if none), once `unchanged_since` has had the log's version
+    (_session_versions), which a member's poll reads in one query with who asks: a poll
+    that finds nothing new is answered there. Anyone else's (and a full page's) session
+    is read alone; the view checks the membership (404) after this. The session carries
     `latest_pk`."""
-    latest_pk = Session.objects.filter(campaign_id=campaign_pk).order_by(
-        "-number").values("pk")[:1]
-    session = get_object_or_404(
-        Session.objects.annotate(rolls_count=Count(rolls), last_roll=Max(f"{rolls}__pk"),
-                                 characters_changed=Max(f"{rolls}__character__updated_at"),
-                                 latest_pk=Subquery(latest_pk),
-                                 role=member_role(request.user, system=system)),
-        campaign_id=campaign_pk, number=number)
-    if session.role is not None:
-        unchanged_since(request, session.pk, session.rolls_count, session.last_roll,
-                        session.characters_changed, session.latest_pk)
-    return session
+    if getattr(request, "htmx", False):
+        session = member_row(_session_rows(rolls, system), request.user,
+                             campaign_id=campaign_pk, number=number)
+        if session is not None:
+            unchanged_since(request, session.pk, session.rolls_count, session.last_roll,
+                            session.characters_changed, session.latest_pk)
+            return session
+    return get_object_or_404(_session_versions(rolls), campaign_id=campaign_pk,
+                             number=number)
 
 
 def rows_of(queryset, *also: str) -> list[tuple]:
@@ -195,41 +222,42 @@ def _columns(model, path: str, *, local: bool = False) -> list:
 
 
 def party_version(user, pk: int, system: str) -> list[tuple]:
-    """The user's role in campaign `pk` and what its party dashboard shows, as data, in
-    ONE query whatever the party and its history: a row per inventory line of each
-    character (a character without any has one row), each row the character's whole
-    row (its system's table too, so the Initiative's direct HP and status writes count),
-    its player's name, what the system's ritual adds (GameSystem.ritual's
+    """What campaign `pk`'s party dashboard shows, as data, read for `user` in ONE query
+    whatever the party and its history: a row per inventory line of each character (a
+    character without any has one row), each row the character's whole row (its
+    system's table too, so the Initiative's direct HP and status writes count), its
+    player's name, what the system's ritual adds (GameSystem.ritual's
     party_version_columns: Eldritch Gambit's active Quest), the line's row and its
     catalog item's (a homebrew item's edit changes HP, AF and Load); then the party's
     XP entries counted and the newest (the ledger only grows: an undone award or
     investment is a reversing entry; counted, an entry that commits after a newer one
-    still shows), and last the role (None for a non-member, and when the campaign is
-    not of game system `system`). Empty when there is no campaign `pk`."""
+    still shows), and the user's role. Empty when there is no campaign `pk` of game
+    system `system` or the user is not one of its members. The ledger's two subqueries
+    name the campaign, so the database reads them once, not once a row."""
     ledger = XpEntry.objects.filter(character__campaign_id=pk).order_by()
-    return list(_party_rows(system).filter(pk=pk).annotate(
+    return list(_party_rows(system).filter(poll_member=user.pk, pk=pk).annotate(
         xp_entries=Subquery(ledger.values("character__campaign_id")
                             .annotate(n=Count("pk")).values("n")),
-        newest_xp=Subquery(ledger.order_by("-pk").values("pk")[:1]),
-        role=member_role(user, "pk", system=system)))
+        newest_xp=Subquery(ledger.order_by("-pk").values("pk")[:1])))
 
 
 @cache
 def _party_rows(system: str) -> QuerySet:
     """party_version's query but for the campaign, its XP ledger and who asks: the same
     for every poll of a game system's dashboards, so built once (its ~80 columns' joins
-    cost more to resolve than the query takes to run). Never evaluated itself: each
-    poll filters a copy."""
+    cost more to resolve than the query takes to run). Never evaluated itself: each poll
+    filters a copy."""
     model = systems.get(system).character_model
     columns = _columns(Character, "characters")
     if model is not None and model is not Character:
         columns += _columns(model, f"characters__{model._meta.model_name}", local=True)
     ritual, ritual_columns = rituals.of(system).party_version_columns("characters")
-    return (Campaign.objects.annotate(**ritual)
+    return (members_of(Campaign.objects.annotate(**ritual), "", system=system)
             .order_by("characters__pk", "characters__items__pk")
             .values_list(*columns, "characters__owner__username", *ritual_columns,
                          *_columns(InventoryItem, "characters__items"),
-                         *_columns(GearItem, "characters__items__catalog_item")))
+                         *_columns(GearItem, "characters__items__catalog_item"),
+                         "poll_role"))
 
 
 def party_unchanged(request: HttpRequest, pk: int) -> list[tuple] | None:
@@ -244,7 +272,7 @@ def party_unchanged(request: HttpRequest, pk: int) -> list[tuple] | None:
     if system is None:
         return None
     version = party_version(request.user, pk, system)
-    if not version or version[0][-1] is None:
+    if not version:
         return None
     unchanged_since(request, version, label=system)
     return version

@@ -16,6 +16,8 @@ from rules.engine.eldritch_gambit import rolls
 from rules.engine.eldritch_gambit.checks import CheckSpec
 from rules.models import GearItem
 from tests.factories import (
+    CharacterFactory,
+    CoImpMembershipFactory,
     InventoryItemFactory,
     QuestFactory,
     SessionFactory,
@@ -159,6 +161,32 @@ def test_character_log_checks_who_may_see_before_any_304(client, campaign, imp, 
     client.force_login(ash.owner)
     etag = first_etag(client, path)
     client.force_login(UserFactory())
+    assert poll(client, path, etag).status_code == 404
+
+
+def test_character_log_poll_is_the_owners_and_the_imps_alone(client, campaign, imp, table):
+    """The owner's and the campaign's Imps' polls read who asks with the version (one
+    query built once): a 304 in three queries; another player of the campaign and a
+    stranger get the 404 visible_to gives, never a 304; a character outside any campaign
+    is its owner's to poll (the version then read through visible_to)."""
+    _, (ash, birch) = table
+    path = reverse("characters:roll_log", args=[ash.pk])
+    etag = first_etag(client, path)  # the Imp's
+    assert assert_unchanged(client, path, etag).queries == 3
+    co_imp = CoImpMembershipFactory(campaign=campaign).user
+    client.force_login(co_imp)
+    assert_unchanged(client, path, first_etag(client, path))
+    for other in (birch.owner, UserFactory()):
+        client.force_login(other)
+        assert poll(client, path, etag).status_code == 404
+    loner = CharacterFactory()
+    client.force_login(loner.owner)
+    path = reverse("characters:roll_log", args=[loner.pk])
+    etag = first_etag(client, path)
+    assert_unchanged(client, path, etag)
+    type(loner).objects.filter(pk=loner.pk).update(wp_current=1)
+    assert_changed(client, path, etag)
+    client.force_login(imp)
     assert poll(client, path, etag).status_code == 404
 
 

@@ -11,15 +11,23 @@ from __future__ import annotations
 
 import uuid
 from fractions import Fraction
+from functools import cache
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, Q, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from campaigns.polling import conditional_poll, rows_of, session_of_log, unchanged_since
+from campaigns.models import IMP_ROLES
+from campaigns.polling import (
+    conditional_poll,
+    members_of,
+    rows_of,
+    session_of_log,
+    unchanged_since,
+)
 from characters.models import Character, XpEntry
 from characters.systems.eldritch_gambit.builds import sheet_for
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
@@ -379,23 +387,41 @@ def reroll_view(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
                    request.htmx else 409)
 
 
+def _newest(model) -> Subquery:
+    """The character's newest row: rolls and XP entries are only ever added (a Gambit, a
+    Reroll, a reversal are new rows; only deleting the character deletes them), so the
+    newest one says whether any came."""
+    return Subquery(model.objects.filter(character=OuterRef("pk")).order_by("-pk")
+                    .values("pk")[:1])
+
+
+@cache
+def _log_rows():
+    """The character's roll log's version (its whole row: WP may be written without
+    touching updated_at; its newest roll and XP entry) beside each member of its campaign
+    (campaigns.polling.members_of): rows_of's columns, built once."""
+    columns = [field.attname for field in EldritchGambitCharacter._meta.concrete_fields]
+    return members_of(EldritchGambitCharacter.objects.annotate(
+        last_roll=_newest(Roll), last_xp=_newest(XpEntry))).values_list(
+        *columns, "last_roll", "last_xp")
+
+
 @login_required
 @require_GET
 @conditional_poll
 def character_log(request: HttpRequest, pk: int) -> HttpResponse:
     """The character's recent rolls (polled by its page), and its WP out of band; 304
     when none of them changed (campaigns.polling)."""
-    def newest(model) -> Subquery:
-        """The character's newest row: rolls and XP entries are only ever added (a
-        Gambit, a Reroll, a reversal are new rows; only deleting the character deletes
-        them), so the newest one says whether any came."""
-        return Subquery(model.objects.filter(character=OuterRef("pk")).order_by("-pk")
-                        .values("pk")[:1])
-
-    # The character's whole row (WP may be written without touching updated_at).
-    version = rows_of(EldritchGambitCharacter.objects.visible_to(request.user).filter(pk=pk)
-                      .annotate(last_roll=newest(Roll), last_xp=newest(XpEntry)),
-                      "last_roll", "last_xp")
+    # Its owner's or its campaign's Imps' poll reads the version with who asks in one
+    # query built once (_log_rows); anyone else's (a character outside any campaign)
+    # asks visible_to, as the page does.
+    user = request.user
+    version = list(_log_rows().filter(Q(owner_id=user.pk) | Q(poll_role__in=IMP_ROLES),
+                                      poll_member=user.pk, pk=pk)[:1])
+    if not version:
+        version = rows_of(EldritchGambitCharacter.objects.visible_to(user).filter(pk=pk)
+                          .annotate(last_roll=_newest(Roll), last_xp=_newest(XpEntry)),
+                          "last_roll", "last_xp")
     if not version:
         raise Http404("No such character.")
     unchanged_since(request, version)

@@ -11,6 +11,8 @@ campaigns get 404; a player gets 403 for every write."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -19,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaigns import paging
 from campaigns.models import IMP_ROLES
-from campaigns.polling import conditional_poll, member_role, poll_row, unchanged_since
+from campaigns.polling import conditional_poll, member_row, members_of, unchanged_since
 from campaigns.services import CampaignError
 from campaigns.views import _require_runs
 from characters.systems.encounters.apps import KEY
@@ -154,15 +156,22 @@ def _context(membership, encounter, **extra) -> dict:
     return context
 
 
+@cache
+def _live_rows():
+    """The poll's query (campaigns.polling.members_of): the member's role, the encounter
+    and its version."""
+    return members_of(SeedEncounter.objects.all(), system=KEY).values_list(
+        "poll_role", "pk", "version")
+
+
 @login_required
 @require_GET
 @conditional_poll
 def encounter_detail(request: HttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     """The Guide's tracker; the players' live view (polled: 304 while nothing changed)."""
     if request.htmx:  # the poll: the user's role and the encounter's version, one query
-        row = poll_row(SeedEncounter.objects.filter(campaign_id=pk).annotate(
-            role=member_role(request.user, system=KEY)), encounter_pk, "role", "pk", "version")
-        if row is not None and row[0] is not None and (
+        row = member_row(_live_rows(), request.user, pk=encounter_pk, campaign_id=pk)
+        if row is not None and (
                 row[0] not in IMP_ROLES or request.GET.get("view") == "player"):
             unchanged_since(request, "encounters", row[1], row[2], row[0])
     membership = membership_or_404(request.user, pk)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from functools import cache
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -24,7 +25,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.models import IMP_ROLES, Campaign
-from campaigns.polling import conditional_poll, member_role, poll_row, unchanged_since
+from campaigns.polling import conditional_poll, member_row, members_of, unchanged_since
 from campaigns.services import CampaignError
 from characters.systems.errant.apps import KEY
 from rules.engine.errant import initiative as ini
@@ -256,6 +257,14 @@ def fight_undo(request: HttpRequest, pk: int, fight_pk: int) -> HttpResponse:
     return redirect(fight_url(pk) + "#turn")
 
 
+@cache
+def _live_rows():
+    """The live view's poll (campaigns.polling.members_of): the member's role in the
+    Errant campaign and its newest fight's version."""
+    return members_of(Campaign.objects.annotate(**fight.version_of("pk")), "",
+                      system=KEY).values_list("poll_role", *fight.VERSION)
+
+
 @login_required
 @require_GET
 @conditional_poll
@@ -263,10 +272,8 @@ def fight_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The players' view of the Company's latest fight: order, phase, who acts, their own
     Errant's HP and wounds, the NPCs by name; polled, 304 when nothing changed."""
     if request.htmx:  # the poll: the user's role and the newest fight's version, one query
-        row = poll_row(Campaign.objects.annotate(
-            role=member_role(request.user, "pk", system=KEY), **fight.version_of("pk")),
-            pk, "role", *fight.VERSION)
-        if row is not None and row[0] is not None:  # a member: else membership_or_404
+        row = member_row(_live_rows(), request.user, pk=pk)
+        if row is not None:  # a member: else membership_or_404
             unchanged_since(request, *row[1:], row[0])
     membership = membership_or_404(request.user, pk)
     campaign = membership.campaign

@@ -11,6 +11,7 @@ re-renders the page with the message beside its field and what was typed kept.""
 from __future__ import annotations
 
 import uuid
+from functools import cache
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -23,7 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 from campaigns import paging
 from campaigns.forms import add_service_error
 from campaigns.models import IMP_ROLES, Campaign
-from campaigns.polling import conditional_poll, member_role, poll_row, unchanged_since
+from campaigns.polling import conditional_poll, member_row, members_of, unchanged_since
 from campaigns.services import CampaignError
 from characters.systems.errant.apps import KEY
 
@@ -113,16 +114,22 @@ def turns_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, PAGE, _context(request, membership))
 
 
+@cache
+def _log_rows():
+    """The Turn log's poll (campaigns.polling.members_of): the member's role in the
+    Errant campaign and the log's version."""
+    return members_of(Campaign.objects.annotate(**turns.log_version_of("pk")), "",
+                      system=KEY).values_list("poll_role", *turns.LOG_VERSION)
+
+
 def log_poll(request: HttpRequest, pk: int) -> None:
     """The Turn log's poll (this page's and the Downtime page's): in one query, the
     user's role in Errant campaign `pk` and the log's version; a member's poll that finds
     nothing new is answered 304 (Unchanged). Anyone else goes on to membership_or_404."""
     if not request.htmx:
         return
-    row = poll_row(Campaign.objects.annotate(
-        role=member_role(request.user, "pk", system=KEY), **turns.log_version_of("pk")),
-        pk, "role", *turns.LOG_VERSION)
-    if row is not None and row[0] is not None:
+    row = member_row(_log_rows(), request.user, pk=pk)
+    if row is not None:
         unchanged_since(request, *row[1:], row[0] in IMP_ROLES)
 
 

@@ -12,6 +12,7 @@ changed (campaigns.polling): the characters, their XP, Credit and raises, their 
 from __future__ import annotations
 
 import uuid
+from functools import cache
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -24,7 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaigns.forms import add_service_error
 from campaigns.models import IMP_ROLES, Campaign, Membership
-from campaigns.polling import conditional_poll, member_role, rows_of, unchanged_since
+from campaigns.polling import conditional_poll, members_of, unchanged_since
 from campaigns.services import CampaignError
 from characters.models import Character, InventoryItem, XpEntry
 from characters.systems.mettle.builds import for_sheets
@@ -137,32 +138,40 @@ def _newest(model, **live) -> Subquery:
                     .order_by("-pk").values("pk")[:1])
 
 
-def _party_version(user, pk: int) -> tuple:
-    """Who asks, and what the party card shows, as data, in two queries whatever the party
-    and its history: the user's role in METTLE campaign `pk` (None for anyone else) with
-    each character's whole row (its Mettle, statuses and pools, also when the Initiative
-    or a Hazard writes them directly), its newest XP and Credit entries and raises (the
-    ledgers only grow: an undone purchase is a reversing entry, an undone raise keeps its
-    row, so the live ones are counted), then the party's gear lines with their weapon
-    rows (the armour worn gives Soak). Empty for a campaign that does not exist."""
+@cache
+def _party_rows():
+    """The party card's version query (campaigns.polling.members_of), the same for every
+    poll, so built once: the member's role in a METTLE campaign and a row per gear line
+    of each character (a character without any has one row), each row the character's
+    whole row (its Mettle, statuses and pools, also when the Initiative or a Hazard writes
+    them directly), its newest XP and Credit entries and raises (the ledgers only grow:
+    an undone purchase is a reversing entry, an undone raise keeps its row, so the live
+    ones are counted), the line's row and its weapon row (the armour worn gives Soak)."""
     character_columns = [f"characters__{field.attname}"
                          for field in Character._meta.concrete_fields]
     mettle_columns = [f"characters__mettlecharacter__{field.attname}"
                       for field in MettleCharacter._meta.local_concrete_fields]
-    rows = list(Campaign.objects.filter(pk=pk).annotate(
-        role=member_role(user, "pk", system=METTLE),
+    item_columns = [f"characters__items__{field.attname}"
+                    for field in InventoryItem._meta.concrete_fields]
+    return members_of(Campaign.objects.annotate(
         newest_xp=_newest(XpEntry), newest_credit=_newest(CreditEntry),
         newest_raise=_newest(AttributeRaise),
         raises_live=Subquery(AttributeRaise.objects.filter(
             character=OuterRef("characters__pk"), undone_at__isnull=True).order_by()
             .values("character").annotate(n=Count("pk")).values("n")),
-    ).order_by("characters__pk").values_list(
-        "role", *character_columns, *mettle_columns, "newest_xp", "newest_credit",
-        "newest_raise", "raises_live"))
-    if not rows or rows[0][0] not in IMP_ROLES:
-        return ()
-    return (rows, rows_of(InventoryItem.objects.filter(character__campaign_id=pk),
-                          "mettle_weapon__weapon", "mettle_weapon__concept"))
+    ), "", system=METTLE).order_by("characters__pk", "characters__items__pk").values_list(
+        "poll_role", *character_columns, *mettle_columns, "newest_xp", "newest_credit",
+        "newest_raise", "raises_live", *item_columns,
+        "characters__items__mettle_weapon__weapon",
+        "characters__items__mettle_weapon__concept")
+
+
+def _party_version(user, pk: int) -> list[tuple]:
+    """Who asks, and what the party card shows, as data (_party_rows), in ONE query
+    whatever the party and its history; empty unless the user runs METTLE campaign
+    `pk`."""
+    rows = list(_party_rows().filter(poll_member=user.pk, pk=pk))
+    return rows if rows and rows[0][0] in IMP_ROLES else []
 
 
 @login_required
@@ -172,7 +181,7 @@ def guide_screen(request: HttpRequest, pk: int) -> HttpResponse:
     if request.htmx and request.htmx.target == "party":
         version = _party_version(request.user, pk)
         if version:  # the Guide's (or a co-Guide's): else guide_membership refuses
-            unchanged_since(request, *version)
+            unchanged_since(request, version)
         # Something changed: the party card alone, which shows nothing of the screen's
         # forms, NPCs or Factions (so those are neither built nor read).
         membership = guide_membership(request.user, pk)

@@ -420,13 +420,13 @@ def test_the_party_card_poll_refuses_before_any_304(client, campaign, gm, player
                       headers={**headers, "If-None-Match": etag}).status_code == 302
 
 
-def test_the_party_cards_new_answer_costs_7_queries_flat_with_the_sheets_numbers(
+def test_the_party_cards_new_answer_costs_6_queries_flat_with_the_sheets_numbers(
         client, campaign, gm):
     """When something changed, the card alone is rendered (not the screen's forms, NPCs
-    and Factions): the session, the user, the role with the party's rows and ledgers'
-    newest entries, their gear lines, the membership, then the characters with their
-    ledgers' sums (XP among them, without with_progress's Level and coins) and their
-    gear lines. 7 queries for 2 characters as for 5 with a long history, and each
+    and Factions): the session, the user, the role with the party's rows, ledgers'
+    newest entries and gear lines (one query), the membership, then the characters with
+    their ledgers' sums (XP among them, without with_progress's Level and coins) and
+    their gear lines. 6 queries for 2 characters as for 5 with a long history, and each
     row's numbers are the character's own sheet's."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -450,4 +450,4 @@ def test_the_party_cards_new_answer_costs_7_queries_flat_with_the_sheets_numbers
             assert (f'data-stat="mettle">{sheet.value("mettle_current")}/'
                     f'{sheet.value("mettle_max")}<') in row
             assert f'data-stat="soak">{sheet.value("soak")}<' in row
-    assert counts == [7, 7]
+    assert counts == [6, 6]
