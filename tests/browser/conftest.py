@@ -58,11 +58,22 @@ def page(browser, live_server):
     """A fresh page in its own context (no shared cookies); relative URLs hit live_server.
 
     Reduced motion turns Bootstrap's transitions off, so screenshots never catch one.
+    BROWSER_LATENCY_MS=300 (opt-in) adds that latency to each of this page's requests,
+    uncached: a test that acts on a page before its scripts have loaded then fails every
+    time instead of now and then on a busy machine.
     """
     context = browser.new_context(
         viewport=DESKTOP, base_url=live_server.url, reduced_motion="reduce"
     )
     page = context.new_page()
+    latency = int(os.environ.get("BROWSER_LATENCY_MS", "0"))
+    if latency:
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+        cdp.send("Network.emulateNetworkConditions", {
+            "offline": False, "latency": latency,
+            "downloadThroughput": -1, "uploadThroughput": -1})
     yield page
     context.close()
 
@@ -82,6 +93,20 @@ def login(page, live_server, user, password: str) -> None:
     page.get_by_label("Password").fill(password)
     with page.expect_navigation():
         page.get_by_role("button", name="Log in").click()
+
+
+def follow(locator) -> None:
+    """Click a link (or a plain form's submit button) and wait for the new page's load.
+
+    A click waits only until the new page has started: its controls are there, but htmx
+    and the page's scripts wire them up on load, and a choice, a keystroke or a click made
+    sooner sends nothing (the swap the test waits for never comes). Every link a test
+    follows goes through here, and so does a submit whose page the test then works through
+    htmx or a script; `page.goto`, `page.wait_for_url` and `with page.expect_navigation():`
+    wait for the load themselves.
+    """
+    with locator.page.expect_navigation(wait_until="load"):
+        locator.click()
 
 
 def htmx_settled(page) -> None:

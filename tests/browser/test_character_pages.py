@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from characters.systems.eldritch_gambit.demo import ASPHODEL, seed_demo
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.models import GearItem
-from tests.browser.conftest import PHONE, axe_check, describe, login, screenshot
+from tests.browser.conftest import PHONE, axe_check, describe, follow, login, screenshot
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -108,7 +108,7 @@ def test_a_complete_character_is_saved_and_shown(page, live_server, rules_catalo
 def test_asphodel_shows_the_srd_numbers(player1, asphodel):
     page = player1
     page.goto("/characters/")
-    page.get_by_role("link", name=ASPHODEL["name"], exact=True).click()
+    follow(page.get_by_role("link", name=ASPHODEL["name"], exact=True))
 
     expect(page).to_have_url(re.compile(rf"/characters/{asphodel.pk}/$"))
     expect(page.get_by_role("heading", level=1)).to_contain_text("Asphodel the Grumbling Bloom")
@@ -131,7 +131,7 @@ def test_asphodel_explains_her_armored_hp(player1, asphodel):
 def test_editing_previews_live_and_cancel_keeps_her(player1, asphodel):
     page = player1
     page.goto(asphodel.get_absolute_url())
-    page.get_by_role("link", name="Edit", exact=True).click()
+    follow(page.get_by_role("link", name="Edit", exact=True))
     expect(stat(page, "af")).to_have_text("11")
     page.evaluate("window.__marker = 1")
 
@@ -141,7 +141,7 @@ def test_editing_previews_live_and_cancel_keeps_her(player1, asphodel):
     expect(stat(page, "attribute_points_left")).to_have_text("-1")
     expect(page.locator("#errors-attributes")).to_contain_text("11 Attribute points spent")
     assert page.evaluate("window.__marker") == 1
-    page.get_by_role("link", name="Cancel").click()
+    follow(page.get_by_role("link", name="Cancel"))
     expect(stat(page, "af")).to_have_text("11")
     asphodel.refresh_from_db()
     assert asphodel.agility == 1

@@ -23,6 +23,7 @@ from tests.browser.conftest import (
     SCREENSHOTS,
     axe_check,
     describe,
+    follow,
     htmx_settled,
     login,
     screenshot,
@@ -69,11 +70,8 @@ def test_check_with_gambit_reaches_the_imp_live_and_reroll_stops_at_the_floor(
     # The player opens Checks and Rolls from the character's page.
     login(page, live_server, table["player"], password)
     page.goto(f"/characters/{hero.pk}/")
-    page.get_by_role("link", name="Checks and Rolls").click()
+    follow(page.get_by_role("link", name="Checks and Rolls"))
     expect(page.get_by_role("heading", name="Make a Check")).to_be_visible()
-    # htmx wires the page's selects up once the document has loaded: a choice made before
-    # that sends nothing.
-    page.wait_for_load_state("load")
 
     # Attack, Melee: DEX and a d20 by default.
     page.get_by_label("Action").select_option("attack-melee")

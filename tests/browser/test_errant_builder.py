@@ -14,7 +14,7 @@ from rules.engine.errant import ErrantBuild, compute_sheet
 from rules.engine.errant.archetypes import starting_kit
 from rules.engine.errant.data import ATTRIBUTE_KEYS
 from rules.engine.errant.sheet import items_from_kit
-from tests.browser.conftest import axe_check, describe, htmx_settled, login, screenshot
+from tests.browser.conftest import axe_check, describe, follow, htmx_settled, login, screenshot
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -44,7 +44,7 @@ def kit(torch_at: str):
 def test_a_new_user_rolls_swaps_takes_the_kit_and_moves_the_torch(page, live_server, password):
     login(page, live_server, UserFactory(username="wren"), password)
     page.goto("/characters/new/")
-    page.get_by_role("link", name="New Errant character").click()
+    follow(page.get_by_role("link", name="New Errant character"))
     expect(page.locator(".system-line")).to_contain_text("CC BY-SA 4.0")
     expect(page.locator("[data-no-dice]")).to_be_visible()
 

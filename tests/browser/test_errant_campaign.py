@@ -9,7 +9,7 @@ from campaigns import services
 from campaigns.systems.errant import advancement
 from characters.systems.errant.builds import sheet_for
 from characters.systems.errant.models import ErrantCharacter
-from tests.browser.conftest import axe_check, describe, login, screenshot
+from tests.browser.conftest import axe_check, describe, follow, login, screenshot
 from tests.characters.systems.errant.helpers import make_wren
 from tests.factories import CampaignFactory, MembershipFactory
 
@@ -50,7 +50,7 @@ def test_money_wasted_raises_renown_and_two_different_attributes(page, live_serv
     page.goto(f"{live_server.url}/campaigns/{campaign.pk}/company/")
 
     # The Guide records the Company's Attribute on Wren's campaign page.
-    row.get_by_role("link", name="Wren").click()
+    follow(row.get_by_role("link", name="Wren"))
     expect(page.locator("[data-renown-raise='2'] [data-raise-pending]")).to_be_visible()
     page.get_by_label("The Company's Attribute").select_option("phys")
     page.locator("[data-raise-company-submit]").click()

@@ -26,6 +26,7 @@ from tests.browser.conftest import (
     Dealt,
     axe_check,
     describe,
+    follow,
     htmx_settled,
     login,
     screenshot,
@@ -63,13 +64,13 @@ def test_a_check_reaches_the_guides_log_live(page, browser, live_server, passwor
     guide_page = guide_context.new_page()
     login(guide_page, live_server, table["guide"], password)
     guide_page.goto(f"/campaigns/{campaign.pk}/sessions/1/")
-    guide_page.get_by_role("link", name="Roll log").click()
+    follow(guide_page.get_by_role("link", name="Roll log"))
     expect(guide_page.locator("#log-empty")).to_be_visible()
     guide_page.evaluate("window.__notReloaded = true")
 
     login(page, live_server, table["player"], password)
     page.goto(f"/characters/{table['wren'].pk}/")
-    page.get_by_role("link", name="Play: Checks").click()
+    follow(page.get_by_role("link", name="Play: Checks"))
     expect(page.get_by_role("heading", name="Make a Check")).to_be_visible()
     expect(page.locator('[data-fraction="success"]')).to_have_text(fraction(p_success(phys, 0)))
 

@@ -17,7 +17,7 @@ from campaigns import services
 from campaigns.systems.errant import fight
 from characters.systems.errant.builds import sheet_for
 from characters.systems.errant.models import ErrantCharacter
-from tests.browser.conftest import PHONE, axe_check, describe, login, screenshot
+from tests.browser.conftest import PHONE, axe_check, describe, follow, login, screenshot
 from tests.characters.systems.errant.helpers import make_wren
 from tests.factories import CampaignFactory, MembershipFactory
 
@@ -53,7 +53,7 @@ def test_an_initiative_turn_with_the_call_quick_and_slow_and_the_live_view(
 
     login(page, live_server, guide, password)
     page.goto(f"{live_server.url}/campaigns/{campaign.pk}/")
-    page.get_by_role("link", name="Fight (Initiative Turns)").click()
+    follow(page.get_by_role("link", name="Fight (Initiative Turns)"))
     page.get_by_label("Name").fill("At the weir")
     page.locator("[data-fight-start]").click()
     expect(page.locator("[data-distance]")).to_have_text("40")
@@ -130,7 +130,7 @@ def test_an_initiative_turn_with_the_call_quick_and_slow_and_the_live_view(
     phone = context.new_page()
     login(phone, live_server, player, password)
     phone.goto(f"{live_server.url}/campaigns/{campaign.pk}/")
-    phone.get_by_role("link", name="The fight (live)").click()
+    follow(phone.get_by_role("link", name="The fight (live)"))
     expect(phone.locator("[data-live-turn]")).to_contain_text("Initiative Turn 1")
     expect(phone.locator("[data-winner]")).to_have_text("the Company wins")
     expect(phone.locator("[data-own-hp]")).to_have_text(f"{wren_hp - 3}/{wren_hp} HP")

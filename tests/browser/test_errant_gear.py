@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from characters.models import Character, CoinEntry, InventoryItem
 from characters.systems.errant.builds import sheet_for
 from characters.systems.errant.models import ErrantCharacter
-from tests.browser.conftest import axe_check, describe, htmx_settled, login
+from tests.browser.conftest import axe_check, describe, follow, htmx_settled, login
 from tests.characters.systems.errant.helpers import make_wren
 from tests.factories import CampaignFactory, MembershipFactory
 
@@ -28,7 +28,7 @@ def test_buy_a_lantern_and_give_it_to_the_store(page, live_server, password):
 
     login(page, live_server, player, password)
     page.goto(f"/characters/{wren.pk}/")
-    page.get_by_role("link", name="Gear and money: buy, sell, the purse").click()
+    follow(page.get_by_role("link", name="Gear and money: buy, sell, the purse"))
     expect(stat(page, "money")).to_have_text("0 p")  # ER: an Errant starts with none
     page.get_by_label("Guilders").fill("1")
     page.get_by_label("Why").fill("A purse under the bridge")

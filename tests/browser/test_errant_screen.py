@@ -9,7 +9,15 @@ from playwright.sync_api import expect
 from campaigns import services
 from campaigns.systems.errant.turn_models import ErrantTurn
 from rules.engine.errant import reactions
-from tests.browser.conftest import PHONE, axe_check, describe, htmx_settled, login, screenshot
+from tests.browser.conftest import (
+    PHONE,
+    axe_check,
+    describe,
+    follow,
+    htmx_settled,
+    login,
+    screenshot,
+)
 from tests.characters.systems.errant.helpers import make_wren
 from tests.factories import CampaignFactory, MembershipFactory
 
@@ -26,11 +34,11 @@ def test_the_guide_runs_a_lock_a_reaction_and_a_chase(page, live_server, passwor
 
     login(page, live_server, guide, password)
     page.goto(f"{live_server.url}/campaigns/{campaign.pk}/")
-    page.get_by_role("link", name="Guide's screen").click()
+    follow(page.get_by_role("link", name="Guide's screen"))
     expect(page.get_by_role("heading", name="The Guide's screen")).to_be_visible()
     page.get_by_label("What the Company does").fill("Into the crypt")
     page.get_by_label("Moving slowly").check()
-    page.get_by_role("button", name="Start the Exploration Turn").click()
+    follow(page.get_by_role("button", name="Start the Exploration Turn"))
     expect(page.locator("[data-pace]")).to_contain_text("1/2")
 
     # A Steel lock, twist-tap-turn, no modifier (d12s 7, 2, 9), picked step by step.

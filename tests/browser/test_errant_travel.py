@@ -15,7 +15,7 @@ from campaigns import services
 from campaigns.systems.errant import travel
 from characters.systems.errant.builds import sheet_for
 from characters.systems.errant.models import ErrantCharacter
-from tests.browser.conftest import DESKTOP, PHONE, axe_check, describe, login, screenshot
+from tests.browser.conftest import DESKTOP, PHONE, axe_check, describe, follow, login, screenshot
 from tests.campaigns.systems.errant.test_travel_turns import Dice
 from tests.characters.systems.errant.helpers import make_wren
 from tests.factories import CampaignFactory, MembershipFactory
@@ -54,7 +54,7 @@ def test_a_day_of_travel(page, browser, live_server, password, monkeypatch):
 
     login(page, live_server, guide, password)
     page.goto(f"/campaigns/{campaign.pk}/company/")
-    page.get_by_role("link", name="The Turn log").first.click()
+    follow(page.get_by_role("link", name="The Turn log").first)
     expect(page.get_by_role("heading", name="Run a Travel Turn")).to_be_visible()
     tf = page.locator("#travel-form")
     odds = page.locator("#travel-odds")

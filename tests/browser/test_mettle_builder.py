@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from characters.systems.mettle.models import MettleCharacter
-from tests.browser.conftest import axe_check, describe, htmx_settled, login, screenshot
+from tests.browser.conftest import axe_check, describe, follow, htmx_settled, login, screenshot
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,7 +27,7 @@ def test_a_new_user_builds_a_freestyle_character(page, live_server, password):
                  "htmx:responseError")) else None)
     login(page, live_server, UserFactory(username="vika"), password)
     page.goto("/characters/new/")
-    page.get_by_role("link", name="New METTLE Core character").click()
+    follow(page.get_by_role("link", name="New METTLE Core character"))
     expect(page.locator(".system-line")).to_contain_text("CC BY 4.0")
     expect(stat(page, "mettle_max")).to_have_text("8")  # the Array as placed: MOTIVE 3 + 5
 
@@ -56,7 +56,7 @@ def test_a_new_user_builds_a_freestyle_character(page, live_server, password):
     page.get_by_label("FRAME", exact=True).fill("4")
     page.get_by_label("Current Mettle", exact=True).fill("")
     page.get_by_label("Contacts", exact=True).fill("Oleg")
-    page.get_by_role("button", name="Create character").click()
+    follow(page.get_by_role("button", name="Create character"))
     expect(page.locator("#errors-motive")).to_contain_text("over half of the 22 points")
     expect(page.get_by_label("Contacts", exact=True)).to_have_value("Oleg")
     expect(page.get_by_label("MOTIVE", exact=True)).to_have_value("6")

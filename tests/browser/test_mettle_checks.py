@@ -25,6 +25,7 @@ from tests.browser.conftest import (
     Dealt,
     axe_check,
     describe,
+    follow,
     htmx_settled,
     login,
     screenshot,
@@ -59,17 +60,14 @@ def test_a_check_with_a_twist_reaches_the_guides_log_live(page, browser, live_se
     guide_page = guide_context.new_page()
     login(guide_page, live_server, table["guide"], password)
     guide_page.goto(f"/campaigns/{campaign.pk}/sessions/1/")
-    guide_page.get_by_role("link", name="Roll log").click()
+    follow(guide_page.get_by_role("link", name="Roll log"))
     expect(guide_page.locator("#log-empty")).to_be_visible()
     guide_page.evaluate("window.__notReloaded = true")
 
     login(page, live_server, table["player"], password)
     page.goto(f"/characters/{table['viktor'].pk}/")
-    page.get_by_role("link", name="Play: Checks").click()
+    follow(page.get_by_role("link", name="Play: Checks"))
     expect(page.get_by_role("heading", name="Make a Check")).to_be_visible()
-    # htmx wires the page's selects up once the document has loaded: a choice made before
-    # that sends nothing (the Action's outcomes then never came, about one run in six).
-    page.wait_for_load_state("load")
 
     page.get_by_label("Action", exact=True).select_option("Attack")
     htmx_settled(page)

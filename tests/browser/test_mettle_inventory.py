@@ -12,6 +12,7 @@ from tests.browser.conftest import (
     PHONE,
     axe_check,
     describe,
+    follow,
     htmx_settled,
     login,
     screenshot,
@@ -35,7 +36,7 @@ def test_buy_over_credit_pack_and_give_to_the_stash(page, live_server, password)
     login(page, live_server, player, password)
 
     page.goto(f"/characters/{viktor.pk}/")
-    page.get_by_role("link", name="Manage the inventory").click()
+    follow(page.get_by_role("link", name="Manage the inventory"))
     expect(page.get_by_role("heading", name="Inventory of Viktor")).to_be_visible()
     expect(stat(page, "credit")).to_have_text("2")
     expect(stat(page, "load")).to_have_text("1")

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from characters.models import Character
 from characters.systems.eldritch_gambit.demo import ASPHODEL, seed_demo
 from rules.models import GearItem
-from tests.browser.conftest import SCREENSHOTS, axe_check, describe, login, screenshot
+from tests.browser.conftest import SCREENSHOTS, axe_check, describe, follow, login, screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -61,7 +61,7 @@ def test_the_paper_select_reloads_the_view_and_the_page_passes_axe(page, live_se
                                                                     asphodel):
     login(page, live_server, asphodel.owner, "player1-demo-pass")
     page.goto(f"/characters/{asphodel.pk}/")
-    page.get_by_role("link", name="Print sheet").click()
+    follow(page.get_by_role("link", name="Print sheet"))
     expect(page.get_by_role("button", name="Print")).to_be_visible()  # shown by print.js
 
     with page.expect_navigation():

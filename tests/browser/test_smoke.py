@@ -2,7 +2,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, axe_check, describe, login, screenshot
+from tests.browser.conftest import PHONE, axe_check, describe, follow, login, screenshot
 from tests.factories import UserFactory
 
 PARCHMENT = "rgb(244, 236, 216)"
@@ -19,7 +19,7 @@ def test_styles_and_scripts_load_from_our_own_server(page):
 
 def test_anonymous_signs_up_and_lands_logged_in(page):
     page.goto("/")
-    page.get_by_role("main").get_by_role("link", name="Create an account").click()
+    follow(page.get_by_role("main").get_by_role("link", name="Create an account"))
 
     page.get_by_label("Username").fill("asphodel")
     page.get_by_label("Password*", exact=True).fill("a-long-Secret-77")

@@ -4,7 +4,7 @@ system's builder with its live preview, and its sheet; screenshots to look at.""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import axe_check, describe, htmx_settled, login, screenshot
+from tests.browser.conftest import axe_check, describe, follow, htmx_settled, login, screenshot
 from tests.factories import UserFactory
 from tests.tiny_system.fixtures import tiny  # noqa: F401 -- the fixture
 from tests.tiny_system.models import TinyCharacter
@@ -23,7 +23,7 @@ def test_choose_build_preview_and_see_a_tiny_character(page, live_server, passwo
     screenshot(page, "system-choice")
     assert describe(axe_check(page)) == ""
 
-    page.get_by_role("link", name=f"New {NAME} character").click()
+    follow(page.get_by_role("link", name=f"New {NAME} character"))
     expect(page.locator("[data-system=tiny-test]").first).to_contain_text(LICENCE)
     page.get_by_label("Name", exact=True).fill("Pip")
     page.get_by_label("Grit", exact=True).fill("4")

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from campaigns import transfers
 from characters.systems.eldritch_gambit import inventory
 from rules.models import GearItem
-from tests.browser.conftest import PHONE, axe_check, describe, login, screenshot
+from tests.browser.conftest import PHONE, axe_check, describe, follow, login, screenshot
 from tests.factories import (
     AsphodelFactory,
     CampaignFactory,
@@ -124,7 +124,7 @@ def test_the_stash_page_takes_a_line_back(page, live_server, password, campaign,
                         by=asphodel.owner)
     login(page, live_server, brom.owner, password)
     page.goto(f"/campaigns/{campaign.pk}/")
-    page.get_by_role("link", name="Party stash").click()
+    follow(page.get_by_role("link", name="Party stash"))
     expect(page.get_by_role("heading", name="The party stash")).to_be_visible()
     expect(stat(page, "stash_load")).to_have_text("4")
     expect(page.locator('[data-capacity]').first).to_have_text("holds Load 3 / 4")
