@@ -195,7 +195,9 @@ MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 
 # Rendered PDFs, keyed by a hash of what they show (characters/printing.py): in files, so
 # every server process shares them with no extra service. The default cache stays
-# Django's own (nothing else uses it).
+# Django's own, in each process: it holds only HTML that is the same for everyone and
+# every request (Errant's unbound Check form fields, {% cache %} in its character page),
+# so processes that each render it once still answer alike.
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "pdfs": {
