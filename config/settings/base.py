@@ -219,8 +219,9 @@ PDF_RENDER_PROCESS = env_bool("PDF_RENDER_PROCESS", True)
 # 19; 0 leaves it equal), so a PDF rendering never slows the other requests' answers.
 PDF_RENDER_NICE = env_int("PDF_RENDER_NICE", 10)
 # PDF requests under way at once in one server process (each holds a thread while it
-# waits for its turn); more get "busy, try again". Keep it below gunicorn's threads.
-PDF_REQUESTS_PER_PROCESS = env_int("PDF_REQUESTS_PER_PROCESS", 8)
+# waits for its turn); more get "busy, try again". Keep it below gunicorn's threads (4
+# a process, gunicorn.conf.py): the others always serve the rest.
+PDF_REQUESTS_PER_PROCESS = env_int("PDF_REQUESTS_PER_PROCESS", 2)
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 
