@@ -96,3 +96,21 @@ def test_the_print_views_style_carries_the_headers_nonce(client_logged_in, user)
     response = client_logged_in.get(reverse("characters:print", args=[character.pk]))
     nonce = re.search(r'<style nonce="([^"]+)">@page', response.content.decode()).group(1)
     assert f"'nonce-{nonce}'" in response["Content-Security-Policy"]
+
+
+def test_gunicorn_keeps_threads_free_of_pdfs_and_more_processes_than_cores(settings, monkeypatch):
+    """gunicorn.conf.py as the README runs it: more processes than cores (Python runs one
+    thread at a time in a process), and the PDF requests one process lets wait for their
+    render turn (PDF_REQUESTS_PER_PROCESS) leave some of its threads to serve the rest."""
+    import runpy
+
+    for name in ("WEB_CONCURRENCY", "GUNICORN_THREADS", "GUNICORN_TIMEOUT"):
+        monkeypatch.delenv(name, raising=False)
+    conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    assert conf["worker_class"] == "gthread"
+    assert conf["workers"] > (os.cpu_count() or 1)
+    assert 0 < settings.PDF_REQUESTS_PER_PROCESS < conf["threads"]
+    monkeypatch.setenv("WEB_CONCURRENCY", "3")
+    monkeypatch.setenv("GUNICORN_THREADS", "6")
+    conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    assert (conf["workers"], conf["threads"]) == (3, 6)
