@@ -73,11 +73,20 @@ class SkillsField(forms.Field):
 
 class GearChoiceField(forms.ModelChoiceField):
     """A catalog choice (armor or shield); the form gives it the catalog rows of its
-    category that the user may choose."""
+    category that the user may choose, and `known`: rows already read (the character's
+    own lines) that everyone may choose, so a posted choice among them needs no query."""
 
     def __init__(self, *args, category, **kwargs):
         super().__init__(*args, **kwargs)
         self.category = category
+        self.known: dict[str, GearItem] = {}
+
+    def to_python(self, value):
+        # The live preview posts the armor worn on every keystroke: an SRD row the
+        # character's lines already carry is the one the queryset would find.
+        if isinstance(value, str) and value in self.known:
+            return self.known[value]
+        return super().to_python(value)
 
     def label_from_instance(self, obj):
         if obj.armor_ap is not None:
@@ -171,6 +180,7 @@ class CharacterForm(forms.Form):
         for name in GEAR_FIELDS:
             field = self.fields[name]
             field.queryset = catalog.filter(category=field.category)
+            field.known = srd_rows_of(items, field.category)
         if character is not None and ledger_rules_progress(character):
             # In a campaign the XP ledger sets Level and XP (Highlights, Quests, Level-ups),
             # and still after the character left one (docs/RULES.md).
@@ -312,6 +322,16 @@ class CharacterForm(forms.Form):
     def locks(self) -> dict[str, bool]:
         """Which parts "Roll everything not kept" keeps (the posted lock_* boxes)."""
         return {lock: bool(self.is_bound and self.data.get(lock)) for lock in LOCKS}
+
+
+def srd_rows_of(items, category) -> dict[str, GearItem]:
+    """The SRD catalog rows of `category` that the inventory lines `items` name, by
+    their ids as a form posts them. Any user may choose an SRD row (GearItem.visible_to),
+    so such a choice is valid for anyone; homebrew is left to the field's query, which
+    asks whether this user may see it."""
+    return {str(item.catalog_item_id): item.catalog_item for item in items
+            if item.catalog_item_id is not None and item.catalog_item.source_id is not None
+            and item.catalog_item.category == category}
 
 
 def initial_from_character(character: Character, items) -> dict:

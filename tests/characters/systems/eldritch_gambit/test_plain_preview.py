@@ -94,6 +94,72 @@ def test_a_chosen_armor_and_shield_are_each_looked_up_once(
     assert "data-cannot-compute" not in response.content.decode()
 
 
+def wearing(*rows: GearItem) -> Character:
+    """A character whose inventory carries `rows` (equipped), beside a rope."""
+    character = carrying(1)
+    for n, row in enumerate(rows, start=1):
+        InventoryItemFactory(character=character, position=n, catalog_item=row,
+                             name=row.name, kind=row.category, equipped=True)
+    return character
+
+
+def test_the_armor_and_shield_worn_from_the_srd_need_no_lookup(
+        client, django_assert_num_queries):
+    """What a player types over and over is posted with the armor and shield the
+    character already wears: SRD rows, which anyone may choose, read with its lines."""
+    armor, shield = srd("Chain mail"), srd("Shield, medium")
+    character = wearing(armor, shield)
+    client.force_login(character.owner)
+    with django_assert_num_queries(PREVIEW_QUERIES):
+        response = post_preview(client, character, armor=armor.pk, shield=shield.pk)
+    assert "data-cannot-compute" not in response.content.decode()
+    leather = srd("Leather")
+    with django_assert_num_queries(PREVIEW_QUERIES + 1):  # another armor: looked up
+        response = post_preview(client, character, armor=leather.pk, shield=shield.pk)
+    assert "data-cannot-compute" not in response.content.decode()
+
+
+def test_a_worn_srd_row_is_still_refused_in_the_other_kinds_field():
+    armor, shield = srd("Chain mail"), srd("Shield, medium")
+    character = wearing(armor, shield)
+    items = list(character.items.select_related("catalog_item"))
+    form = CharacterForm(builder_data(armor=str(shield.pk), shield=str(armor.pk)),
+                         character=character, items=items, user=character.owner)
+
+    assert not form.is_valid()
+    assert form.errors["armor"] == ["Choose an armor from the list."]
+    assert form.errors["shield"] == ["Choose a shield from the list."]
+
+
+def test_worn_homebrew_is_still_asked_whether_the_player_may_choose_it(
+        django_assert_num_queries):
+    """Only SRD rows skip the query: homebrew the player can no longer see (another
+    player's, say, once their shared campaign is gone) is refused as before."""
+    character = carrying(1)
+    stranger = UserFactory()
+    theirs = GearItem.objects.create(name="Their plate", slug="their-plate", owner=stranger,
+                                     category=GearItem.Category.ARMOR, armor_ap=4,
+                                     armor_rally_die=4, load=3)
+    mine = GearItem.objects.create(name="My plate", slug="my-plate", owner=character.owner,
+                                   category=GearItem.Category.ARMOR, armor_ap=4,
+                                   armor_rally_die=4, load=3)
+    for n, row in enumerate((theirs, mine), start=1):
+        InventoryItemFactory(character=character, position=n, catalog_item=row,
+                             name=row.name, kind=row.category)
+    items = list(character.items.select_related("catalog_item"))
+
+    refused = CharacterForm(builder_data(armor=str(theirs.pk)), character=character,
+                            items=items, user=character.owner)
+    with django_assert_num_queries(1):
+        assert not refused.is_valid()
+    assert refused.errors["armor"] == ["Choose an armor from the list."]
+    chosen = CharacterForm(builder_data(armor=str(mine.pk)), character=character,
+                           items=items, user=character.owner)
+    with django_assert_num_queries(1):
+        chosen.is_valid()
+    assert chosen.cleaned_data["armor"] == mine
+
+
 def test_every_form_has_its_own_fields():
     """Django deep-copies the declared fields for each form: disabling Level for a
     campaign character leaves the next form's Level alone."""
