@@ -60,6 +60,13 @@ def members(campaign: Campaign) -> list[ErrantCharacter]:
     return list(for_sheets(_company_errants(campaign)))
 
 
+def member_pks(campaign: Campaign):
+    """The ids of the Company's Errants, unevaluated: `pk__in=` it is a subquery of the
+    query it narrows, where a check of who is in the Company needs nothing more."""
+    return ErrantCharacter.objects.filter(campaign=campaign, system=KEY).values_list(
+        "pk", flat=True)
+
+
 def roll_of(campaign: Campaign) -> list[ErrantCharacter]:
     """The Company's Errants as the Company page lists them, and as a check of who is in
     the Company needs them: without what only their sheets read (no sheet is computed)."""
@@ -136,10 +143,10 @@ def roles_set(*, campaign: Campaign, roles: dict[str, int | None], by) -> Errant
     """Each table role to a member Errant or nobody (None)."""
     company = lock_company(campaign)
     require_guide(campaign, by, "set the table roles")
-    member_pks = {e.pk for e in roll_of(campaign)}
+    in_company = set(member_pks(campaign))
     for key in ROLE_KEYS:
         pk = roles.get(key)
-        if pk is not None and pk not in member_pks:
+        if pk is not None and pk not in in_company:
             raise CampaignError("Choose an Errant of the Company, or nobody.", "not_member",
                                 field=key)
         setattr(company, f"{key}_id", pk)

@@ -270,7 +270,7 @@ def start(*, campaign: Campaign, by, settlement: str, last: bool = False,
 
 def _members(campaign) -> list[ErrantCharacter]:
     return list(ErrantCharacter.objects.select_for_update().filter(
-        pk__in=[e.pk for e in company.roll_of(campaign)]).order_by("pk"))
+        pk__in=company.member_pks(campaign)).order_by("pk"))
 
 
 def _recover(ctx: Step, data: dict) -> bool:
@@ -415,7 +415,7 @@ def _member(ctx: Step, data: dict, key: str = "character") -> ErrantCharacter:
     errant = None
     if pk is not None:
         errant = ErrantCharacter.objects.select_for_update().filter(
-            pk=pk, pk__in=[e.pk for e in company.roll_of(ctx.campaign)]).first()
+            pk=pk, pk__in=company.member_pks(ctx.campaign)).first()
     if errant is None:
         raise CampaignError("Choose an Errant of the Company.", "not_member", field=key)
     return errant
