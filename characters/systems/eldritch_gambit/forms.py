@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.forms.models import ModelChoiceIterator
 
 from characters.models import Character, InventoryItem
 from characters.services import ledger_rules_progress
@@ -71,21 +72,53 @@ class SkillsField(forms.Field):
         return [str(v).strip() for v in value if str(v).strip()]
 
 
+class CatalogChoices(ModelChoiceIterator):
+    """A GearChoiceField's choices: the rows of its catalog, whose query is built only
+    when the select is listed (GearChoiceField.rows)."""
+
+    def __init__(self, field):
+        self.field = field
+
+    @property
+    def queryset(self):
+        return self.field.rows()
+
+
 class GearChoiceField(forms.ModelChoiceField):
-    """A catalog choice (armor or shield); the form gives it the catalog rows of its
-    category that the user may choose, and `known`: rows already read (the character's
-    own lines) that everyone may choose, so a posted choice among them needs no query."""
+    """A catalog choice (armor or shield) from the catalog rows of its category that the
+    user may choose. The form gives it `catalog` (the user's catalog, built when first
+    needed: the live preview lists no select and most of its keystrokes post a choice
+    the lines already hold) and `known`: rows already read (the character's own lines)
+    that everyone may choose, so a posted choice among them needs no query."""
+
+    iterator = CatalogChoices
 
     def __init__(self, *args, category, **kwargs):
         super().__init__(*args, **kwargs)
         self.category = category
+        self.catalog = None  # set by the form: () -> the GearItem rows the user may see
         self.known: dict[str, GearItem] = {}
+
+    def __deepcopy__(self, memo):
+        result = super().__deepcopy__(memo)
+        # The widget's copy of the choices still lists the field it was copied from.
+        result.widget.choices = result.choices
+        return result
+
+    def rows(self):
+        """This field's kind of the catalog the user may choose from, its query built
+        (not run) on first need."""
+        if self.queryset is None:
+            self.queryset = self.catalog().filter(category=self.category)
+        return self.queryset
 
     def to_python(self, value):
         # The live preview posts the armor worn on every keystroke: an SRD row the
-        # character's lines already carry is the one the queryset would find.
+        # character's lines already carry is the one the catalog would find.
         if isinstance(value, str) and value in self.known:
             return self.known[value]
+        if value not in self.empty_values:
+            self.rows()
         return super().to_python(value)
 
     def label_from_instance(self, obj):
@@ -173,13 +206,13 @@ class CharacterForm(forms.Form):
         self._user = user
         self.sheet = None
         self.unreadable: list[str] = []  # set by clean()
-        # The catalog's armors and shields as this user sees them (their homebrew too).
-        # Querysets are lazy: listed only when a field is rendered, and a posted choice
-        # is looked up by its id.
-        catalog = self._gear()
+        # The catalog's armors and shields as this user sees them (their homebrew too),
+        # built once for both fields and only if one needs it: listed when a field is
+        # rendered, a posted choice looked up by its id.
+        self._catalog = None
         for name in GEAR_FIELDS:
             field = self.fields[name]
-            field.queryset = catalog.filter(category=field.category)
+            field.catalog = self._gear
             field.known = srd_rows_of(items, field.category)
         if character is not None and ledger_rules_progress(character):
             # In a campaign the XP ledger sets Level and XP (Highlights, Quests, Level-ups),
@@ -256,7 +289,10 @@ class CharacterForm(forms.Form):
         return skills
 
     def _gear(self):
-        return GearItem.objects.visible_to(self._user).order_by("armor_rank", "cost_cp", "name")
+        if self._catalog is None:
+            self._catalog = GearItem.objects.visible_to(self._user).order_by(
+                "armor_rank", "cost_cp", "name")
+        return self._catalog
 
     def clean_template_name(self):
         return self.cleaned_data.get("template_name", "").strip() or "Human"

@@ -3,6 +3,7 @@ character carries, the builder form an ordinary Form, and the ledger sums of
 `with_progress` checked against the ledger rows (on SQLite and PostgreSQL alike)."""
 
 import re
+from unittest.mock import patch
 
 import pytest
 from django.db import connection
@@ -12,7 +13,7 @@ from django.urls import reverse
 
 from characters.models import Character, CoinEntry, XpEntry
 from characters.systems.eldritch_gambit.forms import CharacterForm
-from rules.models import GearItem
+from rules.models import GearItem, RulesContentQuerySet
 from tests.characters.test_views import builder_data
 from tests.factories import (
     AsphodelFactory,
@@ -117,6 +118,26 @@ def test_the_armor_and_shield_worn_from_the_srd_need_no_lookup(
     with django_assert_num_queries(PREVIEW_QUERIES + 1):  # another armor: looked up
         response = post_preview(client, character, armor=leather.pk, shield=shield.pk)
     assert "data-cannot-compute" not in response.content.decode()
+
+
+def test_the_catalog_is_built_only_when_a_field_needs_it(client):
+    """The user's catalog (GearItem.visible_to, a subquery of their campaigns that costs
+    more to build than the rest of the form) is built once for both selects when they
+    are listed, and not at all for a preview whose choices the lines already hold."""
+    armor, shield = srd("Chain mail"), srd("Shield, medium")
+    character = wearing(armor, shield)
+    client.force_login(character.owner)
+    visible_to = RulesContentQuerySet.visible_to
+    with patch.object(RulesContentQuerySet, "visible_to", autospec=True,
+                      side_effect=visible_to) as built:
+        post_preview(client, character, armor=armor.pk, shield=shield.pk)
+        assert built.call_count == 0
+        post_preview(client, character, armor=srd("Leather").pk, shield=shield.pk)
+        assert built.call_count == 1
+        page = client.get(reverse("characters:edit", args=[character.pk]))
+        assert built.call_count == 2
+    html = page.content.decode()
+    assert "Leather (AP" in html and "Shield, medium (AF" in html
 
 
 def test_a_worn_srd_row_is_still_refused_in_the_other_kinds_field():
