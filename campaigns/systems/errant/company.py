@@ -48,11 +48,15 @@ def require_guide(campaign: Campaign, by, what: str) -> None:
         raise CampaignError(f"Only the Guide may {what}.", "not_guide")
 
 
+def _in_company(campaign: Campaign):
+    """The Errants of the Company: the campaign's characters of this game."""
+    return ErrantCharacter.objects.filter(campaign=campaign, system=KEY)
+
+
 def _company_errants(campaign: Campaign):
     """The Company's Errants in the Company's order, with their XP (with_progress) and
     players."""
-    return (ErrantCharacter.objects.filter(campaign=campaign, system=KEY)
-            .with_progress().select_related("owner").order_by("pk"))
+    return _in_company(campaign).with_progress().select_related("owner").order_by("pk")
 
 
 def members(campaign: Campaign) -> list[ErrantCharacter]:
@@ -63,8 +67,7 @@ def members(campaign: Campaign) -> list[ErrantCharacter]:
 def member_pks(campaign: Campaign):
     """The ids of the Company's Errants, unevaluated: `pk__in=` it is a subquery of the
     query it narrows, where a check of who is in the Company needs nothing more."""
-    return ErrantCharacter.objects.filter(campaign=campaign, system=KEY).values_list(
-        "pk", flat=True)
+    return _in_company(campaign).values_list("pk", flat=True)
 
 
 def roll_of(campaign: Campaign) -> list[ErrantCharacter]:

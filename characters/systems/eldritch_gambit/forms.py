@@ -77,6 +77,8 @@ class CatalogChoices(ModelChoiceIterator):
     when the select is listed (GearChoiceField.rows)."""
 
     def __init__(self, field):
+        # Not ModelChoiceIterator's, which reads the field's queryset now: this one asks
+        # for it when listed.
         self.field = field
 
     @property
