@@ -99,7 +99,7 @@ def _build_accessor(model: type[models.Model] | None) -> str | None:
 
 
 def get_built(pk: int, narrow: Callable[[CharacterQuerySet], CharacterQuerySet]
-              = CharacterQuerySet.all) -> Character:
+              = CharacterQuerySet.all, *, system: str | None = None) -> Character:
     """The character `pk` as its system's model, from the characters `narrow` leaves of
     that model's (the user's own, those they may see; annotated `with_progress`, joined
     with its campaign...). Its system's name is read first (one column of one row), then
@@ -107,7 +107,19 @@ def get_built(pk: int, narrow: Callable[[CharacterQuerySet], CharacterQuerySet]
     join of every game's table that `with_builds` makes (about half as much to build and
     read on SQLite with four games, and each game added would add a join to every read).
     Raises Character.DoesNotExist when there is no such character or `narrow` leaves it
-    out."""
+    out.
+
+    `system`, when the caller knows it (the builder's page names its own game in the
+    live preview's address, which posts on every keystroke), saves the first query: the
+    row is read from that system's table only if it is of that system, and a wrong or
+    stale key falls back to reading the system's name, so it is a hint, never trusted."""
+    hinted = systems.find(system)
+    if hinted is not None:
+        model = hinted.character_model or Character
+        try:
+            return narrow(model.objects.filter(system=hinted.key)).get(pk=pk)
+        except Character.DoesNotExist:
+            pass
     key = Character.objects.values_list("system", flat=True).get(pk=pk)
     system = systems.find(key)
     model = (system.character_model if system is not None else None) or Character

@@ -14,11 +14,11 @@ from .inventory import describe
 from .models import Character, GearTransfer, get_built
 
 
-def built_or_404(pk: int, narrow) -> Character:
+def built_or_404(pk: int, narrow, *, system: str | None = None) -> Character:
     """The character as its system's model (get_built, from the characters `narrow`
-    leaves), or 404 when there is none or `narrow` leaves it out."""
+    leaves; `system`, its hint), or 404 when there is none or `narrow` leaves it out."""
     try:
-        return get_built(pk, narrow)
+        return get_built(pk, narrow, system=system)
     except Character.DoesNotExist:
         raise Http404("No such character.") from None
 

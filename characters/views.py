@@ -192,13 +192,14 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
 def _character_with_items(request: HttpRequest, pk: int):
     """The character the user may edit, as its system's model, then its inventory with
     the catalog rows and what its game reads beside each line (lines_for_sheet, which
-    the game's sheet reads too): three queries however much it carries (get_built's
-    two: its system's name, then its row). No ledger sums
+    the game's sheet reads too): two queries however much it carries (get_built's row,
+    its system named by the builder's address; three without it). No ledger sums
     unless the ledger sets Level and XP: otherwise they come from what is typed (see the
     lazy initial). Whether a character in no campaign ever played in one is one more
     small query (services.campaign_history), asked only for such a character: an
     annotation would cost every preview more to build than the query costs them."""
-    character = built_or_404(pk, lambda characters: characters.editable_by(request.user))
+    character = built_or_404(pk, lambda characters: characters.editable_by(request.user),
+                             system=request.GET.get("system"))
     if services.ledger_rules_progress(character):
         # In a campaign the form shows the ledger's Level and XP (read-only fields take
         # their initial values): both sums in one query, not one query per field.
