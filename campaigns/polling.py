@@ -223,12 +223,14 @@ def _columns(model, path: str, *, local: bool = False) -> list:
 
 def party_version(user, pk: int, system: str) -> list[tuple]:
     """What campaign `pk`'s party dashboard shows, as data, read for `user` in ONE query
-    whatever the party and its history: a row per inventory line of each character (a
-    character without any has one row), each row the character's whole row (its
-    system's table too, so the Initiative's direct HP and status writes count), its
-    player's name, what the system's ritual adds (GameSystem.ritual's
-    party_version_columns: Eldritch Gambit's active Quest), the line's row and its
-    catalog item's (a homebrew item's edit changes HP, AF and Load); then the party's
+    whatever the party and its history: a row per character, each the character's whole
+    row (its system's table too, so the Initiative's direct HP and status writes count),
+    its player's name, what the system's ritual adds (GameSystem.ritual's
+    party_version_columns: Eldritch Gambit's active Quest) and, for a system whose party
+    table shows the sheets' numbers (its ritual's "party_columns" template: Eldritch
+    Gambit's HP, AF and Load), a row per inventory line instead (a character without
+    any has one row), with the line's row and its catalog item's (a homebrew item's
+    edit changes HP, AF and Load); then the party's
     XP entries counted and the newest (the ledger only grows: an undone award or
     investment is a reversing entry; counted, an entry that commits after a newer one
     still shows), and the user's role. Empty when there is no campaign `pk` of game
@@ -251,12 +253,18 @@ def _party_rows(system: str) -> QuerySet:
     columns = _columns(Character, "characters")
     if model is not None and model is not Character:
         columns += _columns(model, f"characters__{model._meta.model_name}", local=True)
-    ritual, ritual_columns = rituals.of(system).party_version_columns("characters")
-    return (members_of(Campaign.objects.annotate(**ritual), "", system=system)
-            .order_by("characters__pk", "characters__items__pk")
+    ritual = rituals.of(system)
+    annotations, ritual_columns = ritual.party_version_columns("characters")
+    order = ["characters__pk"]
+    if ritual.templates.get("party_columns"):
+        # Only a dashboard whose party table shows the sheets' numbers (campaigns.views,
+        # _party) reads the lines; another's version joins none (a row a character).
+        columns += [*_columns(InventoryItem, "characters__items"),
+                    *_columns(GearItem, "characters__items__catalog_item")]
+        order.append("characters__items__pk")
+    return (members_of(Campaign.objects.annotate(**annotations), "", system=system)
+            .order_by(*order)
             .values_list(*columns, "characters__owner__username", *ritual_columns,
-                         *_columns(InventoryItem, "characters__items"),
-                         *_columns(GearItem, "characters__items__catalog_item"),
                          "poll_role"))
 
 

@@ -351,6 +351,30 @@ def test_a_mettle_dashboard_poll_answers_304_until_the_party_changes(client):
     changed_to(client, path, etag, "Viktor the Bold")
 
 
+def test_a_dashboard_without_sheet_columns_reads_no_gear_lines(client):
+    """METTLE Core's party table shows names, players and XP, no gear: a line bought or
+    dropped changes nothing it shows and keeps the poll at 304; XP still changes it. Its
+    version is a row a character, whatever they carry."""
+    from campaigns.models import Campaign
+    from campaigns.polling import party_version
+    from tests.campaigns.test_poll_queries import mettle_party
+
+    guide = UserFactory()
+    campaign = services.campaign_create(owner=guide, name="Saint Vitus", system="mettle-core")
+    party = mettle_party(Campaign.objects.get(pk=campaign.pk), guide, 2, 1)
+    for viktor in party:
+        InventoryItemFactory(character=viktor)
+    assert len(party_version(guide, campaign.pk, "mettle-core")) == len(party)
+    client.force_login(guide)
+    path = reverse("campaigns:detail", args=[campaign.pk])
+    etag = first_etag(client, path, **DASHBOARD)
+    InventoryItemFactory(character=party[0], name="Lantern")
+    party[1].items.all().delete()
+    assert_unchanged(client, path, etag, **DASHBOARD)
+    XpEntryFactory(character=party[0], xp_change=5)
+    changed_to(client, path, etag, "Viktor 0")
+
+
 def test_an_empty_party_dashboard_answers_304_until_someone_joins(client, campaign, imp,
                                                                   seat):
     client.force_login(imp)
