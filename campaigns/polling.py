@@ -205,10 +205,10 @@ def session_of_log(request: HttpRequest, campaign_pk: int, number: int, rolls: s
 
 
 def rows_of(queryset, *also: str) -> list[tuple]:
-    """Every stored column of the rows (and `also`), in a fixed order: any change to
-    them shows."""
+    """Every stored column of the rows (and `also`), in a fixed order (by their text, as
+    party_version's): any change to them shows."""
     columns = [field.attname for field in queryset.model._meta.concrete_fields]
-    return list(queryset.order_by("pk").values_list(*columns, *also))
+    return sorted(queryset.order_by().values_list(*columns, *also), key=repr)
 
 
 def _columns(model, path: str, *, local: bool = False) -> list:
@@ -235,12 +235,14 @@ def party_version(user, pk: int, system: str) -> list[tuple]:
     investment is a reversing entry; counted, an entry that commits after a newer one
     still shows), and the user's role. Empty when there is no campaign `pk` of game
     system `system` or the user is not one of its members. The ledger's two subqueries
-    name the campaign, so the database reads them once, not once a row."""
+    name the campaign, so the database reads them once, not once a row. The rows are put
+    in a fixed order here (by their text), not by ORDER BY: Django matches each ordering
+    term against every selected column to write it, and these are eighty and more."""
     ledger = XpEntry.objects.filter(character__campaign_id=pk).order_by()
-    return list(_party_rows(system).filter(poll_member=user.pk, pk=pk).annotate(
+    return sorted(_party_rows(system).filter(poll_member=user.pk, pk=pk).annotate(
         xp_entries=Subquery(ledger.values("character__campaign_id")
                             .annotate(n=Count("pk")).values("n")),
-        newest_xp=Subquery(ledger.order_by("-pk").values("pk")[:1])))
+        newest_xp=Subquery(ledger.order_by("-pk").values("pk")[:1])), key=repr)
 
 
 @cache
@@ -255,15 +257,12 @@ def _party_rows(system: str) -> QuerySet:
         columns += _columns(model, f"characters__{model._meta.model_name}", local=True)
     ritual = rituals.of(system)
     annotations, ritual_columns = ritual.party_version_columns("characters")
-    order = ["characters__pk"]
     if ritual.templates.get("party_columns"):
         # Only a dashboard whose party table shows the sheets' numbers (campaigns.views,
         # _party) reads the lines; another's version joins none (a row a character).
         columns += [*_columns(InventoryItem, "characters__items"),
                     *_columns(GearItem, "characters__items__catalog_item")]
-        order.append("characters__items__pk")
     return (members_of(Campaign.objects.annotate(**annotations), "", system=system)
-            .order_by(*order)
             .values_list(*columns, "characters__owner__username", *ritual_columns,
                          "poll_role"))
 

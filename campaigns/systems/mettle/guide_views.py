@@ -159,7 +159,7 @@ def _party_rows():
         raises_live=Subquery(AttributeRaise.objects.filter(
             character=OuterRef("characters__pk"), undone_at__isnull=True).order_by()
             .values("character").annotate(n=Count("pk")).values("n")),
-    ), "", system=METTLE).order_by("characters__pk", "characters__items__pk").values_list(
+    ), "", system=METTLE).values_list(
         "poll_role", *character_columns, *mettle_columns, "newest_xp", "newest_credit",
         "newest_raise", "raises_live", *item_columns,
         "characters__items__mettle_weapon__weapon",
@@ -169,8 +169,9 @@ def _party_rows():
 def _party_version(user, pk: int) -> list[tuple]:
     """Who asks, and what the party card shows, as data (_party_rows), in ONE query
     whatever the party and its history; empty unless the user runs METTLE campaign
-    `pk`."""
-    rows = list(_party_rows().filter(poll_member=user.pk, pk=pk))
+    `pk`. Its rows in a fixed order by their text (as campaigns.polling.party_version
+    puts its own: ORDER BY over some sixty columns costs more to write than this)."""
+    rows = sorted(_party_rows().filter(poll_member=user.pk, pk=pk), key=repr)
     return rows if rows and rows[0][0] in IMP_ROLES else []
 
 

@@ -280,3 +280,19 @@ def test_with_progress_is_one_query_and_counts_items_beside_it():
     assert (got.level_total, got.xp_total, got.coins_total, got.item_count) == (12, 4, 40, 3)
     assert (got.level, got.xp, got.coins_cp) == (12, 4, 40)
     assert len(rows) == 2
+
+
+def test_the_lines_come_in_the_models_order_without_order_by(django_assert_num_queries):
+    """lines_for_sheet sorts the lines itself (position, then id: InventoryItem's
+    Meta.ordering), the order the sheet, its templates and the ORM's own list give."""
+    from characters.views import lines_for_sheet
+
+    character = AsphodelFactory()
+    for n, position in enumerate([3, 0, 3, 1, 0, 2]):
+        InventoryItemFactory(character=character, position=position, name=f"Line {n}",
+                             catalog_item=srd("Rope (10m)") if n % 2 else None)
+    with django_assert_num_queries(1):
+        lines = lines_for_sheet(character)
+    assert [line.pk for line in lines] == list(
+        character.items.values_list("pk", flat=True))
+    assert [line.position for line in lines] == [0, 0, 1, 2, 3, 3]
