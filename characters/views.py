@@ -208,17 +208,19 @@ def _character_with_items(request: HttpRequest, pk: int):
 
 
 def lines_for_sheet(character: Character) -> list:
-    """The character's inventory lines, in order, with their catalog items and the rows
-    its game reads beside each (GameSystem.line_related), in one query; kept as
-    `character.sheet_lines`, which the game's sheet and templates read instead of
-    querying per line.
+    """The character's inventory lines, in order, with the rows its game reads beside
+    each (GameSystem.line_related: Eldritch Gambit's catalog items...), in one query;
+    kept as `character.sheet_lines`, which the game's sheet and templates read instead
+    of querying per line.
 
     In the model's order (InventoryItem.Meta.ordering: position, then id), sorted here:
     to write ORDER BY, Django matches each ordering term against every selected column
     (forty and more with the joined rows), which cost about as much as building the rest
     of the query; sorting a character's lines costs next to nothing."""
-    lines = character.items.select_related(
-        "catalog_item", *character.game_system.line_related).order_by()
+    lines = character.items.order_by()
+    if related := character.game_system.line_related:
+        # (select_related() with no path would join every foreign key.)
+        lines = lines.select_related(*related)
     character.sheet_lines = sorted(lines, key=lambda line: (line.position, line.pk))
     return character.sheet_lines
 

@@ -103,10 +103,12 @@ class GameSystem:
     # (the party dashboard) costs no query per character; None: nothing more to load.
     for_sheets: Callable[[Any], Any] | None = None
     # The select_related paths of an inventory line that the system's sheet and detail
-    # template read beside the line's own row and its catalog item (which the generic
-    # pages always load): characters.views.lines_for_sheet loads a character's lines
-    # with them, in one query however many lines there are (METTLE Core: a weapon line's
-    # table row and the container a line sits in; Errant: each line's ErrantItem).
+    # template read beside the line's own row: characters.views.lines_for_sheet loads a
+    # character's lines with them, in one query however many lines there are (Eldritch
+    # Gambit: the SRD or homebrew catalog row a line was taken from; METTLE Core: a
+    # weapon line's table row and the container a line sits in; Errant: each line's
+    # ErrantItem). A path not named is not joined: a line of a game whose lines have no
+    # catalog row reads None for it without a query.
     line_related: tuple[str, ...] = ()
     # summary(character) -> one line for the character list ("Level 10 Human"); the
     # character carries the ledger sums (level_total, xp_total, coins_total).

@@ -29,6 +29,8 @@ class EldritchGambitConfig(AppConfig):
             new_character_initial=NEW_CHARACTER_INITIAL,
             initial_from_character=initial_from_character,
             sheet=sheet_for,
+            # A line's catalog row (SRD or homebrew): its AP, Load and damage.
+            line_related=("catalog_item",),
             summary=pages.summary,
             game_master="Imp",
             # Its standing: the Level the XP bought, and the XP left (the ledgers' sums).
