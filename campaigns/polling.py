@@ -33,6 +33,7 @@ the deployed templates, so a kept answer is never taken for another.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from functools import cache, wraps
 from pathlib import Path
 
@@ -205,10 +206,18 @@ def session_of_log(request: HttpRequest, campaign_pk: int, number: int, rolls: s
 
 
 def rows_of(queryset, *also: str) -> list[tuple]:
-    """Every stored column of the rows (and `also`), in a fixed order (by their text, as
-    party_version's): any change to them shows."""
+    """Every stored column of the rows (and `also`), in a fixed order (by id, sorted
+    here as party_version's): any change to them shows."""
     columns = [field.attname for field in queryset.model._meta.concrete_fields]
-    return sorted(queryset.order_by().values_list(*columns, *also), key=repr)
+    return sorted(queryset.order_by().values_list(*columns, *also), key=by_ids(0))
+
+
+def by_ids(*positions: int) -> Callable[[tuple], tuple]:
+    """The sort key that puts a version's rows in a fixed order: the ids at `positions`
+    (a character's, then its line's; a character without lines has one row, its line
+    id None). Sorted in Python, not by ORDER BY: to write ORDER BY, Django matches each
+    ordering term against every selected column, and a version's are eighty and more."""
+    return lambda row: tuple(-1 if row[i] is None else row[i] for i in positions)
 
 
 def _columns(model, path: str, *, local: bool = False) -> list:
@@ -235,36 +244,39 @@ def party_version(user, pk: int, system: str) -> list[tuple]:
     investment is a reversing entry; counted, an entry that commits after a newer one
     still shows), and the user's role. Empty when there is no campaign `pk` of game
     system `system` or the user is not one of its members. The ledger's two subqueries
-    name the campaign, so the database reads them once, not once a row. The rows are put
-    in a fixed order here (by their text), not by ORDER BY: Django matches each ordering
-    term against every selected column to write it, and these are eighty and more."""
+    name the campaign, so the database reads them once, not once a row. The rows come by
+    character and line (by_ids)."""
     ledger = XpEntry.objects.filter(character__campaign_id=pk).order_by()
-    return sorted(_party_rows(system).filter(poll_member=user.pk, pk=pk).annotate(
+    rows, order = _party_rows(system)
+    return sorted(rows.filter(poll_member=user.pk, pk=pk).annotate(
         xp_entries=Subquery(ledger.values("character__campaign_id")
                             .annotate(n=Count("pk")).values("n")),
-        newest_xp=Subquery(ledger.order_by("-pk").values("pk")[:1])), key=repr)
+        newest_xp=Subquery(ledger.order_by("-pk").values("pk")[:1])), key=order)
 
 
 @cache
-def _party_rows(system: str) -> QuerySet:
+def _party_rows(system: str) -> tuple[QuerySet, Callable[[tuple], tuple]]:
     """party_version's query but for the campaign, its XP ledger and who asks: the same
     for every poll of a game system's dashboards, so built once (its ~80 columns' joins
-    cost more to resolve than the query takes to run). Never evaluated itself: each poll
-    filters a copy."""
+    cost more to resolve than the query takes to run), and its rows' sort key. Never
+    evaluated itself: each poll filters a copy."""
     model = systems.get(system).character_model
     columns = _columns(Character, "characters")
     if model is not None and model is not Character:
         columns += _columns(model, f"characters__{model._meta.model_name}", local=True)
     ritual = rituals.of(system)
     annotations, ritual_columns = ritual.party_version_columns("characters")
+    order = by_ids(0)  # the character's id
     if ritual.templates.get("party_columns"):
         # Only a dashboard whose party table shows the sheets' numbers (campaigns.views,
         # _party) reads the lines; another's version joins none (a row a character).
+        order = by_ids(0, len(columns))  # and the line's
         columns += [*_columns(InventoryItem, "characters__items"),
                     *_columns(GearItem, "characters__items__catalog_item")]
-    return (members_of(Campaign.objects.annotate(**annotations), "", system=system)
+    rows = (members_of(Campaign.objects.annotate(**annotations), "", system=system)
             .values_list(*columns, "characters__owner__username", *ritual_columns,
                          "poll_role"))
+    return rows, order
 
 
 def party_unchanged(request: HttpRequest, pk: int) -> list[tuple] | None:

@@ -383,3 +383,31 @@ def test_an_empty_party_dashboard_answers_304_until_someone_joins(client, campai
     assert assert_unchanged(client, path, etag, **DASHBOARD).queries == 3
     seat(name="Newcomer")
     changed_to(client, path, etag, "Newcomer")
+
+
+def test_a_versions_rows_come_by_character_then_line_whatever_the_databases_order():
+    """The versions are sorted in Python (campaigns.polling.by_ids), not by ORDER BY: by
+    the character's id, then its line's, a character without lines (None) first."""
+    from campaigns.polling import by_ids
+
+    rows = [(7, "x", 3), (2, "y", None), (7, "x", 1), (2, "y", 9), (5, "z", None)]
+    assert sorted(rows, key=by_ids(0, 2)) == [
+        (2, "y", None), (2, "y", 9), (5, "z", None), (7, "x", 1), (7, "x", 3)]
+    assert sorted(reversed(rows), key=by_ids(0, 2)) == sorted(rows, key=by_ids(0, 2))
+    assert [row[0] for row in sorted(rows, key=by_ids(0))] == [2, 2, 5, 7, 7]
+
+
+def test_the_dashboards_version_lists_each_characters_lines_in_order(campaign, imp, seat):
+    from campaigns.polling import party_version
+
+    characters = [seat(name="Ash"), seat(name="Birch")]
+    names = [f"Line {n}" for n in range(3)]  # made in this order: their ids ascend
+    for character in reversed(characters):
+        for name in names:
+            InventoryItemFactory(character=character, name=name)
+    rows = party_version(imp, campaign.pk, campaign.system)
+    assert [row[0] for row in rows] == sorted(row[0] for row in rows)
+    for character in characters:
+        mine = [row for row in rows if row[0] == character.pk]
+        assert [next(v for v in row if v in names) for row in mine
+                if any(v in names for v in row)] == names

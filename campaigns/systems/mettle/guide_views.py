@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaigns.forms import add_service_error
 from campaigns.models import IMP_ROLES, Campaign, Membership
-from campaigns.polling import conditional_poll, members_of, unchanged_since
+from campaigns.polling import by_ids, conditional_poll, members_of, unchanged_since
 from campaigns.services import CampaignError
 from characters.models import Character, InventoryItem, XpEntry
 from characters.systems.mettle.builds import for_sheets
@@ -146,13 +146,16 @@ def _party_rows():
     whole row (its Mettle, statuses and pools, also when the Initiative or a Hazard writes
     them directly), its newest XP and Credit entries and raises (the ledgers only grow:
     an undone purchase is a reversing entry, an undone raise keeps its row, so the live
-    ones are counted), the line's row and its weapon row (the armour worn gives Soak)."""
+    ones are counted), the line's row and its weapon row (the armour worn gives Soak);
+    and the rows' sort key (by character and line: campaigns.polling.by_ids)."""
     character_columns = [f"characters__{field.attname}"
                          for field in Character._meta.concrete_fields]
     mettle_columns = [f"characters__mettlecharacter__{field.attname}"
                       for field in MettleCharacter._meta.local_concrete_fields]
     item_columns = [f"characters__items__{field.attname}"
                     for field in InventoryItem._meta.concrete_fields]
+    ledgers = ["newest_xp", "newest_credit", "newest_raise", "raises_live"]
+    order = by_ids(1, 1 + len(character_columns) + len(mettle_columns) + len(ledgers))
     return members_of(Campaign.objects.annotate(
         newest_xp=_newest(XpEntry), newest_credit=_newest(CreditEntry),
         newest_raise=_newest(AttributeRaise),
@@ -160,18 +163,18 @@ def _party_rows():
             character=OuterRef("characters__pk"), undone_at__isnull=True).order_by()
             .values("character").annotate(n=Count("pk")).values("n")),
     ), "", system=METTLE).values_list(
-        "poll_role", *character_columns, *mettle_columns, "newest_xp", "newest_credit",
-        "newest_raise", "raises_live", *item_columns,
+        "poll_role", *character_columns, *mettle_columns, *ledgers, *item_columns,
         "characters__items__mettle_weapon__weapon",
-        "characters__items__mettle_weapon__concept")
+        "characters__items__mettle_weapon__concept"), order
 
 
 def _party_version(user, pk: int) -> list[tuple]:
     """Who asks, and what the party card shows, as data (_party_rows), in ONE query
     whatever the party and its history; empty unless the user runs METTLE campaign
-    `pk`. Its rows in a fixed order by their text (as campaigns.polling.party_version
-    puts its own: ORDER BY over some sixty columns costs more to write than this)."""
-    rows = sorted(_party_rows().filter(poll_member=user.pk, pk=pk), key=repr)
+    `pk`. Its rows are put in order here, as campaigns.polling.party_version's (ORDER
+    BY over some sixty columns costs more to write than the sort)."""
+    rows, order = _party_rows()
+    rows = sorted(rows.filter(poll_member=user.pk, pk=pk), key=order)
     return rows if rows and rows[0][0] in IMP_ROLES else []
 
 
