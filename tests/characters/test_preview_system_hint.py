@@ -38,6 +38,16 @@ def preview_address(client, character) -> str:
     return html.unescape(re.search(r'hx-post="([^"]*/preview/[^"]*)"', page).group(1))
 
 
+def logged_in_owner(client, key):
+    """A character of game `key`, its owner logged in; its preview's plain address and
+    the builder's posted data for it."""
+    make, posted = GAMES[key]
+    owner = UserFactory()
+    character = make(owner)
+    client.force_login(owner)
+    return character, reverse("characters:preview", args=[character.pk]), posted
+
+
 def post(client, path, data):
     with CaptureQueriesContext(connection) as queries:
         response = client.post(path, data, HTTP_HX_REQUEST="true")
@@ -46,12 +56,8 @@ def post(client, path, data):
 
 @pytest.mark.parametrize("key", GAMES)
 def test_the_builders_preview_names_its_game_and_reads_one_query_less(client, key):
-    make, posted = GAMES[key]
-    owner = UserFactory()
-    character = make(owner)
-    client.force_login(owner)
+    character, plain, posted = logged_in_owner(client, key)
     hinted = preview_address(client, character)
-    plain = reverse("characters:preview", args=[character.pk])
     assert hinted == f"{plain}?system={key}"
     for data in (posted(), {}):  # as typed, and a form with nothing in it
         with_hint, hint_queries = post(client, hinted, data)
@@ -63,11 +69,7 @@ def test_the_builders_preview_names_its_game_and_reads_one_query_less(client, ke
 
 @pytest.mark.parametrize("key", GAMES)
 def test_a_wrong_or_hostile_hint_reads_the_system_as_before(client, key):
-    make, posted = GAMES[key]
-    owner = UserFactory()
-    character = make(owner)
-    client.force_login(owner)
-    plain = reverse("characters:preview", args=[character.pk])
+    _, plain, posted = logged_in_owner(client, key)
     expected, _ = post(client, plain, posted())
     other = next(k for k in GAMES if k != key)
     for hint in (other, "no-such-game", "' OR 1=1 --", "\x00", "é" * 500):
