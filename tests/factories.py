@@ -12,7 +12,9 @@ class UserFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = get_user_model()
 
-    username = factory.Sequence(lambda n: f"player{n}")
+    # Not "player{n}": the demo's users are player1 and player2 (seed_demo), and a test
+    # that seeds the demo after a few factory users would collide with them.
+    username = factory.Sequence(lambda n: f"user{n}")
     email = factory.LazyAttribute(lambda user: f"{user.username}@example.com")
     password = factory.django.Password(DEFAULT_PASSWORD)
 
