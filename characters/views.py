@@ -191,8 +191,8 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _character_with_items(request: HttpRequest, pk: int):
     """The character the user may edit, as its system's model, then its inventory with
-    the catalog rows and what its game reads beside each line (lines_for_sheet, which
-    the game's sheet reads too): two queries however much it carries (get_built's row,
+    what its game reads beside each line (lines_for_sheet, which the game's sheet reads
+    too; Eldritch Gambit's catalog rows...): two queries however much it carries (get_built's row,
     its system named by the builder's address; three without it). No ledger sums
     unless the ledger sets Level and XP: otherwise they come from what is typed (see the
     lazy initial). Whether a character in no campaign ever played in one is one more
