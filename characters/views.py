@@ -123,7 +123,7 @@ def builder(request: HttpRequest, character: Character | None, *, joining=None,
             system = _new_character_system(request, campaign)
         except _NoSystem as refusal:
             return _system_choice(request, refusal)
-    items = list(character.items.select_related("catalog_item")) if character else []
+    items = lines_for_sheet(character) if character else []
     kwargs = {"request": request, "character": character, "items": items,
               "campaign": campaign}
     if request.method == "GET":
@@ -193,17 +193,13 @@ def _character_with_items(request: HttpRequest, pk: int):
     """The character the user may edit, as its system's model, then its inventory with
     what its game reads beside each line (lines_for_sheet, which the game's sheet reads
     too; Eldritch Gambit's catalog rows...): two queries however much it carries (get_built's row,
-    its system named by the builder's address; three without it). No ledger sums
-    unless the ledger sets Level and XP: otherwise they come from what is typed (see the
-    lazy initial). Whether a character in no campaign ever played in one is one more
-    small query (services.campaign_history), asked only for such a character: an
-    annotation would cost every preview more to build than the query costs them."""
+    its system named by the builder's address; three without it). No ledger sums here:
+    each game's form reads those it shows (Eldritch Gambit's Level and XP, read-only once
+    the ledger rules them, are read in one query by its form; the other games' builders
+    never ask whether a character played in a campaign, which cost their previews a
+    query on every keystroke)."""
     character = built_or_404(pk, lambda characters: characters.editable_by(request.user),
                              system=request.GET.get("system"))
-    if services.ledger_rules_progress(character):
-        # In a campaign the form shows the ledger's Level and XP (read-only fields take
-        # their initial values): both sums in one query, not one query per field.
-        with_totals(character, coins=False)
     return character, lines_for_sheet(character)
 
 

@@ -7,7 +7,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.forms.models import ModelChoiceIterator
 
-from characters.models import Character, InventoryItem
+from characters.models import Character, InventoryItem, with_totals
 from characters.services import ledger_rules_progress
 from rules.engine.eldritch_gambit import ATTRIBUTES, compute_sheet
 from rules.engine.eldritch_gambit.attributes import ABBREVIATIONS, NAMES
@@ -218,7 +218,11 @@ class CharacterForm(forms.Form):
             field.known = srd_rows_of(items, field.category)
         if character is not None and ledger_rules_progress(character):
             # In a campaign the XP ledger sets Level and XP (Highlights, Quests, Level-ups),
-            # and still after the character left one (docs/RULES.md).
+            # and still after the character left one (docs/RULES.md). The read-only fields
+            # take their initial values (the ledger's sums): both in one query, not one
+            # query per field, unless the character was read with them.
+            if getattr(character, "xp_total", None) is None:
+                with_totals(character, coins=False)
             note = ("In a campaign the XP ledger sets it." if character.campaign_id else
                     "Kept by the XP ledger since it played in a campaign: an Imp adjusts it.")
             for name in ("level", "xp"):
