@@ -24,7 +24,7 @@ from campaigns.services import CampaignError
 from characters.models import Character
 from characters.systems.errant.builds import sheet_for
 from characters.systems.errant.models import ErrantCharacter
-from rules.engine.errant import checks, slots
+from rules.engine.errant import ErrantSheet, checks, slots
 from rules.engine.errant.data import PROFICIENCIES
 
 from .rolls import ErrantRoll
@@ -197,10 +197,14 @@ def _label(request: RollRequest) -> str:
 
 @transaction.atomic
 def make_roll(*, character: Character, by, request: RollRequest,
-              rng: random.Random | None = None, request_key: str | None = None) -> ErrantRoll:
+              rng: random.Random | None = None, request_key: str | None = None,
+              sheet: ErrantSheet | None = None) -> ErrantRoll:
     """Roll the d20 (and the opponent's, for an opposed Check) and log the roll with the
     odds shown and what its outcome means. The same `request_key` again returns the first
-    roll."""
+    roll. `sheet`: the Errant's sheet the roll was asked from (the Play page's, whose
+    odds the player saw and whose form checked the request), else it is computed here; a
+    roll writes nothing a sheet reads (only its row in the log), so the page's serves
+    for the roll and is shown again after it: one sheet a roll, not two."""
     locked = ErrantCharacter.objects.select_for_update().get(pk=character.pk)
     if not may_roll_for(locked, by):
         raise RollRefused(
@@ -209,8 +213,7 @@ def make_roll(*, character: Character, by, request: RollRequest,
     existing = _same_request(request_key, locked)
     if existing is not None:
         return existing
-    sheet = sheet_for(locked)
-    planned = plan(sheet, request)
+    planned = plan(sheet if sheet is not None else sheet_for(locked), request)
     rng = rng or _SYSTEM_RANDOM
     face = checks.roll_d20(rng)
     success = checks.succeeds(face, planned.attribute_value, planned.dv.value)

@@ -151,7 +151,7 @@ def roll(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         rolled = roll_services.make_roll(
             character=character, by=request.user, request=form.request(),
-            request_key=form.cleaned_data.get("request_key") or None)
+            request_key=form.cleaned_data.get("request_key") or None, sheet=sheet)
     except RollRefused as error:
         form.add_error(error.field, error.message)
         context = _context(character, sheet, form=form)

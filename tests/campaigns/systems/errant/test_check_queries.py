@@ -15,10 +15,10 @@ pytestmark = pytest.mark.django_db
 
 # The session, the user, the Errant; its sheet's gear lines, trainings, XP and coins; then
 # make_roll's savepoint (in a test's transaction), the Errant locked, the request key, the
-# sheet again (4), the session, the roll's savepoint, insert and release, make_roll's
-# release; then the recent rolls. The current session is read once: the htmx answer (the
-# panel) does not show it.
-CHECK_QUERIES = 20
+# session, the roll's savepoint, insert and release, make_roll's release; then the recent
+# rolls. The sheet is computed once: make_roll rolls with the page's (a roll writes nothing
+# it reads). The current session is read once: the htmx answer (the panel) does not show it.
+CHECK_QUERIES = 16
 ODDS_QUERIES = 7
 
 
@@ -48,5 +48,11 @@ def test_a_check_and_its_odds_are_flat_in_rolls_and_sessions(client, table):  # 
     later, body = count(client, url(table, "errant_roll"), posted(request_key="b" * 32))
     assert 'id="roll-result"' in body
     assert first == later == CHECK_QUERIES
+    with CaptureQueriesContext(connection) as queries:
+        client.post(url(table, "errant_roll"), posted(request_key="c" * 32),
+                    HTTP_HX_REQUEST="true")
+    gear_reads = [q for q in queries.captured_queries
+                  if 'FROM "characters_inventoryitem"' in q["sql"]]
+    assert len(gear_reads) == 1  # one sheet a roll
     assert count(client, url(table, "errant_roll_odds"), posted(dv="2"))[0] == odds \
         == ODDS_QUERIES
