@@ -43,6 +43,15 @@ def _choice(label: str, choices, *, required=True, help_text: str = ""):
                         "invalid_choice": f"Choose {label} from the list."})
 
 
+# The fields the Play page shows for one kind of roll only (roll_play.html carries the
+# others as hidden inputs, so what was typed stays when the kind changes back).
+KIND_FIELDS = {
+    "save_against": ErrantRoll.Kind.SAVE,
+    **dict.fromkeys(("opponent", "opponent_attribute", "opponent_threat", "opponent_dv"),
+                    ErrantRoll.Kind.OPPOSED),
+}
+
+
 class RollForm(BootstrapForm):
     kind = _choice("Roll", ErrantRoll.Kind.choices)
     label = forms.CharField(label="What is attempted", max_length=200, required=False,
@@ -94,9 +103,22 @@ class RollForm(BootstrapForm):
     def has_proficiencies(self) -> bool:
         return len(self.fields["proficiency"].choices) > 1
 
+    def error_slots(self) -> list:
+        """The fields the panel shows, each with its error slot, for the kind of roll
+        chosen: the live odds' answer fills these out of band, and no slot the page does
+        not have."""
+        kind = self["kind"].value()
+        return [field for field in self if not field.is_hidden
+                and KIND_FIELDS.get(field.name, kind) == kind]
+
     def clean(self):
         data = super().clean()
         kind = data.get("kind")
+        for name, its_kind in KIND_FIELDS.items():
+            if kind != its_kind:
+                # Another kind's field, carried hidden and not used by this roll: what it
+                # holds cannot stop this one (nor be shown beside a field not there).
+                self.errors.pop(name, None)
         if kind == ErrantRoll.Kind.SAVE and not data.get("save_against") \
                 and "save_against" not in self.errors:
             self.add_error("save_against", "A Saving Throw: against an Errant's Renown or "

@@ -443,3 +443,32 @@ def test_a_long_session_log_pages_back_with_older(client, table, monkeypatch):
         response = client.get(log_url(table), {"before": junk})
         assert response.status_code == 200 and response.content.decode().count(
             "data-roll=") == 2
+
+
+def test_the_live_odds_fill_only_the_error_slots_the_panel_shows(client, table):
+    """A Check's panel has no Saving Throw or opponent fields (they ride along hidden), so
+    the odds' out-of-band answer writes no slot for them (htmx would find no target); an
+    opposed Check's has them."""
+    client.force_login(table["player"])
+    check = client.post(play_url(table, "errant_roll_odds"), posted(),
+                        HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="errors-dv"' in check
+    for name in ("save_against", "opponent", "opponent_dv", "opponent_attribute"):
+        assert f'id="errors-{name}"' not in check
+    opposed = client.post(play_url(table, "errant_roll_odds"),
+                          posted(kind="opposed", opponent_dv="x"),
+                          HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="errors-opponent_dv"' in opposed and "Opponent&#x27;s DV" in opposed
+    assert 'id="errors-save_against"' not in opposed
+
+
+def test_what_another_kind_of_roll_carries_hidden_does_not_stop_this_one(client, table):
+    """Junk typed in an opposed Check's fields, then the kind changed back to a Check:
+    the Check's odds show and it rolls (those fields are not its own)."""
+    client.force_login(table["player"])
+    data = posted(opponent_dv="junk", opponent_attribute="-5", save_against="nonsense")
+    odds = client.post(play_url(table, "errant_roll_odds"), data, HTTP_HX_REQUEST="true")
+    assert 'data-odds="success"' in odds.content.decode()
+    rolled = client.post(play_url(table, "errant_roll"), data, HTTP_HX_REQUEST="true")
+    assert 'id="roll-result"' in rolled.content.decode()
+    assert ErrantRoll.objects.get().opponent_dv is None
