@@ -743,7 +743,11 @@ def defend(state: Encounter, key: str, skill: str) -> Encounter:
     """H5: attacked, the combatant defends out of turn. A defence of its round's kind
     uses a declared defence (declaring first if it has not; AMB-H11 says how they
     count). A defence of the other kind aborts every action it has left and turns its
-    round to that kind. Refused: completely surprised (H17), down, or engrossed."""
+    round to that kind, but only before it has used anything this round: a round uses
+    physical or mental skills, never both (H2), so once it took an action or defended,
+    a defence of the other kind is refused. Refused too: completely surprised (H17),
+    down, or engrossed (a multi-round action marked so, or a one-round one once taken:
+    no defence for the rest of the round)."""
     _phase(state, ACTION)
     f = state.fighter(key)
     turn = f.turn
@@ -759,7 +763,16 @@ def defend(state: Encounter, key: str, skill: str) -> Encounter:
     if f.project and f.project.engrossing:
         raise EncounterError(f"{f.name} is engrossed in {f.project.label}: no defence.",
                              "skill")
+    done = [s for s in turn.slots if s.status == DONE]
+    engrossed = next((s for s in done if s.engrossing), None)
+    if engrossed is not None:
+        raise EncounterError(f"{f.name} is engrossed in {engrossed.label}: no defence "
+                             "this round.", "skill")
     own = SKILL_OF_MODE.get(turn.mode, skill)
+    if done and skill != own:
+        raise EncounterError(
+            f"{f.name} already used {own} skills this round ({done[0].label}): a round "
+            f"is physical or mental, never both, so no {skill} defence now.", "skill")
     # No turn of its own to declare: a bystander of round zero that declared nothing, or
     # a turn already aborted. Such a defence is simply recorded (and counted).
     free = turn.aborted or (turn.role == BYSTANDER and not turn.declared)

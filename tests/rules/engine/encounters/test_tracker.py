@@ -385,6 +385,43 @@ class TestDefenceOutOfTurn:
         with pytest.raises(EncounterError, match="engrossed"):
             apply(state, "defend", {"key": "tam", "skill": "physical"})
 
+    def test_after_an_abort_the_other_kind_is_refused(self):
+        """Seed 004's Marcos: concentrating, he defends against a sword and aborts his
+        spell; his round is physical now, so no Defiance after that (H2: never both)."""
+        state = acting(("declare", {"key": "ivo", "items": [strike("psiblast", "mental")]}),
+                       ("defend", {"key": "ivo", "skill": "physical"}))
+        with pytest.raises(EncounterError, match="never both") as error:
+            apply(state, "defend", {"key": "ivo", "skill": "mental"})
+        assert error.value.field == "skill"
+        state = run(state, ("defend", {"key": "ivo", "skill": "physical"}))
+        assert said(state) == "Ivo defends out of turn: Defense -2."
+
+    def test_after_its_turn_began_the_other_kind_is_refused(self):
+        """Maneuvering, Tamsin strikes at her Initiative; a spell then comes at her: she has
+        used a physical skill this round and cannot defend with a mental one (the abort
+        is for a combatant attacked before its turn)."""
+        state = acting(("declare", {"key": "tam", "items": [strike("slash")]}),
+                       ("take", {"key": "tam"}))
+        with pytest.raises(EncounterError, match="already used physical skills"):
+            apply(state, "defend", {"key": "tam", "skill": "mental"})
+        assert [s.status for s in state.fighter("tam").turn.slots] == ["done"]
+
+    def test_a_same_kind_defence_then_no_other_kind(self):
+        state = acting(("declare", {"key": "skur", "items": [
+            {"kind": "defend"}, {"kind": "defend"}, strike("bite")]}),
+            ("defend", {"key": "skur", "skill": "physical"}))
+        with pytest.raises(EncounterError, match="never both"):
+            apply(state, "defend", {"key": "skur", "skill": "mental"})
+
+    def test_a_one_round_engrossing_action_allows_no_defence_once_taken(self):
+        state = acting(("declare", {"key": "tam", "items": [
+            {"kind": "defend"}, strike("lift the portcullis", "", engrossing=True)]}),
+            ("defend", {"key": "tam", "skill": "physical"}))
+        state = run(state, ("take", {"key": "tam"}))
+        assert "lift the portcullis" in said(state)
+        with pytest.raises(EncounterError, match="engrossed in lift the portcullis"):
+            apply(state, "defend", {"key": "tam", "skill": "physical"})
+
     @pytest.mark.parametrize("skill", ["", "spiritual", None, 3])
     def test_hostile_skill(self, skill):
         with pytest.raises(EncounterError):
