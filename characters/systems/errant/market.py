@@ -101,9 +101,13 @@ def goods() -> dict[str, Good]:
         for row in table["rows"]:
             price, rarity = parse_price(row.get("price", "")), _number(row.get("rarity", ""))
             size = row.get("slots", row.get("slots_or_capacity", ""))
-            # A container's column is its capacity ("-": none); it fills no slot itself
-            # (ER §Select Starting Equipment's backpack: none).
-            slots = Fraction(0) if kind == "container" else parse_slots(size)
+            # A container's column is the Item Slots it fills: "-" for the backpack, the
+            # sacks, the pouch and the basket, which fill none, and a number for the
+            # barrel and the chest, which do (PR §Containers: "Backpacks, sacks, pouches,
+            # and other such containers do not fill Item Slots themselves, though larger
+            # containers such as barrels and treasure chests do"; AMB-E-GEAR-4).
+            slots = (Fraction(0) if kind == "container" and size.strip() == "-"
+                     else parse_slots(size))
             if price is None or rarity is None or slots is None:
                 continue
             name = row["name"].replace("†", "").strip()

@@ -51,6 +51,25 @@ def test_the_price_tables_give_items_with_sizes_and_rarity():
     assert not any(good.table == "Retainers" for good in market.goods().values())
 
 
+@pytest.mark.parametrize(("name", "quarters"), [("Backpack", 0), ("Sack", 0), ("Pouch", 0),
+                                               ("Basket", 0), ("Sack, oilskin", 0),
+                                               ("Barrel", 40), ("Chest", 20)])
+def test_large_containers_fill_item_slots_and_small_ones_none(name, quarters):
+    """PR §Containers: "Backpacks, sacks, pouches, and other such containers do not fill
+    Item Slots themselves, though larger containers such as barrels and treasure chests
+    do": the GS column is the slots filled ("-": none; AMB-E-GEAR-4)."""
+    good = market.goods()[f"Containers|{name}"]
+    assert (good.kind, good.quarters) == ("container", quarters)
+
+
+def test_a_bought_chest_fills_five_item_slots(wren_):
+    pay(wren_, 1_000)
+    slots = sheet_for(fresh(wren_)).value("slots_filled")
+    market.buy(character=wren_, key="Containers|Chest", by=wren_.owner, tier=3)
+    assert names(wren_)[-1] == "Chest"
+    assert sheet_for(fresh(wren_)).value("slots_filled") == slots + 5
+
+
 @pytest.mark.parametrize(("pennies", "coins"), [(0, 0), (9, 9), (10, 1), (111, 3),
                                                 (199, 19), (250, 7), (10_000, 100)])
 def test_the_purse_is_carried_in_the_fewest_coins(pennies, coins):
