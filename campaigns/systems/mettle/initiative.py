@@ -215,6 +215,21 @@ def _next_position(encounter: MettleEncounter) -> int:
     return (encounter.combatants.aggregate(m=Max("position"))["m"] or 0) + 1
 
 
+# What a character's Load makes it (CH §Encumbrance), worked out on its sheet, never
+# stored on the character: Encumbered (two Moves a Zone) or Incapacitated (no Action).
+LOAD_STATUSES = ("encumbered", "incapacitated")
+
+
+def _statuses_brought(character) -> list[str]:
+    """The statuses a character brings into the fight: those chosen on it, and what its
+    Load makes it as it joins (its sheet's). Kept with the combatant, as its Mettle is,
+    so that the fight replays the same whatever the inventory does later."""
+    chosen = [key for key in character.statuses or () if key in SETTABLE_STATUSES]
+    carried = [key for key in sheet_for(character).statuses
+               if key in LOAD_STATUSES and key not in chosen]
+    return chosen + carried
+
+
 def add_characters(*, encounter_id: int, version: int | None, characters, by=None
                    ) -> list[MettleCombatant]:
     """The campaign's characters join the party side (those already in are skipped),
@@ -237,8 +252,7 @@ def add_characters(*, encounter_id: int, version: int | None, characters, by=Non
                 encounter=encounter, position=position, character=character,
                 name=character.display_name[:NAME_LENGTH], side="party",
                 mettle_start=character.mettle_current, joined_midway=running,
-                statuses_start=[key for key in character.statuses or ()
-                                if key in SETTABLE_STATUSES]))
+                statuses_start=_statuses_brought(character)))
             position += 1
         if not added:
             raise CampaignError("Every character of the campaign is already in this fight.",

@@ -366,6 +366,8 @@ def move(scene: Scene, actor: str, zone: str, *, hindered: bool = False) -> Scen
     if zone == scene.zone(actor):
         raise InitiativeError(f"{me.name} is already in {zone}.", "zone")
     zones = tuple((k, zone if k == actor else z) for k, z in scene.zones)
+    if "encumbered" in me.statuses:
+        return _encumbered_move(scene, me, zone, zones, hindered=hindered)
     if not hindered and me.has_free_move:
         new = replace(me, free_move_lost=True)
         state = _event(_put(state, new), "move", f"{me.name} takes their Free Move into "
@@ -377,6 +379,24 @@ def move(scene: Scene, actor: str, zone: str, *, hindered: bool = False) -> Scen
              else act(scene, actor, (), "Move"))
     state = _event(moved.state, "move", f"{me.name} moves into {zone} ({why}): it costs "
                    "the Action.", actor)
+    return moved.with_state(state, zones=zones)
+
+
+def _encumbered_move(scene: Scene, me: Fighter, zone: str, zones, *, hindered: bool) -> Scene:
+    """CH §Encumbrance (EN §Status Effects, Encumbered): "every Zone crossed takes up two
+    Moves": the Free Move and the Move Action together, so an Encumbered combatant
+    crosses one Zone a Round, and only with both in hand (a hindered or used Free Move
+    leaves one Move: not enough; AMB-M-INI-6)."""
+    if hindered or not me.has_free_move or scene.parts_left(me.key) or not me.has_action:
+        why = ("hindered" if hindered else "the Free Move is used" if not me.has_free_move
+               else "the Action is split" if scene.parts_left(me.key)
+               else "no Action left")
+        raise InitiativeError(f"{me.name} is Encumbered: crossing a Zone takes two Moves, the "
+                              f"Free Move and the Action, and {why}.", "zone")
+    state = _put(scene.state, replace(me, free_move_lost=True))
+    moved = act(scene.with_state(state), me.key, (), "Move")
+    state = _event(moved.state, "move", f"{me.name} moves into {zone} (Encumbered: two "
+                   "Moves, the Free Move and the Action).", me.key)
     return moved.with_state(state, zones=zones)
 
 

@@ -610,3 +610,21 @@ def test_the_players_live_view_builds_none_of_the_guides_forms(client, campaign,
     assert count() == 10
     two_more_join_the_fight(campaign, fight)
     assert count() == 10
+
+
+def test_a_character_brings_what_its_load_makes_it_into_the_fight(campaign, guide):
+    """CH §Encumbrance: Load over FRAME is Encumbered (every Zone crossed takes two Moves),
+    over twice FRAME Incapacitated. Worked out on the sheet, never stored on the
+    character: the fight keeps it with the combatant as it joins."""
+    player = MembershipFactory(campaign=campaign).user
+    heavy = [{"name": "Anvil", "load": 4, "quantity": 1}]  # FRAME 3: Encumbered
+    mule = make_viktor(player, name="Mule", gear=heavy)
+    services.character_join(campaign=campaign, character=mule, by=player)
+    encounter = service.create(campaign=campaign, by=guide, name="The long stair")
+    service.add_characters(encounter_id=encounter.pk, version=None,
+                           characters=[MettleCharacter.objects.get(pk=mule.pk)])
+    combatant = MettleCombatant.objects.get(encounter=encounter, name="Mule")
+    assert combatant.statuses_start == ["encumbered"]
+    assert MettleCharacter.objects.get(pk=mule.pk).statuses == []
+    fighter = tracker(encounter).scene.state.fighter(str(combatant.pk))
+    assert "encumbered" in fighter.statuses

@@ -225,6 +225,38 @@ def test_the_free_move_and_when_it_costs_the_action():
     assert h.state.fighter("viktor").spent
 
 
+def encumbered_scene():
+    return new_scene([
+        fighter("viktor", "Viktor", mettle_max=9, statuses=["encumbered"]),
+        fighter("thug", "Thug", side=FOES, mettle_max=4),
+    ], zones={"viktor": "Hall", "thug": "Stairs"})
+
+
+def test_an_encumbered_fighter_crosses_a_zone_with_two_moves():
+    """CH §Encumbrance: "every Zone crossed takes up two Moves": the Free Move and the
+    Move Action together; nothing is left for an Attack that Round."""
+    s = move(trigger(encumbered_scene(), "viktor"), "viktor", "Stairs")
+    viktor = s.state.fighter("viktor")
+    assert s.zone("viktor") == "Stairs"
+    assert not viktor.has_free_move and viktor.spent and s.state.phase == "pass"
+    assert "Encumbered: two Moves" in s.state.log[-1].text
+
+
+def test_an_encumbered_fighter_cannot_cross_with_one_move_left():
+    s = trigger(encumbered_scene(), "viktor")
+    with pytest.raises(InitiativeError, match="Encumbered: crossing a Zone takes two Moves"):
+        move(s, "viktor", "Stairs", hindered=True)
+    assert s.zone("viktor") == "Hall" and s.state.fighter("viktor").has_action
+    # Staggered loses the Free Move (EN §Taking Damage): one Move left, not enough.
+    staggered = new_scene([
+        fighter("viktor", "Viktor", mettle_max=9, mettle=0,
+                statuses=["encumbered", "staggered"]),
+        fighter("thug", "Thug", side=FOES, mettle_max=4),
+    ], zones={"viktor": "Hall", "thug": "Stairs"})
+    with pytest.raises(InitiativeError, match="the Free Move is used"):
+        move(trigger(staggered, "viktor"), "viktor", "Stairs")
+
+
 def test_defend_an_ally_only_in_the_same_zone():
     s = trigger(soaked_scene(), "thug")
     s = act(s, "thug", ["kirin"], "Attack")
