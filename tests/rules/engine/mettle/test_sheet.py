@@ -271,6 +271,33 @@ def test_afflictions_lower_the_maximum():
         "(unmodified pools)")
 
 
+def test_afflictions_taking_the_maximum_to_zero_fell_a_character_at_maximum():
+    # Scenery > Affliction: "if it lowers Mettle to 0 or below they still become Staggered
+    # or Fallen"; a blank current Mettle is the maximum, 9 - 9 = 0 (AMB-M-STAT-2).
+    build = CharacterBuild(attributes=Attributes(5, 3, 4, 3, 2), mettle_max_lost=9)
+    sheet = compute_sheet(build)
+    assert sheet.value("mettle_max") == 0 and sheet.value("mettle_current") == 0
+    assert sheet.statuses == ("fallen",)
+    assert sheet.modified["poise"] == 0
+    assert sheet.statuses == compute_sheet(replace(build, mettle_current=0)).statuses
+
+
+def test_afflictions_below_zero_at_maximum_may_be_staggered():
+    build = CharacterBuild(attributes=Attributes(5, 3, 4, 3, 2), mettle_max_lost=11,
+                           statuses=frozenset({"staggered"}))
+    sheet = compute_sheet(build)
+    assert sheet.statuses == ("staggered",) and sheet.modified["poise"] == 2
+    assert sheet.value("check_penalty") == 2  # -1D per point of negative Mettle -2
+    assert not [issue for issue in sheet.issues if issue.code == "staggered_above_zero"]
+
+
+def test_afflictions_leaving_mettle_above_zero_at_maximum_do_not_fell():
+    sheet = compute_sheet(CharacterBuild(attributes=Attributes(5, 3, 4, 3, 2),
+                                         mettle_max_lost=8))
+    assert sheet.value("mettle_current") == 1
+    assert sheet.statuses == () and sheet.modified["poise"] == 2
+
+
 def test_no_credit_to_lose():
     assert purchase(0, 1) == Purchase.REFUSED
 
