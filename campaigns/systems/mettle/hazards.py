@@ -123,8 +123,10 @@ def apply(*, campaign: Campaign, by, data: dict, rng: random.Random | None = Non
             dice = [rng.randint(1, 6)]
             modifier = engine.fall_modifier(zones, surface, jumped=jumped)
             amount = engine.fall_damage(dice[0], zones, surface, jumped=jumped)
-            # Falls: "Soaks with POISE instead of FRAME" (AMB-M-HZ-1: armour still counts).
-            soak = sheet.value("soak") - sheet.value("frame") + sheet.value("poise")
+            # Falls: "Soaks with POISE instead of FRAME": the POISE the armour's burden and
+            # Fallen leave, plus the armour (AMB-M-HZ-1).
+            soak = engine.fall_soak(sheet.modified["poise"],
+                                    sheet.armor.soak if sheet.armor else 0)
             inputs = {"zones": zones, "surface": surface.value, "jumped": jumped}
             arithmetic = f"1d6 ({dice[0]}) {modifier:+d}"
         elif kind == MettleHazard.Kind.FIRE:

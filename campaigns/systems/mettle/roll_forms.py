@@ -64,6 +64,13 @@ def pool_of(sheet, backstories, choice: str) -> tuple[str, str, int]:
     return choice, "", sheet.modified[choice]
 
 
+def staggered_penalty(sheet) -> int:
+    """A Staggered character's die penalty (EN §Taking Damage: "a die penalty to Checks
+    equal to their negative Mettle"), from the sheet; 0 when not Staggered."""
+    stat = sheet.stats.get("check_penalty")
+    return stat.value if stat is not None else 0
+
+
 class CheckForm(BootstrapForm):
     action = forms.ChoiceField(
         required=False, label="Action",
@@ -175,7 +182,9 @@ class TwistForm(BootstrapForm):
 class SplitForm(BootstrapForm):
     """Scenes > Split Actions: k Actions, each with its Attribute (the highest involved is
     split, a smaller one caps its part: AMB-M7), its own +/-D after the split and its
-    Difficulty."""
+    Difficulty. Each part's +/-D starts at a Staggered character's -XD (EN §Taking
+    Damage; "Die Modifiers apply *after* the Split, treating each Action separately"),
+    as the Check form's penalty does (AMB-M-CHK-5)."""
 
     parts = forms.TypedChoiceField(
         label="Actions", coerce=int, initial=2,
@@ -194,6 +203,7 @@ class SplitForm(BootstrapForm):
                 "hx-include": "#split-form"})
         choices = [(key, f"{ATTRIBUTE_NAMES[key]} {sheet.modified[key]}D")
                    for key in ATTRIBUTE_KEYS]
+        dice_initial = -staggered_penalty(sheet)
         for i in range(1, SPLIT_PARTS_MAX + 1):
             self.fields[f"action_{i}"] = forms.ChoiceField(
                 required=False, label=f"Action {i}: which",
@@ -203,6 +213,7 @@ class SplitForm(BootstrapForm):
                 error_messages={"invalid_choice": "Choose an Attribute from the list."})
             self.fields[f"dice_{i}"] = _number(f"Action {i}: +/-D", -DICE_MAX, DICE_MAX, "2",
                                                help_text="After the split.")
+            self.fields[f"dice_{i}"].initial = dice_initial
             self.fields[f"difficulty_{i}"] = _number(f"Action {i}: Difficulty", 0,
                                                      DIFFICULTY_MAX, "3")
             self.fields[f"difficulty_{i}"].initial = 3
@@ -213,7 +224,7 @@ class SplitForm(BootstrapForm):
             for i in range(1, SPLIT_PARTS_MAX + 1):
                 if f"attribute_{i}" not in self.data:
                     for name, value in (("action", ""), ("attribute", "nature"),
-                                        ("dice", "0"), ("difficulty", "3")):
+                                        ("dice", str(dice_initial)), ("difficulty", "3")):
                         self.data.setdefault(f"{name}_{i}", value)
 
     def count(self) -> int:

@@ -30,7 +30,7 @@ from rules.engine.mettle.data import ACTION_BY_NAME, ATTRIBUTE_NAMES, TWIST_SEED
 
 from . import roll_services
 from .access import membership_or_404
-from .roll_forms import CheckForm, SplitForm, TwistForm
+from .roll_forms import CheckForm, SplitForm, TwistForm, staggered_penalty
 from .roll_services import RollRefused
 from .rolls import MettleRoll
 
@@ -65,17 +65,11 @@ def odds_rows(dice: int, difficulty: int, raises: int = 0) -> dict:
             "saved": show(odds.p_saved_by_twist)}
 
 
-def _staggered_penalty(sheet) -> int:
-    """A Staggered character's die penalty (EN §Taking Damage), from the sheet."""
-    stat = sheet.stats.get("check_penalty")
-    return stat.value if stat is not None else 0
-
-
 def _check_form(character, sheet, data=None) -> CheckForm:
     surge_max = roll_services.surge_allowed(character, sheet)
     if data is None:
         return CheckForm(initial={"action": "", "pool": "nature", "bonus": 0,
-                                  "penalty": _staggered_penalty(sheet), "surge": 0,
+                                  "penalty": staggered_penalty(sheet), "surge": 0,
                                   "team_best": "", "raises": 0, "difficulty": "3",
                                   "target_pool": "", "request_key": _key()},
                          sheet=sheet, backstories=character.backstories, surge_max=surge_max)

@@ -209,6 +209,14 @@ def fall_damage(die: int, zones: int, surface: Surface = Surface.NORMAL, *,
     return roll_total(die, fall_modifier(zones, surface, jumped=jumped))
 
 
+def fall_soak(poise: int, armor_soak: int = 0) -> int:
+    """Scenery > Falls: "This damage Soaks with POISE instead of FRAME" (AMB-M-HZ-1: worn
+    armour still counts). `poise` is the modified pool: lowered by the armour's burden (RS
+    §Armor: "if Load exceeds the wearer's FRAME, it lowers POISE by that amount") and 0
+    while Fallen or Incapacitated (EN §Status Effects), as the sheet's `modified`."""
+    return max(poise, 0) + max(armor_soak, 0)
+
+
 def poison_dose(dose_roll: int, frame: int) -> int:
     """Max Mettle a poison (or tranquilizer) takes, one per Round: the Dose Roll less the
     victim's FRAME, if positive. AMB-M16: the table's "2d6-FRAME" is this same subtraction,

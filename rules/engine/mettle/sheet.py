@@ -208,6 +208,15 @@ def mettle_max(attrs: Attributes) -> int:
     return attrs.motive + highest(attrs)
 
 
+def current_mettle(build: CharacterBuild, attrs: Attributes) -> int:
+    """The current Mettle: the build's, or when left blank ("at maximum") the maximum less
+    what Afflictions have taken (Scenery > Affliction: "if it lowers Mettle to 0 or below
+    they still become Staggered or Fallen", AMB-M-STAT-2)."""
+    if build.mettle_current is not None:
+        return build.mettle_current
+    return mettle_max(attrs) - max(build.mettle_max_lost, 0)
+
+
 def backstories_max(attrs: Attributes) -> int:
     """CH §Step 4: "as many Backstories as their highest unmodified Attribute"."""
     return highest(attrs)
@@ -330,8 +339,7 @@ def burden(build: CharacterBuild, attrs: Attributes) -> Burden:
     statuses = set(build.statuses)
     if state is not Encumbrance.NONE:
         statuses.add(state.value)
-    if (build.mettle_current is not None and build.mettle_current <= 0
-            and STAGGERED not in statuses):
+    if current_mettle(build, attrs) <= 0 and STAGGERED not in statuses:
         statuses.add(FALLEN)  # a Felling blow: Fallen unless the player chose Staggered
     poise_notes = []
     if armor_item is not None:
@@ -383,7 +391,7 @@ def mettle_and_soak(build: CharacterBuild, attrs: Attributes, worn: Burden) -> S
     issues = ()
     lost = max(build.mettle_max_lost, 0)
     maximum = mettle_max(attrs) - lost
-    current = maximum if build.mettle_current is None else build.mettle_current
+    current = current_mettle(build, attrs)
     if current > maximum:
         issues = (Issue("mettle_over_maximum",
                         f"Current Mettle {current} is over the maximum of {maximum}.",
@@ -549,5 +557,5 @@ def compute_sheet(build: CharacterBuild) -> CharacterSheet:
         stats={stat.name: stat for section in sections for stat in section.stats},
         weapons=weapons, armor=armor, statuses=tuple(sorted(worn.statuses)),
         issues=(*(issue for section in sections for issue in section.issues),
-                *status_issues(build.statuses, build.mettle_current)),
+                *status_issues(build.statuses, current_mettle(build, attrs))),
     )

@@ -307,6 +307,28 @@ def test_each_part_rolls_once(client, table):
     assert rolls[0].split["shares"] == [3, 2]
 
 
+def test_a_staggered_split_starts_each_part_at_the_check_penalty(client, table):
+    """EN §Taking Damage: Staggered at Mettle -2 is -2D to Checks; the Check form's Penalty
+    starts at 2, each Split part's +/-D at -2 (after the split), a row shown later too."""
+    viktor = table["viktor"]
+    MettleCharacter.objects.filter(pk=viktor.pk).update(mettle_current=-2,
+                                                        statuses=["staggered"])
+    client.force_login(table["player"])
+    page = client.get(reverse("characters:mettle_play", args=[viktor.pk]))
+    assert page.context["check_form"]["penalty"].value() == 2
+    split = page.context["split_form"]
+    assert [split[f"dice_{i}"].value() for i in range(1, 5)] == [-2, -2, -2, -2]
+    # Three Actions declared where two were shown: the new row starts at -2D too.
+    url = reverse("characters:mettle_split", args=[viktor.pk])
+    data = {**SPLIT, "parts": "3", "dice_1": "0", "dice_2": "-2"}
+    response = client.post(url, data, HTTP_HX_REQUEST="true")
+    plan = response.context["plan"]
+    # CONCEPT 5 split in three: 2, 2, 1; the parts roll 2+0, 2-2 and 1-2 (never below 0).
+    assert [(row["share"], row["modifier"], row["dice"]) for row in plan] == [
+        (2, 0, 2), (2, -2, 0), (1, -2, 0)]
+    assert plan[0]["odds"] == check_odds(2, 2)
+
+
 @pytest.mark.parametrize(("data", "message"), [
     ({"parts": "9"}, "Split into 2 to 4"),
     ({"parts": "4", "action_3": "", "attribute_3": "poise", "dice_3": "0", "difficulty_3": "0",

@@ -77,6 +77,34 @@ def test_fall_soaked_by_poise_and_applied(campaign, gm, viktor):
     assert "Mettle 9 → 2" in hazard.summary
 
 
+@pytest.fixture
+def plated(campaign):
+    """FRAME 2, POISE 3, Heavy plate (Soak 3, Load 3) and nothing else carried: the plate's
+    Load over FRAME lowers POISE to 2 (RS §Armor)."""
+    user = MembershipFactory(campaign=campaign).user
+    character = make_viktor(user, name="Greta", frame=2, poise=3, armor="Heavy (Plate)",
+                            weapons=[], gear=[])
+    services.character_join(campaign=campaign, character=character, by=user)
+    return MettleCharacter.objects.get(pk=character.pk)
+
+
+def test_a_fall_soaks_with_the_lowered_poise_and_the_armour(campaign, gm, plated):
+    """1d6 (6) +4 = 10, less POISE 2 (3 less the plate's burden 1) + plate 3 = 5."""
+    hazard = hazards.apply(campaign=campaign, by=gm, data=fall(plated), rng=Fixed(6))
+    assert (hazard.damage, hazard.soak, hazard.through) == (10, 5, 5)
+    plated.refresh_from_db()
+    assert plated.mettle_current == 4  # Mettle 9 - 5
+
+
+def test_a_fallen_character_falls_with_poise_0(campaign, gm, plated):
+    """Fallen has POISE 0 (EN §Status Effects): the plate's Soak 3 only."""
+    MettleCharacter.objects.filter(pk=plated.pk).update(mettle_current=0)
+    hazard = hazards.apply(campaign=campaign, by=gm, data=fall(plated), rng=Fixed(2))
+    assert (hazard.damage, hazard.soak, hazard.through) == (6, 3, 3)
+    plated.refresh_from_db()
+    assert plated.mettle_current == -3
+
+
 def test_hard_ground_jumped_and_typed_soak(campaign, gm, viktor):
     hazard = hazards.apply(campaign=campaign, by=gm, rng=Fixed(6),
                            data=fall(viktor, zones=1, surface="hard", jumped=True, soak=5))

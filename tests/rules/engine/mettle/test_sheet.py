@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.engine.mettle.attributes import Attributes, Method
-from rules.engine.mettle.damage import deprivation_modifiers
+from rules.engine.mettle.damage import deprivation_modifiers, fall_soak
 from rules.engine.mettle.data import ARMOR, ATTRIBUTE_KEYS, WEAPON_BY_NAME
 from rules.engine.mettle.sheet import (
     DERIVED_NAMES,
@@ -269,6 +269,49 @@ def test_afflictions_lower_the_maximum():
     assert sheet["mettle_max"].explanation == (
         "Mettle 6 = MOTIVE 4 + highest (CONCEPT) 5 + lost to Afflictions -3 "
         "(unmodified pools)")
+
+
+def test_afflictions_taking_the_maximum_to_zero_fell_a_character_at_maximum():
+    # Scenery > Affliction: "if it lowers Mettle to 0 or below they still become Staggered
+    # or Fallen"; a blank current Mettle is the maximum, 9 - 9 = 0 (AMB-M-STAT-2).
+    build = CharacterBuild(attributes=Attributes(5, 3, 4, 3, 2), mettle_max_lost=9)
+    sheet = compute_sheet(build)
+    assert sheet.value("mettle_max") == 0 and sheet.value("mettle_current") == 0
+    assert sheet.statuses == ("fallen",)
+    assert sheet.modified["poise"] == 0
+    assert sheet.statuses == compute_sheet(replace(build, mettle_current=0)).statuses
+
+
+def test_afflictions_below_zero_at_maximum_may_be_staggered():
+    build = CharacterBuild(attributes=Attributes(5, 3, 4, 3, 2), mettle_max_lost=11,
+                           statuses=frozenset({"staggered"}))
+    sheet = compute_sheet(build)
+    assert sheet.statuses == ("staggered",) and sheet.modified["poise"] == 2
+    assert sheet.value("check_penalty") == 2  # -1D per point of negative Mettle -2
+    assert not [issue for issue in sheet.issues if issue.code == "staggered_above_zero"]
+
+
+def test_afflictions_leaving_mettle_above_zero_at_maximum_do_not_fell():
+    sheet = compute_sheet(CharacterBuild(attributes=Attributes(5, 3, 4, 3, 2),
+                                         mettle_max_lost=8))
+    assert sheet.value("mettle_current") == 1
+    assert sheet.statuses == () and sheet.modified["poise"] == 2
+
+
+def test_a_fall_soaks_with_the_poise_armour_and_fallen_leave():
+    # Scenery > Falls: POISE instead of FRAME; RS §Armor: plate's Load 3 over FRAME 2 lowers
+    # POISE 3 to 2; plate Soak 3 still counts: 2 + 3 = 5 (the unlowered POISE gave 6).
+    plate = Item("Plate", armor=ARMOR_BY_NAME["Heavy (Plate)"], worn=True)
+    build = CharacterBuild(attributes=Attributes(concept=5, frame=2, motive=4, nature=3,
+                                                 poise=3), items=(plate,))
+    sheet = compute_sheet(build)
+    assert sheet.modified["poise"] == 2 and sheet.armor.soak == 3
+    assert fall_soak(sheet.modified["poise"], sheet.armor.soak) == 5
+    # Fallen: POISE 0 (EN §Status Effects), the armour only.
+    fallen = compute_sheet(replace(build, mettle_current=0))
+    assert fallen.statuses == ("encumbered", "fallen")  # Load 3 over FRAME 2
+    assert fall_soak(fallen.modified["poise"], fallen.armor.soak) == 3
+    assert fall_soak(2) == 2  # no armour
 
 
 def test_no_credit_to_lose():
