@@ -37,7 +37,7 @@ from characters.models import InventoryItem
 from characters.systems.errant.builds import sheet_for
 from characters.systems.errant.inventory import carried_lines
 from characters.systems.errant.models import ErrantCharacter
-from rules.engine.errant import chases, exploration, reactions
+from rules.engine.errant import archetypes, chases, exploration, reactions
 from rules.engine.errant.checks import succeeds
 from rules.engine.errant.data.downtime_tables import (
     DEFAULT_DISPOSITION_BANDS,
@@ -111,6 +111,11 @@ def _errant(campaign: Campaign, pk, field: str) -> ErrantCharacter:
 def _stat(sheet, name: str) -> int:
     value = sheet.stats[name].value
     return value if isinstance(value, int) else 0
+
+
+def masters(errant: ErrantCharacter, proficiency: str) -> bool:
+    """A Deviant with 2 points in the Proficiency (ER §The Deviant, mastery)."""
+    return archetypes.has_mastery(sheet_for(errant).build, proficiency)
 
 
 def _number(value, field: str, low: int = 0, high: int = MAX_NUMBER) -> int:
@@ -361,7 +366,8 @@ def lock_of(turn: ErrantTurn | None) -> tuple[exploration.Lock, exploration.Lock
 def pick_lock(*, campaign: Campaign, by, action: str, picker: int,
               turn_pk: int | None = None, request_key: str | None = None, rng=None
               ) -> dict | None:
-    """One twist, tap or turn. A wrong action at a spiked lock: D4 damage to the picker."""
+    """One twist, tap or turn. A wrong action at a spiked lock: D4 damage to the picker.
+    A Locksmith picker (Engineering mastery) ignores the first jam (AMB-E-LOCKSMITH)."""
     turn, repeated = _scene(campaign, by, "pick a lock", turn_pk=turn_pk,
                             request_key=request_key)
     if repeated:
@@ -371,14 +377,21 @@ def pick_lock(*, campaign: Campaign, by, action: str, picker: int,
         raise CampaignError("Set a lock first.", "no_lock", field="action")
     lock, state = found
     who = _errant(campaign, picker, "picker")
+    locksmith = masters(who, "engineering")
     try:
-        after = exploration.pick(lock, state, action)
+        after = exploration.pick(lock, state, action, locksmith=locksmith)
     except ValueError as error:
         raise CampaignError(f"{str(error).capitalize()}.", "pick_bad", field="action") from error
     right = after.progress > state.progress
-    step = {"action": action, "right": right, "who": who.display_name, "damage": None}
+    # A jam the lock itself ignores (Weathered) stays the Guide's secret; the Locksmith's
+    # is the picker's own doing and is said.
+    spared = (after.jams_ignored > state.jams_ignored
+              and state.jams_ignored >= exploration.jams_ignorable(lock))
+    step = {"action": action, "right": right, "who": who.display_name, "damage": None,
+            "locksmith": spared}
     outcome = ("right" if right else "wrong") + (
         ": open" if after.open else ": jammed" if after.jammed
+        else ": it would jam, the Locksmith ignores the first jam" if spared
         else ": stiff" if after.stiff and not state.stiff else "")
     if not right and exploration.spiked_damage(lock, 1):
         damage = _d(_rng(rng), 4)
@@ -436,19 +449,25 @@ def harvest(*, campaign: Campaign, by, errant: int, threat: int, held: int = 0,
             line: int | None = None, turn_pk: int | None = None,
             request_key: str | None = None, rng=None) -> dict | None:
     """Active components from a creature: skill vs half its Threat. A success adds one to
-    the line chosen (the Errant's components), through the log; the kit holds four."""
+    the line chosen (the Errant's components), through the log; the kit holds four, six
+    for a Chemist (Anatomy mastery, ER §The Deviant)."""
     turn, repeated = _scene(campaign, by, "harvest", turn_pk=turn_pk,
                             request_key=request_key)
     if repeated:
         return None
     _number(threat, "threat")
-    _number(held, "held", 0, exploration.KIT_COMPONENTS)
+    _number(held, "held", 0, exploration.CHEMIST_KIT_COMPONENTS)
     who = _errant(campaign, errant, "errant")
+    chemist = masters(who, "anatomy")
+    capacity = exploration.kit_capacity(chemist=chemist)
+    whose = f"{who.display_name}'s kit holds {capacity}" + (" (Chemist)" if chemist else "")
+    if held > capacity:
+        raise CampaignError(f"{whose} components at most, not {held}.", "held_over",
+                            field="held")
     components = exploration.creature_components(threat)
-    if not exploration.kit_room(held, components):
-        raise CampaignError(f"This component counts {components} toward the kit's "
-                            f"{exploration.KIT_COMPONENTS}; the kit holds {held} already.",
-                            "kit_full", field="held")
+    if not exploration.kit_room(held, components, chemist=chemist):
+        raise CampaignError(f"This component counts {components} toward the kit; {whose} "
+                            f"and has {held} already.", "kit_full", field="held")
     target = None
     if line:
         target = (InventoryItem.objects.select_for_update()
@@ -461,7 +480,7 @@ def harvest(*, campaign: Campaign, by, errant: int, threat: int, held: int = 0,
     roll = _d(_rng(rng), 20)
     ok = succeeds(roll, skill, dv)
     result = {"who": who.display_name, "skill": skill, "dv": dv, "threat": threat,
-              "roll": roll, "success": ok, "components": components,
+              "roll": roll, "success": ok, "components": components, "capacity": capacity,
               "chance": odds(exploration.p_stealth(skill, dv)), "line": None}
     turns.note(turn, f"Harvesting, {who.display_name}: skill {skill} vs DV {dv} (Threat "
                f"{threat}), d20 {roll}: {'harvested' if ok else 'ruined'}", character=who)
@@ -519,10 +538,12 @@ def company_alignments(campaign: Campaign) -> list[str]:
 @transaction.atomic
 def reaction(*, campaign: Campaign, by, npc: str, npc_alignment: str,
              modifiers: list[int] = (), secret: bool = False, negotiate: bool = False,
-             turn_pk: int | None = None, request_key: str | None = None, rng=None
-             ) -> dict | None:
+             speaker: int | None = None, turn_pk: int | None = None,
+             request_key: str | None = None, rng=None) -> dict | None:
     """2D6 + the Guide's modifiers (capped at +/-3) + the Company's Alignment against the
-    NPC's; the disposition by the Guide's bands, its social DV; a Negotiation begun."""
+    NPC's; the disposition by the Guide's bands, its social DV; a Negotiation begun.
+    `speaker`: the Errant the NPC deals with; a Speechcraft master's Reaction is 3D6, all
+    summed (ER §The Deviant; AMB-E-SPEECH)."""
     turn, repeated = _scene(campaign, by, "roll a Reaction", turn_pk=turn_pk,
                             request_key=request_key)
     if repeated:
@@ -534,8 +555,11 @@ def reaction(*, campaign: Campaign, by, npc: str, npc_alignment: str,
         alignment = reactions.alignment_modifier(company_alignments(campaign), npc_alignment)
     except reactions.SocialError as error:
         raise CampaignError(str(error), error.code, field="npc_alignment") from error
+    who = _errant(campaign, speaker, "speaker") if speaker is not None else None
+    master = who is not None and masters(who, "speechcraft")
     r = _rng(rng)
-    dice = (_d(r, 6), _d(r, 6))
+    count = reactions.SPEECHCRAFT_DICE if master else reactions.REACTION_DICE
+    dice = tuple(_d(r, 6) for _ in range(count))
     roll = reactions.reaction_roll(dice, modifiers, alignment)
     bands = bands_of(campaign)
     disposition = bands.disposition(roll.value)
@@ -543,11 +567,14 @@ def reaction(*, campaign: Campaign, by, npc: str, npc_alignment: str,
               "modifier": roll.modifier, "alignment": alignment, "value": roll.value,
               "disposition": disposition, "name": DISPOSITION_NAMES[disposition],
               "dv": reactions.social_dv(disposition), "secret": secret,
-              "bands": [list(t) for t in bands.tops]}
+              "bands": [list(t) for t in bands.tops],
+              "speaker": who.display_name if who else None, "speechcraft": master}
     place = turn.secret if secret else turn.state
     place["reaction"] = result
     (turn.state if secret else turn.secret).pop("reaction", None)
-    label = (f"Reaction Roll, {npc}: 2D6 {dice[0]}+{dice[1]} {roll.modifier:+d} (modifiers) "
+    mastery = f" (Speechcraft master {who.display_name})" if master else ""
+    label = (f"Reaction Roll, {npc}: {count}D6{mastery} {'+'.join(map(str, dice))} "
+             f"{roll.modifier:+d} (modifiers) "
              f"{alignment:+d} (Alignment) = {roll.value}: {result['name']}, social Checks "
              f"DV {result['dv']:+d}")
     turns.note(turn, label, secret=secret)

@@ -13,6 +13,7 @@ from characters.systems.errant.inventory import carried_lines
 from config.parsing import IdField, RequestKeyField
 from rules.engine.errant.data.downtime_tables import DISPOSITION_NAMES, DISPOSITIONS
 from rules.engine.errant.data.turns_tables import EXPLORATION_PACE, LOCK_ACTIONS
+from rules.engine.errant.exploration import CHEMIST_KIT_COMPONENTS
 from rules.engine.errant.reactions import IMPACTS, POSITIONS
 
 from .screen import ATTRIBUTES, MAX_DICE, MAX_NUMBER, MAX_RUNNERS, NAME_LENGTH
@@ -174,7 +175,9 @@ class HarvestForm(_Form):
     id_prefix = "harvest"
 
     threat = _number("Creature's Threat", 0, MAX_NUMBER, initial=4)
-    held = _number("Components in the kit", 0, 4, initial=0, required=False)
+    held = _number("Components in the kit", 0, CHEMIST_KIT_COMPONENTS, initial=0,
+                   required=False, help_text="The kit holds 4, 6 for a Chemist (Anatomy "
+                                             "mastery)")
 
     def build(self):
         self.fields["errant"] = _errant_choice("Who harvests", self.errants)
@@ -206,6 +209,12 @@ class ReactionForm(_Form):
                                 help_text="e.g. +1 -2: capped at ±3 in total")
     secret = forms.BooleanField(label="Roll in secret", required=False)
     negotiate = forms.BooleanField(label="Begin a Negotiation", required=False)
+
+    def build(self):
+        self.fields["speaker"] = _errant_choice("The NPC deals with", self.errants,
+                                                required=False)
+        self.fields["speaker"].help_text = ("A Speechcraft master: the Reaction is rolled "
+                                            "with 3D6 (ER §The Deviant)")
 
     def clean_modifiers(self):
         text = self.cleaned_data["modifiers"].strip()

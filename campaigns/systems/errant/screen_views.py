@@ -23,7 +23,7 @@ from campaigns.forms import add_service_error
 from campaigns.models import IMP_ROLES
 from campaigns.services import CampaignError
 from characters.systems.errant.builds import sheet_for
-from rules.engine.errant import chases, exploration, reactions
+from rules.engine.errant import archetypes, chases, exploration, reactions
 from rules.engine.errant.checks import p_success
 from rules.engine.errant.data.downtime_tables import DISPOSITION_DV, DISPOSITION_NAMES
 
@@ -86,6 +86,8 @@ def _context(campaign, forms: dict) -> dict:
                                                      "encumbrance", "spd", "movement_dice")}
         rows.append({"errant": errant, **value,
                      "alignment": sheet.stats["alignment"].value,
+                     "locksmith": archetypes.has_mastery(sheet.build, "engineering"),
+                     "speechcraft": archetypes.has_mastery(sheet.build, "speechcraft"),
                      "stealth": odds(exploration.p_stealth(value["skill"],
                                                            value["encumbrance"])),
                      "force": odds(exploration.p_force_door(value["phys"],
@@ -109,15 +111,23 @@ def _context(campaign, forms: dict) -> dict:
     lights = screen.lights(errants)
     all_burn = sum(line.errant_item.uses or 0 for line in lights)
     lock = screen.lock_of(turn)
+    locksmiths = [r["errant"].display_name for r in rows if r["locksmith"]]
     bands = screen.bands_of(campaign)
     alignments = [str(r["alignment"]) for r in rows]
     reaction_rows = []
-    for npc, label in (("L", "Lawful"), ("N", "Neutral"), ("C", "Chaotic")):
-        alignment = reactions.alignment_modifier(alignments, npc)
-        chances = reactions.disposition_odds(alignment, bands)
-        reaction_rows.append({"npc": label, "alignment": alignment,
-                              "odds": [(DISPOSITION_NAMES[d], odds(c))
-                                       for d, c in chances.items()]})
+    # ER §The Deviant, Speechcraft mastery: 3D6 with a master (rows shown when one is here).
+    speakers = [r["errant"].display_name for r in rows if r["speechcraft"]]
+    dice_counts = [reactions.REACTION_DICE] + ([reactions.SPEECHCRAFT_DICE] if speakers else [])
+    for dice in dice_counts:
+        for npc, label in (("L", "Lawful"), ("N", "Neutral"), ("C", "Chaotic")):
+            alignment = reactions.alignment_modifier(alignments, npc)
+            chances = reactions.disposition_odds(alignment, bands, dice=dice)
+            reaction_rows.append({"npc": label + (f", 3D6 ({', '.join(speakers)})"
+                                                  if dice == reactions.SPEECHCRAFT_DICE
+                                                  else ""),
+                                  "alignment": alignment, "dice": dice,
+                                  "odds": [(DISPOSITION_NAMES[d], odds(c))
+                                           for d, c in chances.items()]})
     negotiation = screen.negotiation_of(turn)
     chase = state.get("chase")
     chase_sides = []
@@ -143,6 +153,9 @@ def _context(campaign, forms: dict) -> dict:
         "all_lit": exploration.illumination(all_burn, len(errants)) if errants else None,
         "lock": lock, "lock_blind": odds(exploration.p_pick_blind(lock[0].modifier))
         if lock else odds(exploration.p_pick_blind()),
+        "locksmiths": locksmiths,
+        "lock_blind_locksmith": odds(exploration.p_pick_blind(
+            lock[0].modifier if lock else exploration.NORMAL, locksmith=True)),
         "bands": [(DISPOSITION_NAMES[n], top, DISPOSITION_DV[n]) for n, top in bands.tops],
         "bands_label": bands.label, "reaction_rows": reaction_rows,
         "negotiation": negotiation[0] if negotiation else None,
@@ -279,10 +292,13 @@ def _bands(campaign, by, data):
 def _reaction(campaign, by, data):
     result = screen.reaction(campaign=campaign, by=by, npc=data["npc"],
                              npc_alignment=data["npc_alignment"], modifiers=data["modifiers"],
-                             secret=data["secret"], negotiate=data["negotiate"], **_turn(data))
+                             secret=data["secret"], negotiate=data["negotiate"],
+                             speaker=data["speaker"], **_turn(data))
     if result is None:
         return "Already recorded."
-    return f"Reaction: {result['value']}, {result['name']} (social DV {result['dv']:+d})."
+    dice = f"{len(result['dice'])}D6"
+    return (f"Reaction ({dice}): {result['value']}, {result['name']} (social DV "
+            f"{result['dv']:+d}).")
 
 
 def _exchange(campaign, by, data):

@@ -64,6 +64,13 @@ def proficiency_points(renown: int) -> int:
     return renown + 1
 
 
+def has_mastery(build, key: str) -> bool:
+    """ER §The Deviant: "Spending an additional Proficiency point on a Proficiency grants
+    you mastery" (2 points), with its special ability (Chemist, Locksmith, ...)."""
+    return (build.archetype == DEVIANT
+            and dict(build.proficiencies).get(key, 0) >= MASTERY_POINTS)
+
+
 def jettons(skill: int, renown: int) -> int:
     """The table's "Skill+2" ... "Skill+18": skill + 2 x Renown."""
     return skill + 2 * renown

@@ -30,6 +30,9 @@ PRYBAR_HELPER_DV = -2  # "... one other Errant also using a prybar, who will red
 FEET_PER_ERRANT = 5  # "one Errant per five feet"
 WOODEN_DOOR_BREAK_TURNS = 2  # "A wooden door takes two Exploration Turns to break down"
 KIT_COMPONENTS = 4  # XT §Harvesting: "An alchemist's kit can hold four alchemical components"
+# ER §The Deviant, Anatomy mastery Chemist: "you can store six alchemical components rather
+# than four".
+CHEMIST_KIT_COMPONENTS = 6
 DIG_BARE_HANDS, DIG_TOOLS = 1, 5  # XT §Collapsed Structures: cubic feet per Turn
 INERT_SLOTS_PER_TURN = 1  # XT §Harvesting: "about 1 Item Slot's worth ... per Exploration Turn"
 
@@ -179,11 +182,20 @@ class LockState:
         return self.progress == 3
 
 
-def pick(lock: Lock, state: LockState, action: str) -> LockState:
+def jams_ignorable(lock: Lock, *, locksmith: bool = False) -> int:
+    """How many times a lock may be spared jamming: one for a Weathered lock ("ignore the
+    first time a lock would become jammed", XT §Lockpicking), one for a Locksmith picking
+    it (ER §The Deviant, Engineering mastery: "you may ignore the first jam"). The two
+    add up on a Weathered lock (AMB-E-LOCKSMITH)."""
+    return (lock.modifier == WEATHERED) + bool(locksmith)
+
+
+def pick(lock: Lock, state: LockState, action: str, *, locksmith: bool = False) -> LockState:
     """One Lockpicking action. A wrong action stiffens the lock (a Secured lock jams at the
-    first); a wrong action while stiff jams it (a Weathered lock ignores its first jam).
-    AMB-E151: a wrong action keeps the progress made. Cracked: the first action is always
-    right. Spiked: a wrong action deals D4 damage (spiked_damage)."""
+    first); a wrong action while stiff jams it (a Weathered lock ignores its first jam, a
+    Locksmith picker theirs: jams_ignorable). AMB-E151: a wrong action keeps the progress
+    made. Cracked: the first action is always right. Spiked: a wrong action deals D4
+    damage (spiked_damage)."""
     if action not in LOCK_ACTIONS:
         raise ValueError(f"{action!r} is not twist, tap or turn")
     if state.jammed or state.open:
@@ -195,8 +207,8 @@ def pick(lock: Lock, state: LockState, action: str) -> LockState:
                          state.jams_ignored)
     wrongs = state.wrongs + 1
     jams = state.stiff or (lock.modifier == SECURED and state.wrongs == 0)
-    if jams and lock.modifier == WEATHERED and state.jams_ignored == 0:
-        return LockState(state.progress, True, False, wrongs, 1)
+    if jams and state.jams_ignored < jams_ignorable(lock, locksmith=locksmith):
+        return LockState(state.progress, True, False, wrongs, state.jams_ignored + 1)
     return LockState(state.progress, True, jams, wrongs, state.jams_ignored)
 
 
@@ -205,10 +217,11 @@ def spiked_damage(lock: Lock, wrong_actions: int) -> int:
     return wrong_actions if lock.modifier == SPIKED else 0
 
 
-def p_pick_blind(modifier: str = NORMAL) -> Fraction:
+def p_pick_blind(modifier: str = NORMAL, *, locksmith: bool = False) -> Fraction:
     """The exact chance that a picker who does not know the sequence opens a lock of this
     modifier, choosing uniformly among the actions still possible (any of the 12 table
-    sequences consistent with what they have learnt, each equally likely, AMB-E152)."""
+    sequences consistent with what they have learnt, each equally likely, AMB-E152); a
+    Locksmith ignores the first jam."""
     sequences = tuple(LOCK_SEQUENCES.values())
 
     def go(candidates: tuple[tuple[str, ...], ...], state: LockState,
@@ -228,10 +241,10 @@ def p_pick_blind(modifier: str = NORMAL) -> Fraction:
             n = len(candidates)
             if right:
                 total += share * Fraction(len(right), n) * go(
-                    right, pick(lock_of[right[0]], state, a), lock_of)
+                    right, pick(lock_of[right[0]], state, a, locksmith=locksmith), lock_of)
             if wrong:
                 total += share * Fraction(len(wrong), n) * go(
-                    wrong, pick(lock_of[wrong[0]], state, a), lock_of)
+                    wrong, pick(lock_of[wrong[0]], state, a, locksmith=locksmith), lock_of)
         return total
 
     lock_of = {s: Lock("", s, modifier) for s in sequences}
@@ -268,10 +281,16 @@ def creature_components(threat: int) -> int:
     return max(1, harvest_dv(threat))
 
 
-def kit_room(held: int, adding: int) -> bool:
+def kit_capacity(*, chemist: bool = False) -> int:
+    """An alchemist's kit holds four components (XT §Harvesting), six for a Chemist (ER §The
+    Deviant, Anatomy mastery)."""
+    return CHEMIST_KIT_COMPONENTS if chemist else KIT_COMPONENTS
+
+
+def kit_room(held: int, adding: int, *, chemist: bool = False) -> bool:
     if held < 0 or adding < 0:
         raise ValueError("components cannot be negative")
-    return held + adding <= KIT_COMPONENTS
+    return held + adding <= kit_capacity(chemist=chemist)
 
 
 def dig_turns(cubic_feet: int, *, tools: bool) -> int:

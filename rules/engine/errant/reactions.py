@@ -1,7 +1,8 @@
 """Reaction Rolls, dispositions and Negotiations.
 
 Errant SRD: PR §Reaction Rolls, §Negotiations; CR §Position & Impact; DT §Alignment;
-QR §Reaction Rolls, §Negotiations; next-games.md AMB-E9, AMB-E14. The 2D6 bands for the
+QR §Reaction Rolls, §Negotiations; ER §The Deviant (Speechcraft mastery: 3D6);
+next-games.md AMB-E9, AMB-E14; AMB-E-SPEECH. The 2D6 bands for the
 five dispositions are NOT in the text: DispositionBands is the Guide's setting, defaulting
 to our reading and labelled so (DISPOSITION_BANDS_LABEL).
 """
@@ -22,6 +23,10 @@ from .data.downtime_tables import (
     EXCHANGE_KINDS,
 )
 
+REACTION_DICE = 2  # PR §Reaction Rolls: "rolling 2D6"
+# ER §The Deviant, Speechcraft mastery: "all Reaction Rolls for NPCs interacting with you
+# are rolled with 3D6" (all three summed: AMB-E-SPEECH).
+SPEECHCRAFT_DICE = 3
 MODIFIER_CAP = 3  # PR §Reaction Rolls: modifiers "should generally not exceed -3 or +3"
 OVERTIME_DROP = 2  # PR §Negotiations: "their disposition will lower by 2 each exchange"
 END_DISPOSITION = 2  # "until it reaches 2 and they end the Negotiation"
@@ -99,7 +104,7 @@ class DispositionBands:
 
 @dataclass(frozen=True)
 class Reaction:
-    dice: tuple[int, int]
+    dice: tuple[int, ...]  # two D6, or three for a Speechcraft master
     modifier: int  # situational, capped at +/-3
     alignment: int
 
@@ -111,13 +116,16 @@ class Reaction:
 
 def reaction_roll(dice: Sequence[int], modifiers: Iterable[int] = (),
                   alignment: int = 0) -> Reaction:
-    """2D6 + the Guide's modifiers (capped at +/-3 in total) + the Alignment modifier, which
-    the text gives apart from the Guide's modifiers and so is not capped (AMB-E82)."""
+    """2D6 (3D6 with a Speechcraft master, all summed: AMB-E-SPEECH) + the Guide's
+    modifiers (capped at +/-3 in total) + the Alignment modifier, which the text gives
+    apart from the Guide's modifiers and so is not capped (AMB-E82)."""
     d = tuple(dice)
-    if len(d) != 2 or any(not isinstance(x, int) or not 1 <= x <= 6 for x in d):
-        raise SocialError("bad_dice", "A Reaction Roll is two D6, each 1 to 6.")
+    if len(d) not in (REACTION_DICE, SPEECHCRAFT_DICE) or any(
+            isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= 6 for x in d):
+        raise SocialError("bad_dice", "A Reaction Roll is two D6 (three for a Speechcraft "
+                                      "master), each 1 to 6.")
     capped = max(-MODIFIER_CAP, min(MODIFIER_CAP, sum(modifiers)))
-    return Reaction((d[0], d[1]), capped, alignment)
+    return Reaction(d, capped, alignment)
 
 
 def social_dv(disposition: str) -> int:
@@ -125,12 +133,16 @@ def social_dv(disposition: str) -> int:
     return DISPOSITION_DV[disposition]
 
 
-def disposition_odds(modifier: int = 0, bands: DispositionBands | None = None
-                     ) -> dict[str, Fraction]:
-    """Exact chance of each disposition over the 36 rolls."""
+def disposition_odds(modifier: int = 0, bands: DispositionBands | None = None,
+                     dice: int = REACTION_DICE) -> dict[str, Fraction]:
+    """Exact chance of each disposition over the 36 rolls of 2D6 (the 216 of 3D6 for a
+    Speechcraft master)."""
+    if dice not in (REACTION_DICE, SPEECHCRAFT_DICE):
+        raise SocialError("bad_dice", "A Reaction Roll is two D6 or three.")
     bands = bands or DispositionBands()
-    c = Counter(bands.disposition(a + b + modifier) for a, b in product(range(1, 7), repeat=2))
-    return {name: Fraction(c[name], 36) for name in DISPOSITIONS}
+    faces = list(product(range(1, 7), repeat=dice))
+    c = Counter(bands.disposition(sum(f) + modifier) for f in faces)
+    return {name: Fraction(c[name], len(faces)) for name in DISPOSITIONS}
 
 
 # -- Negotiations ----------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from fractions import Fraction
 import pytest
 from django.urls import reverse
 
+from campaigns import services
 from campaigns.models import Campaign
 from campaigns.services import CampaignError
 from campaigns.systems.errant import screen, screen_views, turns
@@ -16,7 +17,8 @@ from characters.systems.errant.inventory import carried_lines
 from characters.systems.errant.models import ErrantCharacter
 from rules.engine.errant import chases, exploration, reactions
 from rules.engine.errant.checks import p_success
-from tests.factories import CampaignFactory, UserFactory
+from tests.characters.systems.errant.helpers import make_wren
+from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -35,6 +37,15 @@ class Dice:
 
 def stat(errant, name):
     return sheet_for(ErrantCharacter.objects.get(pk=errant.pk)).stats[name].value
+
+
+def master(campaign, proficiency, name="Quill"):
+    """A Deviant of the Company with mastery (2 points) of `proficiency`."""
+    user = MembershipFactory(campaign=campaign).user
+    errant = make_wren(user, name=name, archetype="deviant", kit_choice="burglars_tools",
+                       proficiencies=[[proficiency, 2]])
+    services.character_join(campaign=campaign, character=errant, by=user)
+    return ErrantCharacter.objects.get(pk=errant.pk)
 
 
 @pytest.fixture
@@ -173,6 +184,34 @@ def test_a_lock_is_picked_step_by_step_and_its_spikes_hurt_through_the_log(
     assert wren.hp_current == hp
 
 
+def test_a_locksmith_ignores_the_first_jam_and_anyone_else_jams(campaign, guide, wren, turn):
+    """ER §The Deviant, Engineering mastery Locksmith: "you may ignore the first jam"."""
+    quill = master(campaign, "engineering")
+    assert screen.masters(quill, "engineering") and not screen.masters(wren, "engineering")
+    crude = (12, 9, 12)  # Crude, turn-twist-tap, normal
+    screen.new_lock(campaign=campaign, by=guide, d12s=crude)
+    screen.pick_lock(campaign=campaign, by=guide, action="twist", picker=wren.pk)
+    state = screen.pick_lock(campaign=campaign, by=guide, action="tap", picker=wren.pk)
+    assert state["jammed"] and state["stiff"]
+    screen.new_lock(campaign=campaign, by=guide, d12s=crude)
+    state = screen.pick_lock(campaign=campaign, by=guide, action="twist", picker=quill.pk)
+    assert state["stiff"] and not state["jammed"]
+    state = screen.pick_lock(campaign=campaign, by=guide, action="tap", picker=quill.pk)
+    assert not state["jammed"] and state["jams_ignored"] == 1
+    assert state["steps"][-1]["locksmith"] is True
+    assert turn.changes.filter(label__contains="the Locksmith ignores the first jam").exists()
+    for action in ("turn", "twist", "tap"):
+        state = screen.pick_lock(campaign=campaign, by=guide, action=action, picker=quill.pk)
+    assert state["open"]
+    # The second jam is not ignored, and a Weathered lock's own ignored jam stays secret.
+    screen.new_lock(campaign=campaign, by=guide, d12s=(5, 9, 5))
+    steps = [screen.pick_lock(campaign=campaign, by=guide, action="twist", picker=quill.pk)
+             for _ in range(4)]
+    assert [s["steps"][-1]["locksmith"] for s in steps] == [False, False, True, False]
+    assert [s["jammed"] for s in steps] == [False, False, False, True]
+    assert screen_views._context(campaign, {})["locksmiths"] == ["Quill"]
+
+
 def test_a_lock_from_rolled_d12s_and_bad_d12s(campaign, guide, turn):
     screen.new_lock(campaign=campaign, by=guide, rng=Dice(12, 12, 12))
     turn.refresh_from_db()
@@ -214,7 +253,94 @@ def test_harvesting_adds_to_a_line_through_the_log_and_the_kit_holds_four(
     assert refused.value.field == "held"
 
 
+def test_a_chemists_kit_holds_six_components(campaign, guide, wren, turn):
+    """ER §The Deviant, Anatomy mastery Chemist: "six alchemical components rather than
+    four"; anyone else's kit holds four."""
+    quill = master(campaign, "anatomy")
+    result = screen.harvest(campaign=campaign, by=guide, errant=quill.pk, threat=6, held=3,
+                            rng=Dice(20))
+    assert result["capacity"] == 6 and result["components"] == 3 and not result["success"]
+    with pytest.raises(CampaignError) as refused:
+        screen.harvest(campaign=campaign, by=guide, errant=quill.pk, threat=6, held=4)
+    assert refused.value.code == "kit_full" and refused.value.field == "held"
+    with pytest.raises(CampaignError) as refused:
+        screen.harvest(campaign=campaign, by=guide, errant=wren.pk, threat=6, held=3)
+    assert refused.value.code == "kit_full"
+    with pytest.raises(CampaignError) as refused:
+        screen.harvest(campaign=campaign, by=guide, errant=wren.pk, threat=2, held=5)
+    assert refused.value.code == "held_over" and "holds 4" in str(refused.value)
+    with pytest.raises(CampaignError) as refused:
+        screen.harvest(campaign=campaign, by=guide, errant=quill.pk, threat=2, held=7)
+    assert refused.value.field == "held"
+
+
+def test_a_kit_over_four_is_named_beside_the_field_for_anyone_but_a_chemist(
+        client, campaign, guide, wren, turn):
+    quill = master(campaign, "anatomy")
+    client.force_login(guide)
+    before = ErrantTurnChange.objects.count()
+    for who, held, message in ((wren, "5", "holds 4"), (quill, "7", "At most 6.")):
+        response = client.post(url(campaign, "harvest"), {
+            "turn": turn.pk, "errant": who.pk, "threat": "2", "held": held})
+        assert response.status_code == 200
+        errors = response.context["harvest_form"].errors["held"]
+        assert any(message in e for e in errors), errors
+    assert ErrantTurnChange.objects.count() == before
+    response = client.post(url(campaign, "harvest"), {
+        "turn": turn.pk, "errant": quill.pk, "threat": "2", "held": "5"})
+    assert response.status_code == 302
+    assert ErrantTurn.objects.get(pk=turn.pk).state["harvest"]["capacity"] == 6
+
+
 # -- Reactions and Negotiations ---------------------------------------------------------
+
+
+def test_a_speechcraft_master_dealing_with_the_npc_rolls_3d6(campaign, guide, wren, turn):
+    """ER §The Deviant, Speechcraft mastery: "all Reaction Rolls for NPCs interacting with
+    you are rolled with 3D6" (AMB-E-SPEECH: all three summed)."""
+    quill = master(campaign, "speechcraft")
+    alignment = reactions.alignment_modifier(screen.company_alignments(campaign), "N")
+    result = screen.reaction(campaign=campaign, by=guide, npc="Abbot", npc_alignment="N",
+                             speaker=quill.pk, negotiate=True, rng=Dice(6, 5, 4))
+    assert result["dice"] == [6, 5, 4] and result["speechcraft"]
+    assert result["value"] == 15 + alignment
+    assert result["disposition"] == reactions.DispositionBands().disposition(15 + alignment)
+    turn.refresh_from_db()
+    assert turn.state["negotiation"]["tolerance"] == 15 + alignment
+    assert turn.changes.filter(label__startswith="Reaction Roll, Abbot: 3D6 (Speechcraft "
+                                                 "master Quill) 6+5+4").exists()
+    for speaker in (wren.pk, None):  # not a master, or nobody named: 2D6
+        result = screen.reaction(campaign=campaign, by=guide, npc="Abbot",
+                                 npc_alignment="N", speaker=speaker, rng=Dice(3, 4))
+        assert result["dice"] == [3, 4] and not result["speechcraft"]
+    stranger = make_wren(UserFactory(), name="Stranger", archetype="deviant",
+                         kit_choice="burglars_tools", proficiencies=[["speechcraft", 2]])
+    with pytest.raises(CampaignError) as refused:
+        screen.reaction(campaign=campaign, by=guide, npc="Abbot", npc_alignment="N",
+                        speaker=stranger.pk, rng=Dice(1, 1, 1))
+    assert refused.value.field == "speaker"
+
+
+def test_the_page_shows_3d6_odds_and_rolls_them_for_the_master_chosen(
+        client, campaign, guide, wren, turn):
+    quill = master(campaign, "speechcraft")
+    client.force_login(guide)
+    page = client.get(url(campaign))
+    body = page.content.decode()
+    alignment = reactions.alignment_modifier(screen.company_alignments(campaign), "N")
+    three = reactions.disposition_odds(alignment, screen.bands_of(campaign), dice=3)
+    row = next(r for r in page.context["reaction_rows"] if r["dice"] == 3
+               and r["npc"].startswith("Neutral"))
+    assert row["npc"] == "Neutral, 3D6 (Quill)"
+    assert row["odds"][-1] == ("Friendly", screen.odds(three["friendly"]))
+    assert "Neutral, 3D6 (Quill)" in body and "The NPC deals with" in body
+    response = client.post(url(campaign, "reaction"), {
+        "turn": turn.pk, "npc": "Abbot", "npc_alignment": "N", "speaker": quill.pk},
+        HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and b"Reaction (3D6)" in response.content
+    assert len(ErrantTurn.objects.get(pk=turn.pk).state["reaction"]["dice"]) == 3
+
+
 
 
 def test_a_reaction_counts_the_companys_alignment_and_caps_the_modifiers(
@@ -404,6 +530,11 @@ def test_the_guide_runs_a_turn_from_the_page(client, campaign, guide, wren, ash,
     ("reaction", {"npc": "A\x00", "npc_alignment": "N"}, "npc"),
     ("reaction", {"npc": "Abbot", "npc_alignment": "N", "modifiers": "+1 lots"},
      "modifiers"),
+    ("reaction", {"npc": "Abbot", "npc_alignment": "N", "speaker": "999999"}, "speaker"),
+    ("reaction", {"npc": "Abbot", "npc_alignment": "N", "speaker": "1 OR 1=1\x00"},
+     "speaker"),
+    ("harvest", {"threat": "4", "held": "7"}, "held"),
+    ("harvest", {"threat": "4", "held": "-1e9"}, "held"),
     ("chase", {"fugitive_npcs": "Hound, fast, 2, 3"}, "fugitive_npcs"),
     ("bands", {"hostile": "9" * 30}, "hostile"),
 ])

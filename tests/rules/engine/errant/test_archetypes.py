@@ -17,6 +17,7 @@ from rules.engine.errant.data import (
     ZEALOT,
     ZEALOT_TABLE,
 )
+from rules.engine.errant.sheet import ErrantBuild
 
 RENOWNS = range(1, 10)
 
@@ -112,3 +113,12 @@ def test_archetype_values_names():
                      "maleficence", "retorts"]
     values = {v.name: v.value for v in R.archetype_values(ZEALOT, 3, 10, 11)}
     assert values == {"favour": 5, "relics_attuned": 2}
+
+
+def test_mastery_is_two_points_on_a_deviant():
+    """ER §The Deviant: "Spending an additional Proficiency point ... grants you mastery"."""
+    deviant = ErrantBuild(archetype=DEVIANT, proficiencies=(("anatomy", 2), ("lore", 1)))
+    assert R.has_mastery(deviant, "anatomy")
+    assert not R.has_mastery(deviant, "lore") and not R.has_mastery(deviant, "speechcraft")
+    assert not R.has_mastery(ErrantBuild(archetype=OCCULT, proficiencies=(("anatomy", 2),)),
+                             "anatomy")

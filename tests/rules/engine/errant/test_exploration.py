@@ -132,6 +132,47 @@ def test_modifiers():
     assert X.spiked_damage(cracked, 3) == 0
 
 
+def test_a_locksmith_ignores_the_first_jam():
+    """ER §The Deviant, Engineering mastery Locksmith: "you may ignore the first jam"."""
+    crude = X.generate_lock(12, 9, 12)  # Crude, turn-twist-tap, normal
+    assert crude.sequence == ("turn", "twist", "tap") and crude.modifier == "normal"
+    assert run(crude, ["twist", "tap"]).jammed  # anyone else: stiff, then jammed
+    state = X.LockState()
+    for action in ("twist", "tap"):
+        state = X.pick(crude, state, action, locksmith=True)
+    assert state.stiff and not state.jammed and state.jams_ignored == 1
+    for action in ("turn", "twist", "tap"):
+        state = X.pick(crude, state, action, locksmith=True)
+    assert state.open
+    second = X.pick(crude, X.pick(crude, X.pick(crude, X.LockState(), "twist", locksmith=True),
+                                  "tap", locksmith=True), "twist", locksmith=True)
+    assert second.jammed  # only the first jam
+    secured = X.generate_lock(1, 2, 3)  # its first wrong action would jam it
+    assert not X.pick(secured, X.LockState(), "tap", locksmith=True).jammed
+
+
+def test_a_locksmith_at_a_weathered_lock_ignores_two_jams():
+    """AMB-E-LOCKSMITH: the lock's first jam is ignored by the lock, the next one is the
+    Locksmith's first jam."""
+    weathered = X.generate_lock(1, 2, 5)  # twist, tap, turn
+    assert X.jams_ignorable(weathered) == 1
+    assert X.jams_ignorable(weathered, locksmith=True) == 2
+    state = X.LockState()
+    for action in ("tap", "turn", "tap"):
+        state = X.pick(weathered, state, action, locksmith=True)
+    assert not state.jammed and state.jams_ignored == 2
+    assert X.pick(weathered, state, "tap", locksmith=True).jammed
+
+
+def test_blind_picking_odds_for_a_locksmith():
+    """A Locksmith's chance is higher at every kind of lock (one more wrong action is
+    survived)."""
+    for modifier in ("normal", "secured", "weathered", "cracked", "spiked"):
+        assert X.p_pick_blind(modifier, locksmith=True) > X.p_pick_blind(modifier)
+    # Secured with a Locksmith picks like a normal lock: its one instant jam is ignored.
+    assert X.p_pick_blind("secured", locksmith=True) == X.p_pick_blind("normal")
+
+
 def test_blind_picking_odds():
     """AMB-E152: uniform among the actions still possible; closed forms by hand."""
     assert X.p_pick_blind("secured") == Fraction(1, 12)  # 1/3 * 1/2 * 1/2
@@ -146,6 +187,10 @@ def test_traps_harvest_dig():
     assert X.harvest_dv(7) == 3
     assert X.creature_components(7) == 3 and X.creature_components(1) == 1  # AMB-E153
     assert X.kit_room(1, 3) and not X.kit_room(2, 3)
+    # ER §The Deviant, Anatomy mastery Chemist: six components rather than four.
+    assert X.kit_capacity() == 4 and X.kit_capacity(chemist=True) == 6
+    assert X.kit_room(2, 3, chemist=True) and X.kit_room(3, 3, chemist=True)
+    assert not X.kit_room(4, 3, chemist=True)
     assert X.dig_turns(11, tools=True) == 3 and X.dig_turns(11, tools=False) == 11
     for f in (lambda: X.trap_dv(-1), lambda: X.harvest_dv(-1), lambda: X.dig_turns(-1, tools=True)):
         with pytest.raises(ValueError):

@@ -18,10 +18,18 @@ def test_modifiers_capped_at_3_alignment_apart():
     assert R.reaction_roll([1, 1], [-9]).value == -1
 
 
-@pytest.mark.parametrize("bad", [[0, 3], [7, 1], [3], [1, 2, 3]])
+@pytest.mark.parametrize("bad", [[0, 3], [7, 1], [3], [1, 2, 3, 4], [3, 4, 7], [True, 2],
+                                 ["3", 4]])
 def test_bad_dice(bad):
     with pytest.raises(R.SocialError):
         R.reaction_roll(bad)
+
+
+def test_a_speechcraft_master_rolls_3d6_all_summed():
+    """ER §The Deviant, Speechcraft mastery: "rolled with 3D6" (AMB-E-SPEECH)."""
+    r = R.reaction_roll([6, 5, 4], [1], alignment=-1)
+    assert r.dice == (6, 5, 4) and r.value == 15
+    assert R.DispositionBands().disposition(r.value) == "friendly"
 
 
 @pytest.mark.parametrize(("company", "npc", "mod"), [
@@ -73,6 +81,28 @@ def test_disposition_odds_by_enumeration(modifier):
     assert sum(odds.values()) == 1
     if modifier == 0:
         assert odds["hostile"] == Fraction(1, 36) and odds["unsure"] == Fraction(16, 36)
+
+
+def test_3d6_disposition_odds_by_enumeration():
+    """The 216 rolls of 3D6, counted by hand from the totals' counts (3: 1, 4: 3, 5: 6, 6:
+    10, 7: 15, 8: 21, 9: 25, 10: 27, 11: 27, 12: 25, ... 18: 1) against the default bands:
+    no Hostile roll at all, Friendly 81/216 against 1/36 on 2D6."""
+    odds = R.disposition_odds(0, dice=3)
+    assert odds == {"hostile": 0, "unfriendly": Fraction(10, 216),
+                    "unsure": Fraction(46, 216), "amicable": Fraction(79, 216),
+                    "friendly": Fraction(81, 216)}
+    bands = R.DispositionBands()
+    for modifier in range(-6, 7):
+        counts = Counter()
+        for a in range(1, 7):
+            for b in range(1, 7):
+                for c in range(1, 7):
+                    counts[bands.disposition(a + b + c + modifier)] += 1
+        assert R.disposition_odds(modifier, dice=3) == {
+            k: Fraction(counts[k], 216) for k in R.DISPOSITIONS}
+    assert R.disposition_odds(-3, dice=3)["hostile"] == Fraction(10, 216)  # 3 to 5, -3
+    with pytest.raises(R.SocialError):
+        R.disposition_odds(dice=4)
 
 
 def test_giving_outcomes():
