@@ -12,7 +12,8 @@ The Turn log: each Initiative Turn is declared with `turns.declare(kind="initiat
 its parent the Company's latest Travel or Exploration Turn; every step in it is a
 `turns.note` (the players' text, and the Guide's with the NPCs' numbers as a secret
 note). HP goes back to the Errants' sheets once, when the fight ends, through
-`turns.change_hp` on the last Initiative Turn (so the Turn log's undo puts it back too).
+`turns.change_hp` on the last Initiative Turn (so the Turn log's undo puts it back too), and
+with it the Exhaustion the wounds gave (`turns.change_exhaustion`).
 """
 
 from __future__ import annotations
@@ -269,7 +270,8 @@ def step(*, campaign: Campaign, by, fight_pk: int, version: int | None, kind: st
     log_turn = _log_turn(after)
     _note(log_turn, written)
     if kind == "end":
-        written.payload = {**written.payload, "hp": _write_back_hp(after, log_turn)}
+        written.payload = {**written.payload, "hp": _write_back_hp(after, log_turn),
+                           "exhaustion": _write_back_exhaustion(after, log_turn)}
         written.save(update_fields=["payload"])
         fight.ended_at = timezone.now()
     fight.version += 1
@@ -299,11 +301,34 @@ def _write_back_hp(state: FightState, log_turn: ErrantTurn | None) -> dict:
     return written
 
 
+def _write_back_exhaustion(state: FightState, log_turn: ErrantTurn | None) -> dict:
+    """The Exhaustion each Errant's wounds gave in the fight (IT §Death & Dying: "1 point
+    of Exhaustion"), added to the sheet through the Turn log with the HP. Returns
+    {character pk: [before, after]} so an undo can put them back."""
+    written = {}
+    if log_turn is None:
+        return written
+    for f in state.fighters.values():
+        points = f.wound_exhaustion
+        if f.character_pk is None or not points:
+            continue
+        errant = ErrantCharacter.objects.select_for_update().filter(pk=f.character_pk).first()
+        if errant is None:
+            continue
+        before = errant.exhaustion
+        change = turns.change_exhaustion(
+            log_turn, errant, points, f"{f.name}: {points} Exhaustion from wounds in the "
+            "fight")
+        if change is not None:
+            written[str(f.character_pk)] = [before, change.after]
+    return written
+
+
 @transaction.atomic
 def undo(*, campaign: Campaign, by, fight_pk: int, version: int | None) -> ErrantFightStep:
     """Mark the latest step undone (the set-up and the Errants joining stay). Undoing the
     step that started an Initiative Turn undoes its row in the Turn log (it must be the
-    log's newest); undoing the end puts the Errants' HP back."""
+    log's newest); undoing the end puts the Errants' HP and Exhaustion back."""
     require_guide(campaign, by, "undo a fight's step")
     company = lock_company(campaign)
     fight = _locked(company, fight_pk, version)
@@ -330,6 +355,15 @@ def undo(*, campaign: Campaign, by, fight_pk: int, version: int | None) -> Erran
             if log_turn is not None:
                 turns.change_hp(log_turn, errant, before, f"Undone: {errant.display_name}'s "
                                 "HP after the fight", before=after)
+        for pk, (before, after) in (last.payload.get("exhaustion") or {}).items():
+            errant = ErrantCharacter.objects.select_for_update().get(pk=int(pk))
+            if errant.exhaustion != after:
+                raise CampaignError(f"{errant.display_name}'s Exhaustion changed since the "
+                                    "fight ended: set it by hand.", "changed_since")
+            if log_turn is not None:
+                turns.change_exhaustion(log_turn, errant, before - after,
+                                        f"Undone: {errant.display_name}'s Exhaustion from "
+                                        "wounds in the fight")
         fight.ended_at = None
     elif log_turn is not None and last.text:
         turns.note(log_turn, f"Undone: {last.text}"[:300])

@@ -24,6 +24,7 @@ from rules.engine.errant.data.initiative_tables import (
     SURPRISE_NONE,
     SURPRISE_NPCS,
     WOUND_COLUMNS,
+    WOUND_TABLES,
 )
 from rules.engine.errant.gear import DAMAGE_STEPS, die_label
 
@@ -63,7 +64,7 @@ class Fighter:
     warband: int = 0  # members besides the leader; 0 = an individual
     armour: str = "none"
     band_hp: int = 0
-    out: bool = False  # out of action (an Errant failed the 0-HP Save)
+    out: bool = False  # out of action (a failed 0-HP Save, or a wound that says so)
     dead: bool = False
     fled: bool = False  # Morale broke
     wounds: list = field(default_factory=list)  # [(column, row, text)]
@@ -74,6 +75,12 @@ class Fighter:
     @property
     def active(self) -> bool:
         return not (self.dead or self.fled)
+
+    @property
+    def wound_exhaustion(self) -> int:
+        """The points of Exhaustion the wounds taken in this fight give ("Concussed ... and
+        1 point of Exhaustion", IT §Death & Dying)."""
+        return sum(WOUND_TABLES[column][row - 1].exhaustion for column, row, _ in self.wounds)
 
     @property
     def damage_die(self) -> str:
@@ -459,6 +466,9 @@ def _save(state: FightState, p: dict) -> None:
 
 
 def _wound(state: FightState, p: dict) -> None:
+    """IT §Death & Dying's wounds table. A row that puts the Errant out of action ("out of
+    action", "Unconscious", "Knocked out") takes them out as a failed Save does: no action
+    until the fight is over (AMB-E-FIGHT-4)."""
     f = state.fighter(p.get("key"))
     if not f.pending_wound:
         raise FightError("no_wound", f"{f.name} has no wound to take.", "key")
@@ -477,6 +487,11 @@ def _wound(state: FightState, p: dict) -> None:
         if clock is not None and not (f.clock and f.clock.kind == wo.REAPER):
             f.clock = clock
     text = f"{f.name}'s wound ({WOUND_COLUMNS[column]}, {result.damage}): {result.text}"
+    if result.wound is not None and result.wound.out_of_action and not f.dead:
+        if not f.out:
+            text += f" {f.name} is out of action."
+        f.out = True
+        _mark_out(state, f.key)
     if f.clock and not f.clock.stopped:
         text += f" {_clock_text(f.clock)}"
     _say(state, text)

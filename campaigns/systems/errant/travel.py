@@ -8,9 +8,10 @@ One POST runs one Travel Turn in one transaction, in the order of TT §Travel Tu
 Procedure: the Turn is declared and counted (six a day, night from the fourth:
 rules.engine.errant.travel.day_and_turn / is_night), the Company's action, Pace and
 navigation Check (its DV secret), the Event Die with the sources the app counts, then the
-die's result and the action resolved. The Guide states beforehand what the Company does
-if the die says Rest (Rest or 1 Exhaustion each) and whether a local effect is the
-weather: the whole Turn is then one ledger step that the Turn log's undo puts back.
+die's result and the action resolved (or forgone for a Rest taken: AMB-E-REST-1). The
+Guide states beforehand what the Company does if the die says Rest (Rest or 1 Exhaustion
+each) and whether a local effect is the weather: the whole Turn is then one ledger step
+that the Turn log's undo puts back.
 
 What every member reads is in `turn.state`; the navigation DV, the pathfinder's d20 and
 the direction of a wrong turn are in `turn.secret` and in notes marked secret (TT
@@ -428,7 +429,11 @@ def run(*, campaign: Campaign, plan: TravelPlan, by, seen: int | None = None,
         turns.note(turn, "Encounter sign: the Guide gives a clue to the next encounter.")
     state["weather"] = weather_dict(after)
 
-    _resolve_action(turn, plan, p, locked, rng, state, secret)
+    if state.get("rest_taken"):
+        _forgo_action(turn, plan, p, state)
+    else:
+        _resolve_action(turn, plan, p, locked, rng, state, secret)
+    _weather_exhaustion(turn, plan, p, locked, rng, state)
 
     secret["plan"] = {name: getattr(plan, name) for name in KEPT_CHOICES}
     turn.state, turn.secret = state, secret
@@ -502,14 +507,29 @@ def _navigate(turn, plan, p: Preview, locked, rng, state, secret) -> None:
     state["oriented"] = False
 
 
+def _forgo_action(turn, plan, p: Preview, state) -> None:
+    """PR §Event Die – Travel Turns: "Rest - the Company must spend the Turn Resting,
+    forgoing their declared action". Nothing of the action is resolved (no march counted,
+    no Forage, no watch or sleep); an Orient gives no -4; the navigation Check, made before
+    the die (TT §Travel Turn Procedure), stays in the log (AMB-E-REST-1)."""
+    state["action_forgone"] = True
+    if plan.action == "orient":
+        state["oriented"] = bool(p.previous.get("oriented"))
+    turns.note(turn, f"Resting, the Company forgoes its declared action ({state['action_name']})"
+               + ("; it does not move" if plan.action == "peregrinate" else "")
+               + " (PR §Event Die – Travel Turns).")
+
+
 def _resolve_action(turn, plan, p: Preview, locked, rng, state, secret) -> None:
-    """The action's own effects: over-marching, Forage, watch and sleep, the weather's
-    Exhaustion (TT §Day & Night, §Travel Turn Actions, §Resting, §Weather)."""
+    """The action's own effects: over-marching, Forage, watch and sleep (TT §Day & Night,
+    §Travel Turn Actions, §Resting). A march forgone for a Rest does not count."""
     errants = list(locked.values())
     if plan.action == "peregrinate":
-        before = (turn.company.turns.filter(kind=ErrantTurn.Kind.TRAVEL, day=p.day,
-                                            undone_at__isnull=True, state__action="peregrinate")
-                  .exclude(pk=turn.pk).count())
+        earlier = (turn.company.turns.filter(kind=ErrantTurn.Kind.TRAVEL, day=p.day,
+                                             undone_at__isnull=True,
+                                             state__action="peregrinate")
+                   .exclude(pk=turn.pk).values_list("state", flat=True))
+        before = sum(1 for kept in earlier if not kept.get("action_forgone"))
         state["peregrinations_today"] = before + 1
         extra = rules.march_exhaustion_this_turn(before)
         for errant in errants if extra else ():
@@ -541,6 +561,11 @@ def _resolve_action(turn, plan, p: Preview, locked, rng, state, secret) -> None:
         if plan.sleepers and not plan.watchers:
             turns.note(turn, "No watch is kept: an Event Die 5 counts as 1.")
         _sleep(turn, plan, p, locked, state, rng)
+
+
+def _weather_exhaustion(turn, plan, p: Preview, locked, rng, state) -> None:
+    """The weather's Exhaustion, whatever the Company did (TT §Weather)."""
+    errants = list(locked.values())
     sheltered = plan.shelter or (p.camping and state["campsite"] == "suitable")
     severity = p.weather.severity
     for errant in errants:

@@ -115,12 +115,12 @@ def test_an_attack_kills_an_npc_and_a_morale_roll_shows_its_chance(campaign, gui
     assert "1/6" not in morale.step.text
 
 
-def _npc_hits_wren(campaign, guide, started, wren, face, dice=1):
+def _npc_hits_wren(campaign, guide, started, wren, face, dice=1, key="n4"):
     go(campaign, guide, started, "npc", {**GOBLIN, "damage_sides": 20})
     go(campaign, guide, started, "turn", {"call": "odd"}, 1, 1)  # even: the NPCs win
-    go(campaign, guide, started, "pace", {"key": "n4", "pace": "quick"})
+    go(campaign, guide, started, "pace", {"key": key, "pace": "quick"})
     return go(campaign, guide, started, "attack",
-              {"key": "n4", "target": f"e{wren.pk}", "enhance": 0, "impair": 0, "blocks": 0,
+              {"key": key, "target": f"e{wren.pk}", "enhance": 0, "impair": 0, "blocks": 0,
                "bonus": 0, "reduction": 0, "dice": dice}, *face)
 
 
@@ -294,3 +294,100 @@ def test_the_turn_log_leaves_a_fights_turn_to_the_fight_page(campaign, guide, st
         turns.undo_from_log(campaign=campaign, by=guide, turn_pk=row.pk)
     row.refresh_from_db()
     assert not row.undone and fight.state_of(started).turn is not None
+
+
+def _wren_at_one_hp_wounded(campaign, guide, wren, column, wound_damage):
+    """The auditor's case: Wren at 1 HP takes 1 + `wound_damage`, passes the Save (a d20
+    one above the DV, within her phys) and takes the wound from `column`."""
+    wren.hp_current = 1
+    wren.save(update_fields=["hp_current"])
+    f = fight.start(campaign=campaign, by=guide, name="In the mire", character_pks=[wren.pk],
+                    rng=Dice(3, 3))
+    hit = _npc_hits_wren(campaign, guide, f, wren, [1 + wound_damage], key="n3")
+    w = hit.state.fighters[f"e{wren.pk}"]
+    dv = 1 + wound_damage
+    assert w.pending_save == dv and w.pending_wound == wound_damage
+    assert dv + 1 <= w.attributes["phys"]
+    saved = go(campaign, guide, f, "save", {"key": w.key}, dv + 1)
+    assert "stays in action" in saved.step.text and not saved.state.fighters[w.key].out
+    return f, go(campaign, guide, f, "wound", {"key": w.key, "column": column})
+
+
+@pytest.mark.parametrize("column, damage, out", [
+    ("trauma", 9, True),  # "Guts hanging out. Consigned to the reaper and out of action."
+    ("shock", 2, True),  # "Knocked out. Unconscious (Depletion 1)."
+    ("shock", 3, True),  # "Concussed. Knocked out for D12 Initiative Turns ..."
+    ("shock", 6, True),  # "Deep fried. Unconscious (Depletion 1) ..."
+    ("trauma", 2, False),  # "Leg mangled. Can't run."
+    ("shock", 1, False),  # "Zapped. Stunned for an Initiative Turn."
+])
+def test_a_wound_that_puts_the_errant_out_of_action_takes_them_out(
+        campaign, guide, wren, column, damage, out):
+    f, wound = _wren_at_one_hp_wounded(campaign, guide, wren, column, damage)
+    w = f"e{wren.pk}"
+    assert wound.state.fighters[w].wounds[0][:2] == (column, damage)
+    assert wound.state.fighters[w].out is out
+    assert (f"{wren.display_name} is out of action." in wound.step.text) is out
+    go(campaign, guide, f, "next_phase")  # the NPCs' quick phase closes: the Company's
+    go(campaign, guide, f, "pace", {"key": w, "pace": "quick"})
+    attack = {"key": w, "target": "n3"}
+    if not out:
+        done = go(campaign, guide, f, "attack", attack, 1)
+        assert done.state.turn.actions_of(w) == ("attack",)
+        return
+    with pytest.raises(CampaignError, match="out of action"):
+        go(campaign, guide, f, "attack", attack, 1)
+    with pytest.raises(CampaignError, match="out of action"):
+        go(campaign, guide, f, "act", {"key": w, "kind": "move"})
+
+
+def test_out_of_action_from_a_wound_lasts_the_fight_and_undo_takes_it_back(
+        campaign, guide, wren):
+    f, _ = _wren_at_one_hp_wounded(campaign, guide, wren, "shock", 2)  # Unconscious
+    w = f"e{wren.pk}"
+    go(campaign, guide, f, "end_turn")
+    go(campaign, guide, f, "turn", {"call": "even"}, 1, 1)  # the Company wins
+    go(campaign, guide, f, "pace", {"key": w, "pace": "quick"})
+    with pytest.raises(CampaignError, match="out of action"):
+        go(campaign, guide, f, "act", {"key": w, "kind": "move"})
+    for _ in range(4):  # the pace, the call, the end of the first Turn, the wound
+        f.refresh_from_db()
+        fight.undo(campaign=campaign, by=guide, fight_pk=f.pk, version=f.version)
+    state = fight.state_of(f)
+    assert not state.fighters[w].out and state.fighters[w].pending_wound == 2
+    go(campaign, guide, f, "next_phase")
+    go(campaign, guide, f, "pace", {"key": w, "pace": "quick"})
+    done = go(campaign, guide, f, "act", {"key": w, "kind": "move"})
+    assert done.state.fighters[w].hp == 0  # at 0 HP, Save passed: still in action
+
+
+def test_the_end_writes_a_wounds_exhaustion_back_and_undo_puts_it_back(
+        campaign, guide, wren):
+    f, wound = _wren_at_one_hp_wounded(campaign, guide, wren, "shock", 3)  # 1 Exhaustion
+    assert wound.state.fighters[f"e{wren.pk}"].wound_exhaustion == 1
+    go(campaign, guide, f, "end_turn")
+    go(campaign, guide, f, "end")
+    wren.refresh_from_db()
+    assert (wren.hp_current, wren.exhaustion) == (0, 1)
+    change = ErrantTurnChange.objects.get(what="exhaustion")
+    assert (change.before, change.after) == (0, 1) and "wounds" in change.label
+    f.refresh_from_db()
+    fight.undo(campaign=campaign, by=guide, fight_pk=f.pk, version=f.version)
+    wren.refresh_from_db()
+    f.refresh_from_db()
+    assert (wren.hp_current, wren.exhaustion) == (1, 0) and not f.ended
+
+
+def test_undoing_the_end_is_refused_when_the_exhaustion_changed_since(campaign, guide, wren):
+    f, _ = _wren_at_one_hp_wounded(campaign, guide, wren, "shock", 3)
+    go(campaign, guide, f, "end_turn")
+    go(campaign, guide, f, "end")
+    wren.refresh_from_db()
+    wren.exhaustion = 4
+    wren.save(update_fields=["exhaustion"])
+    f.refresh_from_db()
+    with pytest.raises(CampaignError, match="Exhaustion changed since"):
+        fight.undo(campaign=campaign, by=guide, fight_pk=f.pk, version=f.version)
+    wren.refresh_from_db()
+    f.refresh_from_db()
+    assert (wren.hp_current, wren.exhaustion) == (0, 4) and f.ended

@@ -201,6 +201,56 @@ def test_forage_adds_supply_and_undo_takes_it_back(campaign, guide, wren, ash):
     assert "Supply" not in [x.name for x in carried_lines(ash)]
 
 
+def test_a_rest_result_forgoes_forage_and_1_exhaustion_each_keeps_it(campaign, guide, wren):
+    supply = line(wren, "Supply").quantity
+    # Event Die 2 with the Rest taken: no Forage roll at all (Dice has no face for one).
+    rested = run(campaign, guide, 2, action="forage", rest_choice="rest")
+    assert rested.state["rest_taken"] and rested.state["action_forgone"]
+    assert line(wren, "Supply").quantity == supply and "forage" not in rested.secret
+    assert any("forgoes its declared action (Forage)" in c.label
+               for c in rested.changes.all())
+    # The Company that takes 1 Exhaustion each instead still forages (two dice: the Rest).
+    tired = run(campaign, guide, 2, 2, 1, action="forage", rest_choice="exhaustion")
+    assert not tired.state.get("action_forgone") and fresh(wren).exhaustion == 1
+    assert line(wren, "Supply").quantity == supply + rules.FORAGE_SUPPLY
+
+
+def test_a_march_forgone_for_a_rest_is_not_one_of_the_days_marches(campaign, guide, wren):
+    for _ in range(4):
+        run(campaign, guide, 6, action="peregrinate", road=True)
+    fifth = run(campaign, guide, 2, action="peregrinate", road=True, rest_choice="rest")
+    assert fifth.state["action_forgone"] and "peregrinations_today" not in fifth.state
+    assert fresh(wren).exhaustion == 0  # no fifth march: no over-march Exhaustion
+    assert any("it does not move" in c.label for c in fifth.changes.all())
+    sixth = run(campaign, guide, 6, 6, action="peregrinate", road=True)  # +1 negative die
+    assert sixth.state["peregrinations_today"] == 5 and fresh(wren).exhaustion == 1
+    turns.undo_latest(campaign=campaign, by=guide, turn_pk=sixth.pk)
+    turns.undo_latest(campaign=campaign, by=guide, turn_pk=fifth.pk)
+    again = run(campaign, guide, 6, action="peregrinate", road=True)
+    assert again.state["peregrinations_today"] == 5 and fresh(wren).exhaustion == 1
+
+
+def test_an_orient_forgone_for_a_rest_gives_no_minus_four(campaign, guide, wren):
+    rested = run(campaign, guide, 2, action="orient", rest_choice="rest")
+    assert rested.state["action_forgone"] and rested.state["oriented"] is False
+    assert not travel.preview(campaign, plan(action="peregrinate", base_dv=6)).oriented
+
+
+def test_a_camping_turn_forgone_for_a_rest_keeps_no_watch_and_counts_no_sleep(
+        campaign, guide, wren, ash):
+    run(campaign, guide, 1, 6, action="make_camp", pathfinder=ash.pk)
+    rested = run(campaign, guide, 2, action="take_watch", watchers=(ash.pk,),
+                 sleepers=(wren.pk,), rest_choice="rest")
+    assert rested.state["action_forgone"] and fresh(ash).exhaustion == 0
+    assert rested.state["sleep"].get(str(wren.pk), 0) == 0
+
+
+def test_a_rest_keeps_the_weathers_exhaustion(campaign, guide, wren):
+    run(campaign, guide, 4, 1, 2, action="explore", season="summer")  # 3: heat wave
+    t = run(campaign, guide, 2, 1, action="explore", season="summer", rest_choice="rest")
+    assert t.state["action_forgone"] and fresh(wren).exhaustion == 1  # the Save d20 1 fails
+
+
 def test_event_dice_count_encumbrance_and_extra_dice(campaign, guide, wren):
     enc = sheet_for(wren).stats["encumbrance"].value
     p = travel.preview(campaign, plan(action="explore", extra_positive=2,
