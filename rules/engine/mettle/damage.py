@@ -54,6 +54,25 @@ def damage_through_soak(
     return through
 
 
+def bulletproof_through(through: int, *, firearm: bool, bulletproof: bool,
+                        spent: bool = False) -> tuple[int, bool]:
+    """RS §Armor: "BP armor is "bulletproof," meaning it halves the first firearm damage it
+    takes after Soak. Afterward, it only functions as regular armor." (the damage left
+    after Soak, halved rounded up: EN §Rolls, `halve`). Returns (damage, BP now spent).
+    AMB-M-BP-1: the first firearm hit with damage left after Soak spends it (a hit wholly
+    soaked takes no damage); AMB-M-BP-2: it halves again after a Soft or Stun halving."""
+    if spent or not (firearm and bulletproof) or through <= 0:
+        return through, spent
+    return halve(through), True
+
+
+def stuns_on_felling(*, stun_attack: bool = False, stun_only: bool = False) -> bool:
+    """A Felling blow Incapacitates (Stuns) for a Stun Attack (Attack > Stun Attacks), and
+    always for a Stun-only weapon (RS §Specials, Stun: "If it *only* Stuns, it does damage
+    but will always Stun on a Felling blow")."""
+    return stun_attack or stun_only
+
+
 class Felled(StrEnum):
     FALLEN = "fallen"
     STAGGERED = "staggered"

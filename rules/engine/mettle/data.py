@@ -118,6 +118,11 @@ class Weapon:
             return str(self.dm)
         return f"FRAME+{self.dm}" if self.dm else "FRAME"
 
+    @property
+    def stun_only(self) -> bool:
+        """RS §Specials, Stun: "Stun (only)" (Taser) or "Stun (only!)" (Stun gun)."""
+        return any(special.startswith("Stun (only") for special in self.specials)
+
 
 def _w(name, hit, dm, specials, load, cost):
     frame = isinstance(dm, str)
@@ -164,6 +169,7 @@ WEAPONS = (
 )
 WEAPON_BY_NAME = {weapon.name: weapon for weapon in WEAPONS}
 UNARMED = WEAPON_BY_NAME["Unarmed"]
+STUN_ONLY_WEAPONS = tuple(weapon.name for weapon in WEAPONS if weapon.stun_only)
 
 # RS §Weapons > Specials: special -> what it does (for the rules reference).
 WEAPON_SPECIALS = {

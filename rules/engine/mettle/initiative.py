@@ -17,7 +17,9 @@ Defend, Sneak (Surprise); Resources > Specials (Reach). next-games.md §4 lists 
   ally checks the same Zone when both are known;
 - Damage: DM + Edge through Soak (`damage`, damage.py): a Felling blow at 0 or below is
   Fallen, or Staggered at one more point if chosen (the combatant stays up), or
-  Incapacitated for a Stun Attack.
+  Incapacitated for a Stun Attack or from a Stun-only weapon (RS §Specials, Stun);
+- BP armour: the first firearm damage a bulletproof wearer takes after Soak is halved
+  (RS §Armor); who has spent theirs is part of the Scene, so a replay (and an undo) knows.
 
 A `Scene` is the shared InitiativeState plus the Split parts still to take this Round,
 each combatant's Soak and Zone;
@@ -44,7 +46,13 @@ from ..volleyball import (
     TieError,
 )
 from .checks import split_pool
-from .damage import Felled, damage_through_soak, take_damage
+from .damage import (
+    Felled,
+    bulletproof_through,
+    damage_through_soak,
+    stuns_on_felling,
+    take_damage,
+)
 
 __all__ = [
     "FOES",
@@ -91,6 +99,8 @@ class Scene:
     splits: tuple[tuple[str, tuple[int, ...]], ...] = ()  # (actor, dice of parts left)
     soaks: tuple[tuple[str, int], ...] = ()  # (key, Soak: FRAME + armour)
     zones: tuple[tuple[str, str], ...] = ()  # (key, the Zone they are in; "" unknown)
+    bulletproof: tuple[str, ...] = ()  # keys wearing BP armour (RS §Armor)
+    bp_spent: tuple[str, ...] = ()  # keys whose BP has halved its first firearm damage
 
     def parts_left(self, key: str) -> tuple[int, ...]:
         return dict(self.splits).get(key, ())
@@ -138,21 +148,27 @@ def _zone(zone: str) -> str:
 
 
 def new_scene(fighters: Iterable[Fighter], *, soaks: Mapping[str, int] | None = None,
-              zones: Mapping[str, str] | None = None) -> Scene:
-    """The fighters with their Soak (FRAME + armour; an NPC pool's FRAME) and Zone."""
+              zones: Mapping[str, str] | None = None,
+              bulletproof: Iterable[str] = ()) -> Scene:
+    """The fighters with their Soak (FRAME + armour; an NPC pool's FRAME), Zone and whether
+    they wear BP armour (RS §Armor)."""
     state = volleyball.new_scene(fighters)
     soaks = soaks or {}
     zones = zones or {}
+    bulletproof = set(bulletproof)
     return Scene(state, soaks=tuple((f.key, max(int(soaks.get(f.key, 0)), 0))
                                     for f in state.fighters),
-                 zones=tuple((f.key, _zone(zones.get(f.key, ""))) for f in state.fighters))
+                 zones=tuple((f.key, _zone(zones.get(f.key, ""))) for f in state.fighters),
+                 bulletproof=tuple(f.key for f in state.fighters if f.key in bulletproof))
 
 
-def join(scene: Scene, newcomer: Fighter, *, soak: int = 0, zone: str = "") -> Scene:
+def join(scene: Scene, newcomer: Fighter, *, soak: int = 0, zone: str = "",
+         bulletproof: bool = False) -> Scene:
     """Reinforcements join with their Action for this Round (the shared `join`)."""
     new = scene.with_state(volleyball.join(scene.state, newcomer))
     return replace(new, soaks=new.soaks + ((newcomer.key, max(soak, 0)),),
-                   zones=new.zones + ((newcomer.key, _zone(zone)),))
+                   zones=new.zones + ((newcomer.key, _zone(zone)),),
+                   bulletproof=new.bulletproof + ((newcomer.key,) if bulletproof else ()))
 
 
 def who_triggers(state: InitiativeState, claimants: Iterable[str],
@@ -276,14 +292,21 @@ def _put(state: InitiativeState, new: Fighter) -> InitiativeState:
 
 def damage(scene: Scene, key: str, amount: int, *, soak_bonus: int = 0, soft: bool = False,
            stun_attack: bool = False, stun_weapon: bool = False, area: bool = False,
-           stagger: bool = False) -> Scene:
+           stagger: bool = False, stun_only: bool = False, firearm: bool = False,
+           bulletproof: bool = False) -> Scene:
     """A hit of `amount` (DM + Edge, or an Area Attack's 1d6 + DM) through the target's
     Soak plus `soak_bonus` (a Defend's +2 and Edge, +1 on a failure), halved for Soft,
     unarmed or Stun hits (EN §Taking Damage, Attack; damage.damage_through_soak). "A hit
     that drops their Mettle to zero or lower is a Felling blow": Fallen, or Staggered at
     one more point of damage if `stagger` is chosen (they stay up, again on a later
     Felling blow), or Incapacitated for a Stun Attack (damage.take_damage). A Mob's
-    Felling blow removes a member (an area one the whole Mob: AMB-M-INI-2)."""
+    Felling blow removes a member (an area one the whole Mob: AMB-M-INI-2).
+
+    A `stun_only` weapon (RS §Specials, Stun: Stun gun, Taser) "does damage but will
+    always Stun on a Felling blow": full damage, Incapacitated on a Felling blow, ticked
+    as a Stun Attack or not. A `firearm` hit on a BP wearer (known from the setup, or
+    `bulletproof` ticked for this hit: an NPC's armour is only a Soak) is halved after
+    Soak the first time only (RS §Armor; damage.bulletproof_through, AMB-M-BP-1)."""
     state = scene.state
     if state.phase == volleyball.ENDED:
         raise InitiativeError("Initiative has ended.")
@@ -295,9 +318,19 @@ def damage(scene: Scene, key: str, amount: int, *, soak_bonus: int = 0, soft: bo
     if "dead" in me.statuses or (me.mob and me.fallen):
         raise InitiativeError(f"{me.name} has already fallen.", "amount")
     soak = scene.soak(key) + soak_bonus
+    stun_attack = stuns_on_felling(stun_attack=stun_attack, stun_only=stun_only)
     through = damage_through_soak(amount, soak, soft=soft, stun_attack=stun_attack,
-                                  stun_weapon=stun_weapon)
-    head = f"{me.name} takes {amount} damage, Soak {soak}: {through} through"
+                                  stun_weapon=stun_weapon or stun_only)
+    wears_bp = bulletproof or key in scene.bulletproof
+    spent = key in scene.bp_spent
+    through, now_spent = bulletproof_through(through, firearm=firearm, bulletproof=wears_bp,
+                                             spent=spent)
+    if now_spent and not spent:
+        scene = replace(scene, bp_spent=scene.bp_spent + (key,))
+        head = (f"{me.name} takes {amount} firearm damage, Soak {soak}: BP armour halves "
+                f"its first firearm damage, {through} through")
+    else:
+        head = f"{me.name} takes {amount} damage, Soak {soak}: {through} through"
     if stagger and (me.mob or me.fallen):
         raise InitiativeError(f"{me.name} cannot choose Staggered"
                               + (" (a Mob)." if me.mob else " (already Fallen)."), "stagger")
@@ -308,8 +341,8 @@ def damage(scene: Scene, key: str, amount: int, *, soak_bonus: int = 0, soft: bo
     result = take_damage(me.hp, through, stagger=stagger, stun_attack=stun_attack)
     if stagger and result.felled is not Felled.STAGGERED:
         raise InitiativeError("Staggered is chosen only on a Felling blow (a hit that drops "
-                              "Mettle to 0 or lower), and not against a Stun Attack.",
-                              "stagger")
+                              "Mettle to 0 or lower), and not against a Stun Attack or a "
+                              "Stun-only weapon.", "stagger")
     if me.mob and result.felling_blow:
         left = 0 if area else me.members - 1
         text = (f"{head}: an area Felling blow, the whole Mob falls." if left == 0 and area
@@ -325,7 +358,9 @@ def damage(scene: Scene, key: str, amount: int, *, soak_bonus: int = 0, soft: bo
         text = f"{head}: a Felling blow, Fallen (Mettle {result.mettle}/{me.hp_max})."
     elif result.felled is Felled.INCAPACITATED:
         new = replace(me, statuses=me.statuses | {"incapacitated"})
-        text = f"{head}: a Stun Attack's Felling blow, Incapacitated instead of damage."
+        text = (f"{head}: a Stun-only weapon's Felling blow, Incapacitated instead of damage."
+                if stun_only else
+                f"{head}: a Stun Attack's Felling blow, Incapacitated instead of damage.")
     else:
         new = replace(me, hp=result.mettle)
         text = f"{head} (Mettle {result.mettle}/{me.hp_max})."
@@ -535,7 +570,10 @@ STEPS = {
                                   soak_bonus=p.get("soak_bonus", 0), soft=p.get("soft", False),
                                   stun_attack=p.get("stun_attack", False),
                                   stun_weapon=p.get("stun_weapon", False),
-                                  area=p.get("area", False), stagger=p.get("stagger", False)),
+                                  area=p.get("area", False), stagger=p.get("stagger", False),
+                                  stun_only=p.get("stun_only", False),
+                                  firearm=p.get("firearm", False),
+                                  bulletproof=p.get("bulletproof", False)),
     "set_mettle": lambda s, p: set_mettle(s, p["key"], p["mettle"]),
     "move": lambda s, p: move(s, p["actor"], p["zone"], hindered=p.get("hindered", False)),
     "statuses": lambda s, p: s.with_state(volleyball.set_statuses(

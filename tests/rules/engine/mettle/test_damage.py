@@ -147,3 +147,29 @@ def test_crashes_and_rams():
     assert damage.ram_damage(9, 5, 2, head_on_speed=5) == 21
     assert damage.ram_return_damage(9, 5, 10, 1) == 3
     assert damage.ram_return_damage(1, 2, 10, 0) == 0
+
+
+def test_bp_armour_halves_the_first_firearm_damage_after_soak():
+    """RS §Armor: BP "halves the first firearm damage it takes after Soak. Afterward, it
+    only functions as regular armor"; halved rounded up (EN §Rolls)."""
+    through = damage.damage_through_soak(7, 4)
+    assert through == 3
+    assert damage.bulletproof_through(through, firearm=True, bulletproof=True) == (2, True)
+    assert damage.bulletproof_through(4, firearm=True, bulletproof=True) == (2, True)
+    # Afterward: regular armour.
+    assert damage.bulletproof_through(3, firearm=True, bulletproof=True,
+                                      spent=True) == (3, True)
+    # Not a firearm, or no BP: nothing halved, nothing spent.
+    assert damage.bulletproof_through(3, firearm=False, bulletproof=True) == (3, False)
+    assert damage.bulletproof_through(3, firearm=True, bulletproof=False) == (3, False)
+    # AMB-M-BP-1: a hit wholly soaked takes no damage and leaves the BP unspent.
+    assert damage.bulletproof_through(0, firearm=True, bulletproof=True) == (0, False)
+    assert damage.bulletproof_through(1, firearm=True, bulletproof=True) == (1, True)
+
+
+def test_stun_only_weapons_always_stun_on_a_felling_blow():
+    """RS §Specials, Stun: "If it *only* Stuns, it does damage but will always Stun on a
+    Felling blow"."""
+    assert damage.stuns_on_felling(stun_only=True)
+    assert damage.stuns_on_felling(stun_attack=True)
+    assert not damage.stuns_on_felling()

@@ -44,3 +44,12 @@ def test_ladders():
     assert data.EDGE[0] == "OK" and data.EDGE[-1] == "Legendary"
     assert [data.CREDIT_RANKS[c] for c in (1, 6)] == ["Needy", "Rich"]
     assert data.DEFAULT_TWIST in {name for name, _, _ in data.TWIST_SEEDS}
+
+
+def test_stun_only_weapons_are_the_stun_gun_and_the_taser():
+    """RS §Weapons: "Stun (only!)" and "Stun (only), Reach"; a Club merely Stuns."""
+    assert data.STUN_ONLY_WEAPONS == ("Stun gun", "Taser")
+    assert data.WEAPON_BY_NAME["Taser"].stun_only
+    assert not data.WEAPON_BY_NAME["Club"].stun_only
+    assert data.ARMOR[3].name == "Kevlar vest (BP)" and data.ARMOR[3].bulletproof
+    assert [a.name for a in data.ARMOR if a.bulletproof] == ["Kevlar vest (BP)"]

@@ -16,6 +16,7 @@ from rules.engine.mettle.initiative import (
     end,
     fighter,
     interrupt,
+    join,
     legal_passes,
     move,
     new_scene,
@@ -347,3 +348,78 @@ def test_a_splitter_defends_with_the_next_part():
     assert "next part of the Split Action (2D)" in s.state.log[-1].text
     s = act_part(pass_to(s, "viktor"), "viktor", ["thug"], "Attack")
     assert not s.parts_left("viktor") and s.state.fighter("viktor").spent
+
+
+def bp_scene():
+    """Viktor wears a Kevlar vest (BP): FRAME 3 + 1 = Soak 4 (RS §Armor)."""
+    return trigger(new_scene([
+        fighter("viktor", "Viktor", mettle_max=9),
+        fighter("thug", "Thug", side=FOES, mettle_max=4),
+    ], soaks={"viktor": 4, "thug": 2}, bulletproof=["viktor"]), "viktor")
+
+
+def test_bp_armour_halves_the_first_firearm_damage_once_a_fight():
+    """RS §Armor: a pistol hit of 7 on Soak 4 leaves 3, halved (rounded up) to 2 by BP;
+    the second firearm hit is only Soaked (3 through)."""
+    s = bp_scene()
+    assert s.bulletproof == ("viktor",) and s.bp_spent == ()
+    s = damage(s, "viktor", 7, firearm=True)
+    assert s.state.fighter("viktor").hp == 9 - 2
+    assert s.bp_spent == ("viktor",)
+    assert "BP armour halves its first firearm damage, 2 through" in s.state.log[-1].text
+    s = damage(s, "viktor", 7, firearm=True)
+    assert s.state.fighter("viktor").hp == 7 - 3
+    # A firearm hit on someone without BP, and a blade on the BP wearer: no halving.
+    s2 = damage(bp_scene(), "thug", 5, firearm=True)
+    assert s2.state.fighter("thug").hp == 4 - 3 and s2.bp_spent == ()
+    s3 = damage(bp_scene(), "viktor", 7)
+    assert s3.state.fighter("viktor").hp == 9 - 3 and s3.bp_spent == ()
+    # AMB-M-BP-1: a firearm hit wholly soaked leaves the vest unspent.
+    s4 = damage(bp_scene(), "viktor", 4, firearm=True)
+    assert s4.state.fighter("viktor").hp == 9 and s4.bp_spent == ()
+    # An NPC whose armour is only a Soak: the hit says it wears BP.
+    s5 = damage(bp_scene(), "thug", 5, firearm=True, bulletproof=True)
+    assert s5.state.fighter("thug").hp == 4 - 2 and s5.bp_spent == ("thug",)
+    s5 = damage(s5, "thug", 3, firearm=True, bulletproof=True)
+    assert s5.state.fighter("thug").hp == 2 - 1
+
+
+def test_bp_first_hit_is_in_the_replay_so_undo_restores_it():
+    """The fight is a replayed ledger: without the first hit (an undo), the next firearm
+    hit is the first again."""
+    steps = [("damage", {"key": "viktor", "amount": 7, "firearm": True}),
+             ("damage", {"key": "viktor", "amount": 7, "firearm": True})]
+    both = replay(bp_scene(), steps)
+    assert both.state.fighter("viktor").hp == 9 - 2 - 3
+    undone = replay(bp_scene(), steps[:1])
+    assert undone.state.fighter("viktor").hp == 7 and undone.bp_spent == ("viktor",)
+    assert replay(bp_scene(), []).bp_spent == ()
+    # A newcomer in a vest.
+    s = join(bp_scene(), fighter("kirin", "Kirin", mettle_max=8), soak=3, bulletproof=True)
+    s = damage(s, "kirin", 8, firearm=True)
+    assert s.state.fighter("kirin").hp == 8 - 3  # (8 - 3) = 5, halved up to 3
+
+
+def test_a_stun_only_weapon_always_stuns_on_a_felling_blow():
+    """RS §Specials, Stun: a Taser (DM 6) "does damage but will always Stun on a Felling
+    blow": not ticked as a Stun Attack, a hit of 6 on the Thug (Mettle 4, Soak 2) leaves
+    4 through, a Felling blow: Incapacitated, Mettle untouched, not Fallen."""
+    s = damage(bp_scene(), "thug", 6, stun_only=True)
+    thug = s.state.fighter("thug")
+    assert thug.hp == 4 and "incapacitated" in thug.statuses and not thug.fallen
+    assert "Stun-only weapon's Felling blow" in s.state.log[-1].text
+    # Without it, the same hit fells: Fallen at 0.
+    fallen = damage(bp_scene(), "thug", 6).state.fighter("thug")
+    assert fallen.fallen and fallen.hp == 0
+    # It does damage short of a Felling blow, in full (a Stun weapon: not halved).
+    s = damage(bp_scene(), "viktor", 8, stun_only=True)
+    assert s.state.fighter("viktor").hp == 9 - 4
+    s = damage(bp_scene(), "viktor", 8, stun_only=True, stun_attack=True)
+    assert s.state.fighter("viktor").hp == 9 - 4
+    # Staggered is not a choice against it.
+    with pytest.raises(InitiativeError) as refused:
+        damage(bp_scene(), "viktor", 20, stun_only=True, stagger=True)
+    assert refused.value.field == "stagger"
+    via_ledger = apply_step(bp_scene(), "damage", {"key": "thug", "amount": 6,
+                                                    "stun_only": True})
+    assert "incapacitated" in via_ledger.state.fighter("thug").statuses
