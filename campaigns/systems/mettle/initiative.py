@@ -54,6 +54,8 @@ class Row:
     zone: str
     parts_left: tuple[int, ...]
     label: str  # "Thug 4D (FRAME 6)" for an NPC pool, the name for a PC
+    bulletproof: bool = False  # wears BP armour (RS §Armor), as the fight knows it
+    bp_spent: bool = False  # its BP has halved the first firearm damage
 
     @property
     def key(self) -> str:
@@ -88,14 +90,17 @@ def npc_pool(combatant: MettleCombatant) -> NpcPool:
     return NpcPool(combatant.name, max(combatant.pool or 1, 1), higher)
 
 
-def _numbers(combatant: MettleCombatant) -> tuple[int, int]:
-    """(maximum Mettle, Soak): a PC's from its sheet (EN §Mettle, §Taking Damage); an NPC
-    pool's Mettle is the pool, its Soak FRAME (the pool or its higher FRAME) + armour."""
+def _numbers(combatant: MettleCombatant) -> tuple[int, int, bool]:
+    """(maximum Mettle, Soak, wears BP armour): a PC's from its sheet (EN §Mettle, §Taking
+    Damage; RS §Armor: the worn armour's BP); an NPC pool's Mettle is the pool, its Soak
+    FRAME (the pool or its higher FRAME) + armour, and its BP is ticked on the hit (its
+    armour is only a Soak number)."""
     if combatant.character_id is not None:
         sheet = sheet_for(combatant.character)
-        return sheet.value("mettle_max"), sheet.value("soak")
+        return (sheet.value("mettle_max"), sheet.value("soak"),
+                bool(sheet.armor and sheet.armor.bulletproof))
     pool = npc_pool(combatant)
-    return pool.mettle, pool.attribute("frame") + combatant.armor_soak
+    return pool.mettle, pool.attribute("frame") + combatant.armor_soak, False
 
 
 def _fighter(combatant: MettleCombatant, mettle_max: int) -> Fighter:
@@ -122,7 +127,8 @@ def load(encounter: MettleEncounter, steps=None) -> Tracker:
     first = [c for c in combatants if not c.joined_midway]
     scene = engine.new_scene((_fighter(c, numbers[c.key][0]) for c in first),
                              soaks={c.key: numbers[c.key][1] for c in first},
-                             zones={c.key: c.zone for c in first})
+                             zones={c.key: c.zone for c in first},
+                             bulletproof=[c.key for c in first if numbers[c.key][2]])
     if steps is None:
         steps = encounter.steps.order_by("number")
     failed = []
@@ -133,7 +139,8 @@ def load(encounter: MettleEncounter, steps=None) -> Tracker:
                 if joiner is None:
                     raise InitiativeError("that combatant was taken out.")
                 scene = engine.join(scene, _fighter(joiner, numbers[joiner.key][0]),
-                                    soak=numbers[joiner.key][1], zone=joiner.zone)
+                                    soak=numbers[joiner.key][1], zone=joiner.zone,
+                                    bulletproof=numbers[joiner.key][2])
             else:
                 scene = engine.apply_step(scene, step.kind, step.payload)
         except InitiativeError as error:
@@ -144,8 +151,10 @@ def load(encounter: MettleEncounter, steps=None) -> Tracker:
         if combatant.key not in present:
             continue
         label = combatant.name if combatant.character_id else npc_pool(combatant).label
-        rows.append(Row(combatant, scene.state.fighter(combatant.key), scene.soak(combatant.key),
-                        scene.zone(combatant.key), scene.parts_left(combatant.key), label))
+        key = combatant.key
+        rows.append(Row(combatant, scene.state.fighter(key), scene.soak(key), scene.zone(key),
+                        scene.parts_left(key), label, bulletproof=key in scene.bulletproof,
+                        bp_spent=key in scene.bp_spent))
     return Tracker(encounter, scene, rows, failed)
 
 
@@ -198,10 +207,10 @@ def _record_join(encounter: MettleEncounter, combatant: MettleCombatant, by) -> 
     """A combatant added during Initiative enters with a ledger step of its own."""
     steps = list(encounter.steps.order_by("number"))
     tracker = load(encounter, steps)  # the newcomer (joined_midway) is not in it yet
-    mettle_max, soak = _numbers(combatant)
+    mettle_max, soak, bulletproof = _numbers(combatant)
     try:
         scene = engine.join(tracker.scene, _fighter(combatant, mettle_max), soak=soak,
-                            zone=combatant.zone)
+                            zone=combatant.zone, bulletproof=bulletproof)
     except InitiativeError as error:
         raise _error(error) from None
     MettleInitiativeStep.objects.create(

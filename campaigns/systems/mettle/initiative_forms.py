@@ -6,7 +6,7 @@ from django import forms
 
 from campaigns.forms import BootstrapForm
 from campaigns.initiative_forms import clean_mob, encounter_form, status_form, typed_label
-from rules.engine.mettle.data import ATTRIBUTE_KEYS, ATTRIBUTE_NAMES
+from rules.engine.mettle.data import ATTRIBUTE_KEYS, ATTRIBUTE_NAMES, STUN_ONLY_WEAPONS
 from rules.engine.mettle.initiative import MAX_DAMAGE, MAX_ZONE_LABEL, SETTABLE_STATUSES
 from rules.engine.volleyball import MAX_ACTION_LABEL
 
@@ -64,14 +64,30 @@ class DamageForm(BootstrapForm):
     soft = forms.BooleanField(required=False, label="Soft or unarmed (half after Soak)")
     stun_attack = forms.BooleanField(required=False, label="Stun Attack")
     stun_weapon = forms.BooleanField(required=False, label="with a Stun weapon")
+    stun_only = forms.BooleanField(
+        required=False, label=f"with a Stun-only weapon ({', '.join(STUN_ONLY_WEAPONS)}): "
+        "a Felling blow always Stuns")
+    firearm = forms.BooleanField(required=False, label="A firearm hit (BP armour halves the "
+                                 "first after Soak)")
+    bulletproof = forms.BooleanField(required=False, label="The target wears BP armour "
+                                     "(a Kevlar vest)")
     area = forms.BooleanField(required=False, label="Area attack (a Felling blow fells the "
                               "whole Mob)")
     stagger = forms.BooleanField(required=False, label="On a Felling blow: Staggered instead "
                                  "of Fallen (one more point)")
 
-    def __init__(self, *args, mob: bool = False, **kwargs):
+    def __init__(self, *args, mob: bool = False, pc: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         del self.fields["stagger" if mob else "area"]
+        if pc:  # a PC's BP armour is its sheet's (RS §Armor)
+            del self.fields["bulletproof"]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("bulletproof") and not data.get("firearm"):
+            self.add_error("bulletproof", "BP armour only matters against a firearm hit: "
+                           "tick “A firearm hit” too, or untick this.")
+        return data
 
 
 class MettleForm(BootstrapForm):

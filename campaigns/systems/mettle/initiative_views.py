@@ -168,8 +168,8 @@ class MettleInitiative(InitiativeViews):
         for row in tracker.rows:
             pk = row.combatant.pk
             given = forms_for.get(pk, {})
-            row.damage_form = given.get("damage") or DamageForm(prefix=f"d{pk}",
-                                                                mob=row.fighter.mob)
+            row.damage_form = given.get("damage") or DamageForm(
+                prefix=f"d{pk}", mob=row.fighter.mob, pc=row.combatant.character_id is not None)
             row.mettle_form = given.get("mettle") or MettleForm(prefix=f"m{pk}")
             row.status_form = given.get("statuses") or StatusForm(
                 prefix=f"s{pk}", initial={"statuses": sorted(row.fighter.statuses)})
@@ -192,14 +192,19 @@ undo = VIEWS.undo
 
 @VIEWS.combatant_view
 def combatant_damage(request: HttpRequest, membership, encounter, combatant) -> HttpResponse:
-    """A hit through Soak: Felling blow, Staggered or Fallen (EN §Taking Damage)."""
-    form = DamageForm(request.POST, prefix=f"d{combatant.pk}", mob=combatant.is_mob)
+    """A hit through Soak: Felling blow, Staggered or Fallen (EN §Taking Damage); a
+    Stun-only weapon's Felling blow Stuns, BP armour halves the first firearm damage (RS
+    §Specials, Stun; §Armor)."""
+    form = DamageForm(request.POST, prefix=f"d{combatant.pk}", mob=combatant.is_mob,
+                      pc=combatant.character_id is not None)
 
     def payload(data):
         return "damage", {"key": combatant.key, "amount": data["amount"],
                           "soak_bonus": data.get("soak_bonus") or 0,
                           "soft": data["soft"], "stun_attack": data["stun_attack"],
-                          "stun_weapon": data["stun_weapon"],
+                          "stun_weapon": data["stun_weapon"], "stun_only": data["stun_only"],
+                          "firearm": data["firearm"],
+                          "bulletproof": bool(data.get("bulletproof")),
                           "area": bool(data.get("area")), "stagger": bool(data.get("stagger"))}
     return VIEWS.combatant_step(request, membership, encounter, combatant, form,
                                 step=payload, row_forms={"damage": form})

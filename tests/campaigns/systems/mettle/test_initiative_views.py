@@ -628,3 +628,118 @@ def test_a_character_brings_what_its_load_makes_it_into_the_fight(campaign, guid
     assert MettleCharacter.objects.get(pk=mule.pk).statuses == []
     fighter = tracker(encounter).scene.state.fighter(str(combatant.pk))
     assert "encumbered" in fighter.statuses
+
+
+def damage_post(client, encounter, combatant_key, **data):
+    version = MettleEncounter.objects.get(pk=encounter.pk).version
+    return client.post(url(encounter, "mettle_initiative_damage", combatant_key),
+                       {"version": version, **{f"d{combatant_key}-{k}": v
+                                               for k, v in data.items()}})
+
+
+def undo_post(client, encounter):
+    return client.post(url(encounter, "mettle_initiative_undo"),
+                       {"version": MettleEncounter.objects.get(pk=encounter.pk).version})
+
+
+def test_bp_armour_halves_the_first_firearm_hit_and_undo_gives_it_back(client, campaign,
+                                                                       guide):
+    """RS §Armor: Vest (Viktor's build in a Kevlar vest (BP): Mettle 9, Soak 3 + 1 = 4)
+    hit by a pistol for 7: 3 through, halved (rounded up) to 2; the second pistol hit is
+    only Soaked (3). The first hit is part of the replayed ledger: undo it and the next
+    firearm hit is the first again."""
+    player = MembershipFactory(campaign=campaign).user
+    vest = make_viktor(player, name="Vest", armor="Kevlar vest (BP)")
+    services.character_join(campaign=campaign, character=vest, by=player)
+    encounter = service.create(campaign=campaign, by=guide, name="Gunfight")
+    service.add_characters(encounter_id=encounter.pk, version=None,
+                           characters=[MettleCharacter.objects.get(pk=vest.pk)])
+    service.add_npc(encounter_id=encounter.pk, version=None, name="Gunman", pool=4)
+    client.force_login(guide)
+    me = key(encounter, "Vest")
+    post_step(client, encounter, kind="trigger", claimants=[me])
+    row = tracker(encounter).row(me)
+    assert row.soak == 4 and row.bulletproof and not row.bp_spent
+    page = client.get(url(encounter)).content.decode()
+    assert "BP armour" in page and f'name="d{me}-firearm"' in page
+    assert f'name="d{me}-bulletproof"' not in page  # a PC's BP is its sheet's
+
+    def mettle():
+        return tracker(encounter).state.fighter(me).hp
+
+    assert damage_post(client, encounter, me, amount="7", firearm="on").status_code == 302
+    assert mettle() == 9 - 2 and tracker(encounter).row(me).bp_spent
+    assert "first firearm hit taken" in client.get(url(encounter)).content.decode()
+    assert damage_post(client, encounter, me, amount="7", firearm="on").status_code == 302
+    assert mettle() == 7 - 3
+    assert undo_post(client, encounter).status_code == 302
+    assert mettle() == 7 and tracker(encounter).row(me).bp_spent
+    assert undo_post(client, encounter).status_code == 302
+    assert mettle() == 9 and not tracker(encounter).row(me).bp_spent
+    # A blade first: full damage, the vest still unspent; then the pistol is halved.
+    assert damage_post(client, encounter, me, amount="7").status_code == 302
+    assert mettle() == 9 - 3 and not tracker(encounter).row(me).bp_spent
+    assert damage_post(client, encounter, me, amount="7", firearm="on").status_code == 302
+    assert mettle() == 6 - 2
+    steps = list(MettleInitiativeStep.objects.filter(encounter=encounter, kind="damage")
+                 .order_by("number"))
+    assert steps[-1].payload["firearm"] is True and steps[-2].payload["firearm"] is False
+    assert "BP armour halves its first firearm damage, 2 through" in steps[-1].text
+
+
+def test_an_npcs_bp_armour_is_ticked_on_the_hit_and_checked(client, guide, party, fight):
+    """The Dock thugs (pool 4, FRAME 6 + armour 1 = Soak 7, Mettle 4): an NPC's armour is
+    only a Soak number, so the Guide ticks BP on the hit. A firearm hit of 10: 3 through,
+    halved to 2; BP without a firearm is refused beside the field; hostile values never
+    500; a PC's form ignores a posted BP tick."""
+    client.force_login(guide)
+    thugs = key(fight, "Dock thugs")
+    viktor = key(fight, "Viktor")
+    post_step(client, fight, kind="trigger", claimants=[viktor])
+    response = damage_post(client, fight, thugs, amount="10", bulletproof="on")
+    body = response.content.decode()
+    assert response.status_code == 400 and "only matters against a firearm hit" in body
+    assert 'role="alert">BP armour only matters' in body
+    assert tracker(fight).state.fighter(thugs).hp == 4
+    for value in ("", "false", "0"):  # unticked: an ordinary hit of 10, 3 through
+        assert damage_post(client, fight, thugs, amount="4", firearm=value,
+                           bulletproof=value).status_code == 302
+    assert tracker(fight).state.fighter(thugs).hp == 4  # 4 - 7 Soak: nothing through
+    assert damage_post(client, fight, thugs, amount="10", firearm="on",
+                       bulletproof="on").status_code == 302
+    assert tracker(fight).state.fighter(thugs).hp == 4 - 2
+    assert tracker(fight).row(thugs).bp_spent
+    # Viktor (no armour): a BP tick posted to his form is not a field of it.
+    assert damage_post(client, fight, viktor, amount="5", firearm="on",
+                       bulletproof="on").status_code == 302
+    assert tracker(fight).state.fighter(viktor).hp == 9 - 2
+    assert not tracker(fight).row(viktor).bulletproof
+    step = MettleInitiativeStep.objects.filter(encounter=fight).order_by("-number").first()
+    assert step.payload["bulletproof"] is False
+
+
+def test_a_taser_felling_blow_always_stuns(client, guide, party, fight):
+    """RS §Specials, Stun: a Stun-only weapon (Stun gun, Taser) "does damage but will
+    always Stun on a Felling blow". The Dock thugs (Mettle 4, Soak 7) hit for 11 with a
+    Taser not ticked as a Stun Attack: 4 through, a Felling blow, Incapacitated, not
+    Fallen; the same hit without the tick fells them."""
+    client.force_login(guide)
+    thugs = key(fight, "Dock thugs")
+    viktor = key(fight, "Viktor")
+    post_step(client, fight, kind="trigger", claimants=[viktor])
+    page = client.get(url(fight)).content.decode()
+    assert "Stun-only weapon (Stun gun, Taser)" in page
+    assert damage_post(client, fight, thugs, amount="11", stun_only="on").status_code == 302
+    thug = tracker(fight).state.fighter(thugs)
+    assert thug.hp == 4 and "incapacitated" in thug.statuses and not thug.fallen
+    assert undo_post(client, fight).status_code == 302
+    assert damage_post(client, fight, thugs, amount="11").status_code == 302
+    thug = tracker(fight).state.fighter(thugs)
+    assert thug.fallen and thug.hp == 0
+    # Viktor (Mettle 9, Soak 3) Tasered for 13: 10 through, Stunned; Staggered is refused.
+    response = damage_post(client, fight, viktor, amount="13", stun_only="on", stagger="on")
+    assert response.status_code == 400 and "Stun-only weapon" in response.content.decode()
+    assert damage_post(client, fight, viktor, amount="13",
+                       stun_only="<script>").status_code == 302
+    viktor_now = tracker(fight).state.fighter(viktor)
+    assert viktor_now.hp == 9 and "incapacitated" in viktor_now.statuses
