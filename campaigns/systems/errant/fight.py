@@ -29,6 +29,7 @@ from campaigns.models import Campaign
 from campaigns.services import CampaignError, check_text
 from characters.systems.errant.builds import sheet_for
 from characters.systems.errant.models import ErrantCharacter
+from rules.engine.errant import archetypes
 from rules.engine.errant.gear import DAMAGE_STEPS
 
 from . import turns
@@ -101,8 +102,11 @@ def _refusal(error: FightError) -> CampaignError:
 
 def errant_payload(errant: ErrantCharacter) -> dict:
     """An Errant's numbers for the fight, from the sheet (ER §Record Other Details): HP now
-    (hp_current, or the maximum), the attributes, Renown and the damage die."""
-    stats = sheet_for(errant).stats
+    (hp_current, or the maximum), the attributes, Renown and the damage die; whether a
+    Deviant has the Alert mastery (ER §The Deviant, Awareness: "you may still act in an
+    Initiative Turn even when surprised", AMB-E-ALERT)."""
+    sheet = sheet_for(errant)
+    stats = sheet.stats
     hp_max = max(0, int(stats["hp_max"].value or 0))
     hp = errant.hp_current if errant.hp_current is not None else hp_max
     label = str(stats["damage_die"].value or "")
@@ -111,6 +115,7 @@ def errant_payload(errant: ErrantCharacter) -> dict:
             "hp": max(0, min(hp, hp_max)), "hp_max": hp_max,
             "damage_sides": sides if sides in DAMAGE_STEPS else DEFAULT_DAMAGE_SIDES,
             "renown": max(1, int(stats["renown"].value or 1)),
+            "alert": archetypes.has_mastery(sheet.build, "awareness"),
             **{a: int(stats[a].value or 0) for a in ATTRIBUTES}}
 
 

@@ -56,6 +56,7 @@ class Fighter:
     character_pk: int | None = None
     attributes: dict = field(default_factory=dict)  # an Errant's phys, skill, mind, pres
     renown: int = 1
+    alert: bool = False  # a Deviant's Awareness mastery: acts while surprised (AMB-E-ALERT)
     threat: int = 0
     att: str = ""
     mv: str = ""
@@ -219,8 +220,9 @@ def _errant(state: FightState, p: dict) -> None:
         key=key, name=_text(p, "name", NAME_LENGTH, "Name"), side=ini.COMPANY, kind=ERRANT,
         hp=_int(p, "hp", 0, hp_max, "HP"), hp_max=hp_max,
         damage_sides=_sides(p), character_pk=p["character_pk"], attributes=attrs,
-        renown=_int(p, "renown", 1, 99, "Renown"))
-    _say(state, f"{state.fighters[key].name} joins the fight.")
+        renown=_int(p, "renown", 1, 99, "Renown"), alert=p.get("alert") is True)
+    _say(state, f"{state.fighters[key].name} joins the fight"
+                + (" (Alert: acts even when surprised)." if state.fighters[key].alert else "."))
 
 
 def _sides(p: dict) -> int:
@@ -284,7 +286,9 @@ def _start_turn(state: FightState, p: dict) -> None:
             roll = None
         else:
             roll = ini.order_roll(p.get("call"), p.get("errant_die"), p.get("guide_die"))
-        turn = ini.start_turn(number, roll, live, surprised=surprised, effects=state.carried)
+        alert = tuple(k for k in live if state.fighters[k].alert)
+        turn = ini.start_turn(number, roll, live, surprised=surprised, effects=state.carried,
+                              alert=alert)
     except ini.InitiativeError as error:
         raise _rules(error, "call") from None
     for f in state.fighters.values():
@@ -294,8 +298,10 @@ def _start_turn(state: FightState, p: dict) -> None:
     state.errant_turn = p.get("errant_turn")
     state.expired, state._closed = (), False
     if roll is None:
+        acting = [state.fighters[k].name for k in alert if live[k] == surprised]
         _say(state, f"Initiative Turn {number}: a surprise Turn, "
-                    f"{side_label(surprised).lower()} cannot act.")
+                    f"{side_label(surprised).lower()} cannot act"
+                    + (f" (but {', '.join(acting)}, Alert, may)." if acting else "."))
     else:
         caller = _text(p, "caller", NAME_LENGTH, "Caller", required=False) or "The Company"
         _say(state, f"Initiative Turn {number}: {caller} calls {roll.call}; the Errant's d6 "

@@ -11,7 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.engine.errant.data import ATTRIBUTE_KEYS
-from rules.engine.errant.sheet import ARCHETYPE_NAMES_BY_KEY
+from rules.engine.errant.sheet import archetype_names
 
 from .builds import sheet_for
 from .forms import LOCATION_CHOICES
@@ -52,8 +52,7 @@ def printed_sheet(character) -> dict:
         "attributes": [(key, sheet[key], (character.dice[index] if character.method == "rolled"
                                           and len(character.dice) == 4 else None))
                        for index, key in enumerate(ATTRIBUTE_KEYS)],
-        "archetype_stats": [sheet[name] for name in
-                            ARCHETYPE_NAMES_BY_KEY.get(character.archetype, ())],
+        "archetype_stats": [sheet[name] for name in archetype_names(sheet.build)],
         "hp_boxes": range(min(sheet.value("hp_max") or 0, BOXES_MAX)),
         "exhaustion_boxes": range(min(phys, BOXES_MAX)),
         "grid": slot_grid(phys, sheet.value("slots_filled") or 0, sheet.value("exhaustion")),

@@ -71,6 +71,9 @@ def has_mastery(build, key: str) -> bool:
             and dict(build.proficiencies).get(key, 0) >= MASTERY_POINTS)
 
 
+LORE_SORCERY_DEPLETION = 1  # ER §The Deviant, Lore mastery: "your Sorcery Depletion is 1"
+
+
 def jettons(skill: int, renown: int) -> int:
     """The table's "Skill+2" ... "Skill+18": skill + 2 x Renown."""
     return skill + 2 * renown
@@ -179,8 +182,11 @@ class ArchetypeValue:
 
 
 def archetype_values(archetype: str, renown: int, skill: int, pres: int,
-                     encumbrance: int = 0, deeds: int = 0) -> tuple[ArchetypeValue, ...]:
-    """The Archetype's resources at this Renown, in the sheet's order."""
+                     encumbrance: int = 0, deeds: int = 0, *,
+                     lore_mastery: bool = False) -> tuple[ArchetypeValue, ...]:
+    """The Archetype's resources at this Renown, in the sheet's order. A Deviant with Lore
+    mastery (ER §The Deviant: "you can cast Sorceries from Grimoires ...; your Sorcery
+    Depletion is 1") also has a Sorcery Depletion, 1 at every Renown (AMB-E-LORE)."""
     src = f"ER §{ARCHETYPE_NAMES[archetype]}"
     if archetype == VIOLENT:
         return (
@@ -198,7 +204,11 @@ def archetype_values(archetype: str, renown: int, skill: int, pres: int,
                            "2 at Renown 1, + 1 per Renown"),
             ArchetypeValue("jettons", "Jettons", jettons(skill, renown), src,
                            f"skill {skill} + 2 x Renown {renown}"),
-        )
+        ) + ((ArchetypeValue("sorcery_depletion", "Sorcery Depletion",
+                             LORE_SORCERY_DEPLETION, src,
+                             "Lore mastery: 1 at every Renown; casts Sorceries from "
+                             "Grimoires, Renown halved for their effects"),)
+             if lore_mastery else ())
     if archetype == OCCULT:
         return (
             ArchetypeValue("prepared_sorceries", "Prepared Sorceries",

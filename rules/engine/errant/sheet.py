@@ -196,6 +196,14 @@ ARCHETYPE_NAMES_BY_KEY = {
                "maleficence", "retorts"),
     "zealot": ("favour", "relics_attuned"),
 }
+LORE_NAMES = ("sorcery_depletion",)  # a Deviant's, with Lore mastery
+
+
+def archetype_names(build: ErrantBuild) -> tuple[str, ...]:
+    """The Archetype's rows of this sheet: a Deviant with Lore mastery adds Sorcery
+    Depletion (ER §The Deviant; AMB-E-LORE)."""
+    extra = (LORE_NAMES if archetypes.has_mastery(build, "lore") else ())
+    return (*ARCHETYPE_NAMES_BY_KEY.get(build.archetype, ()), *extra)
 
 
 def _export(value):
@@ -251,8 +259,7 @@ class ErrantSheet(SheetLookups):
     item_lines: tuple[ItemLine, ...] = ()
 
     def names(self) -> tuple[str, ...]:
-        return (*DERIVED_NAMES, *EXTRA_NAMES,
-                *ARCHETYPE_NAMES_BY_KEY.get(self.build.archetype, ()))
+        return (*DERIVED_NAMES, *EXTRA_NAMES, *archetype_names(self.build))
 
     def derived(self) -> dict[str, int | str | float | None]:
         """The export's `derived` object: every data-stat name and its value."""
@@ -446,8 +453,9 @@ def compute_sheet(build: ErrantBuild) -> ErrantSheet:
         add("damage_die", "Damage die", die_label(die),
             [Term(ARCHETYPE_NAMES[build.archetype], die_label(die))],
             source=f"ER §{ARCHETYPE_NAMES[build.archetype]}")
-        for value in archetypes.archetype_values(build.archetype, renown, attrs.skill,
-                                                 attrs.pres, enc, build.favour_deeds):
+        for value in archetypes.archetype_values(
+                build.archetype, renown, attrs.skill, attrs.pres, enc, build.favour_deeds,
+                lore_mastery=archetypes.has_mastery(build, "lore")):
             add(value.name, value.label, value.value, notes=(value.rule,), source=value.source)
         if build.archetype == DEVIANT:
             issues += archetypes.proficiency_problems(proficiencies, renown)

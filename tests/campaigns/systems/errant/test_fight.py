@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import pytest
 
+from campaigns import services
 from campaigns.services import CampaignError
 from campaigns.systems.errant import fight, turns
 from campaigns.systems.errant.fight_models import ErrantFightStep
@@ -15,6 +16,8 @@ from campaigns.systems.errant.fight_state import FightError, apply, fold
 from campaigns.systems.errant.turn_models import ErrantTurn, ErrantTurnChange
 from rules.engine.errant import wounds as wo
 from rules.engine.errant.checks import p_success
+from tests.characters.systems.errant.helpers import make_wren
+from tests.factories import MembershipFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -391,3 +394,32 @@ def test_undoing_the_end_is_refused_when_the_exhaustion_changed_since(campaign, 
     wren.refresh_from_db()
     f.refresh_from_db()
     assert (wren.hp_current, wren.exhaustion) == (0, 4) and f.ended
+
+
+def test_an_alert_deviant_acts_in_the_surprise_turn(campaign, guide, wren):
+    """ER §The Deviant, Awareness mastery Alert: "you may still act in an Initiative Turn
+    even when surprised" (AMB-E-ALERT); the rest of the surprised side still cannot."""
+    user = MembershipFactory(campaign=campaign).user
+    quill = make_wren(user, name="Quill", archetype="deviant", kit_choice="burglars_tools",
+                      proficiencies=[["awareness", 2], ["lore", 1]])
+    services.character_join(campaign=campaign, character=quill, by=user)
+    f = fight.start(campaign=campaign, by=guide, name="Ambush", rng=Dice(2, 1),
+                    character_pks=[wren.pk, quill.pk])  # surprise d6 1: the NPCs surprise
+    q, w = f"e{quill.pk}", f"e{wren.pk}"
+    state = fight.state_of(f)
+    assert state.surprise == "npcs" and state.fighters[q].alert
+    assert not state.fighters[w].alert
+    assert "Quill joins the fight (Alert: acts even when surprised)." in \
+        f.steps.get(kind="errant", payload__character_pk=quill.pk).text
+    go(campaign, guide, f, "npc", GOBLIN)
+    done = go(campaign, guide, f, "turn", {"surprised": "company"})
+    assert "a surprise Turn, the company cannot act (but Quill, Alert, may)." in \
+        done.step.text
+    for key in (q, w, "n4"):
+        go(campaign, guide, f, "pace", {"key": key, "pace": "quick"})
+    go(campaign, guide, f, "act", {"key": "n4", "kind": "move"})
+    go(campaign, guide, f, "next_phase")
+    with pytest.raises(CampaignError, match="surprised"):
+        go(campaign, guide, f, "act", {"key": w, "kind": "move"})
+    done = go(campaign, guide, f, "act", {"key": q, "kind": "move"})
+    assert done.state.turn.actions[-1] == (q, "move")

@@ -5,8 +5,10 @@ form, never a 500."""
 import pytest
 from django.urls import reverse
 
+from campaigns import services
 from campaigns.systems.errant import fight
 from campaigns.systems.errant.fight_models import ErrantFight, ErrantFightStep
+from tests.characters.systems.errant.helpers import make_wren
 from tests.factories import CampaignFactory, MembershipFactory
 
 pytestmark = pytest.mark.django_db
@@ -175,3 +177,17 @@ def test_the_guide_ends_the_fight_and_undoes_its_end_from_the_page(client, campa
     client.post(co("errant_fight_undo", campaign, running.pk), {"version": running.version})
     running.refresh_from_db()
     assert not running.ended
+
+
+def test_the_guides_page_marks_an_alert_deviant(client, campaign, guide, wren):
+    """ER §The Deviant, Awareness mastery (AMB-E-ALERT): the Guide sees who acts even when
+    surprised; an Errant without the mastery is not marked."""
+    user = MembershipFactory(campaign=campaign).user
+    quill = make_wren(user, name="Quill", archetype="deviant", kit_choice="burglars_tools",
+                      proficiencies=[["awareness", 2], ["lore", 1]])
+    services.character_join(campaign=campaign, character=quill, by=user)
+    fight.start(campaign=campaign, by=guide, name="Ambush", character_pks=[wren.pk, quill.pk])
+    client.force_login(guide)
+    page = client.get(co("errant_fight", campaign)).content.decode()
+    assert page.count("data-alert") == 1
+    assert "Alert: acts even when surprised" in page.split("Quill", 1)[1]

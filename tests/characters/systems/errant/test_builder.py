@@ -244,3 +244,20 @@ def test_a_deviants_proficiencies(player, user):
     assert errant.proficiencies == [["fitness", 2]]
     page = player.get(reverse("characters:edit", args=[errant.pk])).content.decode()
     assert '<option value="2" selected>Mastery (2 points)</option>' in page
+
+
+def test_a_deviant_with_lore_mastery_shows_sorcery_depletion(player, user):
+    """ER §The Deviant, Lore mastery: "your Sorcery Depletion is 1" (AMB-E-LORE), shown in
+    the builder's preview, on the sheet and on the printed sheet; expertise shows none."""
+    deviant = posted(archetype="deviant", kit_choice="burglars_tools", proficiency_lore="2")
+    shown = stats(player.post(reverse("characters:preview"), deviant))
+    assert shown["sorcery_depletion"] == "1" and shown["jettons"] == "15"
+    expert = posted(archetype="deviant", kit_choice="burglars_tools", proficiency_lore="1",
+                    proficiency_stealth="1")
+    assert "sorcery_depletion" not in stats(player.post(reverse("characters:preview"),
+                                                        expert))
+    errant = make_wren(user, archetype="deviant", kit_choice="burglars_tools",
+                       proficiencies=[["lore", 2]])
+    assert stats(player.get(errant.get_absolute_url()))["sorcery_depletion"] == "1"
+    printed = player.get(reverse("characters:print", args=[errant.pk])).content.decode()
+    assert 'Sorcery Depletion</th><td data-field="sorcery_depletion">1<' in printed

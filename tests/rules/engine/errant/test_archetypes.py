@@ -122,3 +122,16 @@ def test_mastery_is_two_points_on_a_deviant():
     assert not R.has_mastery(deviant, "lore") and not R.has_mastery(deviant, "speechcraft")
     assert not R.has_mastery(ErrantBuild(archetype=OCCULT, proficiencies=(("anatomy", 2),)),
                              "anatomy")
+
+
+def test_lore_mastery_gives_a_deviant_sorcery_depletion_1():
+    """ER §The Deviant, Lore mastery: "your Sorcery Depletion is 1" (AMB-E-LORE): 1 at
+    every Renown, where an Occult's is 1, 2, 3 by Renown."""
+    for renown in (1, 7, 9):
+        values = {v.name: v.value for v in R.archetype_values(DEVIANT, renown, 13, 10,
+                                                               lore_mastery=True)}
+        assert values == {"proficiency_points": renown + 1, "jettons": 13 + 2 * renown,
+                          "sorcery_depletion": 1}
+    assert R.sorcery_depletion(7) == 3
+    assert [v.name for v in R.archetype_values(DEVIANT, 7, 13, 10)] == [
+        "proficiency_points", "jettons"]

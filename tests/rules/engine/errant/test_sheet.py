@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.engine.errant import ErrantBuild, Item, Method, compute_sheet, items_from_kit
+from rules.engine.errant.advancement import xp_for_renown
 from rules.engine.errant.archetypes import starting_kit
 from rules.engine.errant.attributes import Attributes
 from rules.engine.errant.sheet import ARCHETYPE_NAMES_BY_KEY, DERIVED_NAMES
@@ -255,3 +256,23 @@ def test_hp_now_as_stored_or_as_lost():
     # A Renown raise of phys raises full HP with it.
     raised = compute_sheet(violent(hp_current=12, xp=2_000, renown_raises=(("phys", "skill"),)))
     assert (raised.value("hp_max"), raised.value("hp_current")) == (13, 12)
+
+
+def test_a_deviant_with_lore_mastery_has_sorcery_depletion_1():
+    """ER §The Deviant, Lore mastery (AMB-E-LORE): a Sorcery Depletion row of 1 on the
+    sheet and in the export, at Renown 7 too; expertise (1 point) gives none."""
+    items = items_from_kit(starting_kit("deviant", "burglars_tools"))
+    master = compute_sheet(violent(archetype="deviant", items=items, xp=xp_for_renown(7),
+                                   proficiencies=(("lore", 2), ("stealth", 2),
+                                                  ("fitness", 2), ("awareness", 2))))
+    assert master.value("renown") == 7 and master.value("sorcery_depletion") == 1
+    assert master["sorcery_depletion"].label == "Sorcery Depletion"
+    assert master.names()[-3:] == ("proficiency_points", "jettons", "sorcery_depletion")
+    assert master.derived()["sorcery_depletion"] == 1
+    expert = compute_sheet(violent(archetype="deviant", items=items,
+                                   proficiencies=(("lore", 1), ("stealth", 1))))
+    assert "sorcery_depletion" not in expert.stats
+    assert "sorcery_depletion" not in expert.derived()
+    occult = compute_sheet(violent(archetype="occult", xp=xp_for_renown(7),
+                                   proficiencies=(("lore", 2),)))
+    assert occult.value("sorcery_depletion") == 3  # an Occult's own, not the mastery's
