@@ -109,10 +109,28 @@ def _render(request, membership, *, status: int = 200, section: str | None = Non
         "twist_seeds": TWIST_SEEDS, "faction_twist": FACTION_TWIST,
         "party": party,
         "hazards": campaign.mettle_hazards.select_related("character")[:10],
+        "afflictions": _afflictions(campaign),
         "npcs": [guide.npc_line(npc) for npc in campaign.mettle_npcs.all()],
         "factions": factions, "faction_names": FACTION_NAMES, "notice": notice,
         **forms,
     }, status=status)
+
+
+def _afflictions(campaign) -> list[dict]:
+    """The afflictions not undone of the party's characters whose ticks the Guide may
+    still click: not yet ended, or max Mettle still to recover (hazards.affliction_state),
+    each with its buttons' request keys."""
+    rows = []
+    for row in (campaign.mettle_hazards.filter(kind="affliction", undone_at__isnull=True,
+                                               character__campaign=campaign)
+                .select_related("character__mettlecharacter").order_by("-pk")[:20]):
+        state = hazards.affliction_state(row)
+        lost = row.character.mettlecharacter.mettle_max_lost
+        if state["ended"] and not lost:
+            continue
+        rows.append({"hazard": row, "lost": lost, "lower_key": _key(),
+                     "recover_key": _key(), **state})
+    return rows
 
 
 def _done(request, membership, section: str, text: str) -> HttpResponse:
@@ -409,3 +427,25 @@ def hazard_undo(request: HttpRequest, pk: int, hazard_pk: int) -> HttpResponse:
             raise Http404(error.message) from error
         return _refused(request, membership, error, "hazards")
     return _done(request, membership, "hazards", f"Undone: {hazard.summary}")
+
+
+@login_required
+@require_POST
+def affliction_tick(request: HttpRequest, pk: int, hazard_pk: int) -> HttpResponse:
+    """An affliction's tick on the Hazards card: lower max Mettle by 1 or recover 1
+    (hazards.affliction_tick); a refusal is the card's notice."""
+    membership = guide_membership(request.user, pk)
+    form = hazards.TickForm(request.POST)
+    if not form.is_valid():
+        errors = "; ".join(" ".join(e) for e in form.errors.values())
+        return _refused(request, membership, CampaignError(
+            f"Reload the page and click again ({errors})", "bad_tick"), "hazards")
+    try:
+        tick = hazards.affliction_tick(campaign=membership.campaign, by=request.user,
+                                       affliction_pk=hazard_pk, step=form.cleaned_data["step"],
+                                       request_key=form.cleaned_data["request_key"] or None)
+    except CampaignError as error:
+        if error.code == "no_such_hazard":
+            raise Http404(error.message) from error
+        return _refused(request, membership, error, "hazards")
+    return _done(request, membership, "hazards", tick.summary)

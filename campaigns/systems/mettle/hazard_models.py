@@ -16,6 +16,11 @@ class MettleHazard(models.Model):
         FIRE = "fire", "Fire"
         AREA = "area", "Area damage"
         AFFLICTION = "affliction", "Affliction"
+        # The Guide's ticks of an affliction (Scenery > Affliction, AMB-M-AFF-1): max
+        # Mettle lowered by one (counted against the Dose of the row it was rolled on),
+        # and recovered by one once it has ended.
+        LOWER = "aff_lower", "Affliction: max Mettle lowered"
+        RECOVER = "aff_recover", "Affliction: max Mettle recovered"
 
     campaign = models.ForeignKey("campaigns.Campaign", on_delete=models.CASCADE,
                                  related_name="mettle_hazards")
@@ -33,6 +38,12 @@ class MettleHazard(models.Model):
     mettle_after = models.SmallIntegerField(null=True, blank=True)
     statuses_before = models.JSONField(default=list)
     statuses_after = models.JSONField(default=list)
+    # A tick: the affliction row (kind AFFLICTION, with the Dose) it counts against, and
+    # the character's max Mettle lost before and after it (None for the other kinds).
+    affliction = models.ForeignKey("self", null=True, blank=True, on_delete=models.CASCADE,
+                                   related_name="ticks")
+    max_lost_before = models.SmallIntegerField(null=True, blank=True)
+    max_lost_after = models.SmallIntegerField(null=True, blank=True)
     summary = models.CharField(max_length=300)
     undone_at = models.DateTimeField(null=True, blank=True)
     undone_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,

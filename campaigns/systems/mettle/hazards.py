@@ -69,6 +69,16 @@ class HazardForm(BootstrapForm):
             (c.pk, c.name) for c in party]
 
 
+class TickForm(forms.Form):
+    """An affliction's tick button: which way, and its request key."""
+
+    request_key = RequestKeyField()
+    step = forms.ChoiceField(choices=[("lower", "Lower max Mettle by 1"),
+                                      ("recover", "Recover 1 max Mettle")],
+                             error_messages={"required": "Choose lower or recover.",
+                                             "invalid_choice": "Choose lower or recover."})
+
+
 def _locked_character(campaign: Campaign, character_id: int) -> MettleCharacter:
     MettleCharacter.objects.select_for_update().filter(pk=character_id).first()
     character = (for_sheets(MettleCharacter.objects.with_progress())
@@ -77,6 +87,18 @@ def _locked_character(campaign: Campaign, character_id: int) -> MettleCharacter:
         raise CampaignError("Choose a character of this campaign.", "character",
                             field="character")
     return character
+
+
+def _refuse_in_a_fight(character: MettleCharacter) -> None:
+    fight = (MettleCombatant.objects.filter(character_id=character.pk)
+             .exclude(encounter__status=MettleEncounter.Status.ENDED)
+             .select_related("encounter").first())
+    if fight is not None:
+        # The tracker keeps the fight's Mettle and writes it back at its end: a hazard
+        # written on the sheet meanwhile would be lost.
+        raise CampaignError(f"{character.name} is in the fight “{fight.encounter.name}”: "
+                            "deal the damage in the Initiative tracker, or end the "
+                            "fight first.", "in_a_fight", field="character")
 
 
 def _need(data: dict, name: str, message: str):
@@ -103,15 +125,7 @@ def apply(*, campaign: Campaign, by, data: dict, rng: random.Random | None = Non
             existing = MettleHazard.objects.filter(request_key=key, campaign=campaign).first()
             if existing is not None:
                 return existing
-        fight = (MettleCombatant.objects.filter(character_id=character.pk)
-                 .exclude(encounter__status=MettleEncounter.Status.ENDED)
-                 .select_related("encounter").first())
-        if fight is not None:
-            # The tracker keeps the fight's Mettle and writes it back at its end: a hazard
-            # written on the sheet meanwhile would be lost.
-            raise CampaignError(f"{character.name} is in the fight “{fight.encounter.name}”: "
-                                "deal the damage in the Initiative tracker, or end the "
-                                "fight first.", "in_a_fight", field="character")
+        _refuse_in_a_fight(character)
         sheet = sheet_for(character)
         kind = data.get("kind")
         inputs: dict = {}
@@ -214,13 +228,123 @@ def undo(*, campaign: Campaign, by, hazard_pk: int) -> MettleHazard:
     if hazard.undone_at is not None:
         return hazard
     if (character.mettle_current != hazard.mettle_after
-            or list(character.statuses or ()) != list(hazard.statuses_after)):
+            or list(character.statuses or ()) != list(hazard.statuses_after)
+            or (hazard.max_lost_after is not None
+                and character.mettle_max_lost != hazard.max_lost_after)):
         raise CampaignError(f"{character.name}'s Mettle or statuses changed since; change "
                             "the sheet instead.", "changed_since")
-    MettleCharacter.objects.filter(pk=character.pk).update(
-        mettle_current=hazard.mettle_before, statuses=hazard.statuses_before,
-        updated_at=timezone.now())
+    if hazard.ticks.filter(undone_at__isnull=True).exists():
+        raise CampaignError("Undo the affliction's ticks first (the newest first).",
+                            "has_ticks")
+    changes = {"mettle_current": hazard.mettle_before, "statuses": hazard.statuses_before}
+    if hazard.max_lost_before is not None:
+        changes["mettle_max_lost"] = hazard.max_lost_before
+    MettleCharacter.objects.filter(pk=character.pk).update(**changes,
+                                                           updated_at=timezone.now())
     hazard.undone_at = timezone.now()
     hazard.undone_by = by
     hazard.save(update_fields=["undone_at", "undone_by"])
     return hazard
+
+
+# -- an affliction's ticks (Scenery > Affliction; AMB-M-AFF-1 to -4) ----------------------
+
+LOWER, RECOVER = MettleHazard.Kind.LOWER, MettleHazard.Kind.RECOVER
+TICK_STEPS = {"lower": LOWER, "recover": RECOVER}
+
+
+def _live_ticks(affliction: MettleHazard, kind: str) -> int:
+    return affliction.ticks.filter(kind=kind, undone_at__isnull=True).count()
+
+
+def affliction_state(affliction: MettleHazard) -> dict:
+    """What the Hazards card shows of an affliction (its row with the secret Dose): the
+    max Mettle it has taken, what is left of its Dose, whether it has ended (a recovery
+    ticked on it: "Afflictions end if the victim is still alive when cured or the result
+    runs out", AMB-M-AFF-2)."""
+    taken = _live_ticks(affliction, LOWER)
+    ended = _live_ticks(affliction, RECOVER) > 0
+    left = engine.affliction_ticks_left(affliction.dose or 0, taken)
+    return {"taken": taken, "left": left, "ended": ended or left == 0,
+            "cured": ended, "interval": _affliction_of(affliction).interval,
+            "source": _affliction_of(affliction).source}
+
+
+def _affliction_of(row: MettleHazard) -> engine.Affliction:
+    return engine.AFFLICTION_BY_KEY[row.inputs["affliction"]]
+
+
+def affliction_tick(*, campaign: Campaign, by, affliction_pk: int, step: str,
+                    request_key: str | None = None) -> MettleHazard:
+    """One tick of the affliction rolled on row `affliction_pk`: `step` "lower" takes one
+    more max Mettle (a day of a disease, a Round of a poison), refused once the ticks
+    reach the Dose or once the affliction has ended; "recover" gives one back (after the
+    cure or the run-out; the first recovery ends the affliction), refused when nothing is
+    lost. Current Mettle above the new maximum comes down to it. One MettleHazard row
+    with the Mettle and max Mettle lost before and after; the request key makes a double
+    click one row; the newest is undone by `undo`."""
+    require_imp(campaign, by, "tick an affliction")
+    kind = TICK_STEPS.get(step)
+    if kind is None:
+        raise CampaignError("Choose to lower or to recover max Mettle.", "step")
+    key = request_key or None
+    if key:
+        existing = MettleHazard.objects.filter(request_key=key, campaign=campaign).first()
+        if existing is not None:
+            return existing
+    source = MettleHazard.objects.filter(pk=affliction_pk, campaign=campaign,
+                                         kind=MettleHazard.Kind.AFFLICTION).first()
+    if source is None:
+        raise CampaignError("That affliction does not exist.", "no_such_hazard")
+    with transaction.atomic():
+        character = _locked_character(campaign, source.character_id)
+        if key:  # a double click that waited for the lock: the first click's row
+            existing = MettleHazard.objects.filter(request_key=key, campaign=campaign).first()
+            if existing is not None:
+                return existing
+        source.refresh_from_db()
+        if source.undone_at is not None:
+            raise CampaignError("That affliction was undone.", "undone")
+        _refuse_in_a_fight(character)
+        state = affliction_state(source)
+        affliction = _affliction_of(source)
+        lost = character.mettle_max_lost
+        if kind == LOWER:
+            if state["cured"]:
+                raise CampaignError(f"{affliction.source} has ended (its recovery began): "
+                                    "it lowers max Mettle no more.", "ended")
+            if state["left"] == 0:
+                raise CampaignError(f"{affliction.source} has run out: its Dose is "
+                                    "reached. Recover max Mettle instead.", "dose_reached")
+            if lost >= METTLE_MAX:
+                raise CampaignError("Max Mettle cannot go lower.", "max_lost_limit")
+            new_lost = lost + 1
+        else:
+            if lost <= 0:
+                raise CampaignError(f"{character.name} has no max Mettle to recover.",
+                                    "nothing_lost")
+            new_lost = lost - 1
+        maximum = sheet_for(character).value("mettle_max")
+        new_maximum = maximum - (new_lost - lost)
+        before = character.mettle_current
+        after = engine.mettle_under_lowered_maximum(before, new_maximum)
+        statuses = list(character.statuses or ())
+        verb = "lowered" if kind == LOWER else "recovered"
+        summary = (f"{character.name}: {affliction.source}, max Mettle {verb} "
+                   f"{maximum} → {new_maximum}")
+        if after != before:
+            summary += f", Mettle {before} → {after}"
+        summary += "."
+        MettleCharacter.objects.filter(pk=character.pk).update(
+            mettle_max_lost=new_lost, mettle_current=after, updated_at=timezone.now())
+        try:
+            with transaction.atomic():
+                return MettleHazard.objects.create(
+                    campaign=campaign, character=character, kind=kind, affliction=source,
+                    inputs={"affliction": affliction.key}, mettle_before=before,
+                    mettle_after=after, statuses_before=statuses, statuses_after=statuses,
+                    max_lost_before=lost, max_lost_after=new_lost, summary=summary[:300],
+                    created_by=by, request_key=key)
+        except IntegrityError as error:
+            raise CampaignError("That request was already used for something else.",
+                                "request_key_reused") from error

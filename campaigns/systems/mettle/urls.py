@@ -37,6 +37,8 @@ campaign_urlpatterns += [
     path("<id:pk>/guide/hazards/", guide_views.hazard_apply, name="mettle_hazard_apply"),
     path("<id:pk>/guide/hazards/<id:hazard_pk>/undo/", guide_views.hazard_undo,
          name="mettle_hazard_undo"),
+    path("<id:pk>/guide/hazards/<id:hazard_pk>/tick/", guide_views.affliction_tick,
+         name="mettle_affliction_tick"),
 ]
 
 # --- Volleyball Initiative, METTLE's version (initiative_views.py): the Guide's tracker and

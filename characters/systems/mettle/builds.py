@@ -76,6 +76,7 @@ def build_from(values: Mapping[str, Any], *, xp_earned: int = 0) -> CharacterBui
             armor=values.get("armor") or "", weapons=values.get("weapons") or [],
             gear=values.get("gear") or []),
         mettle_current=values.get("mettle_current"),
+        mettle_max_lost=values.get("mettle_max_lost") or 0,
         statuses=frozenset(values.get("statuses") or ()),
     )
 
@@ -83,7 +84,7 @@ def build_from(values: Mapping[str, Any], *, xp_earned: int = 0) -> CharacterBui
 BUILD_COLUMNS = (
     "method", "budget", *ATTRIBUTE_KEYS, *(f"{key}_descriptor" for key in ATTRIBUTE_KEYS),
     "raises", "backstories", "contacts", "credit", "credit_lost", "mettle_current",
-    "statuses",
+    "mettle_max_lost", "statuses",
 )
 
 

@@ -45,8 +45,8 @@ IMPORT_NOTE = "Imported from a file"
 XP_MAX = 100_000
 TOP_KEYS = frozenset({
     "name", "appearance", "background", "method", "budget", "attributes", "raises",
-    "backstories", "contacts", "credit", "credit_lost", "mettle_current", "statuses", "armor",
-    "weapons", "gear", "xp", "derived",
+    "backstories", "contacts", "credit", "credit_lost", "mettle_current", "mettle_max_lost",
+    "statuses", "armor", "weapons", "gear", "xp", "derived",
 })
 WEAPON_KEYS = frozenset({"name", "weapon", "concept", "pool", "damage"})
 GEAR_KEYS = frozenset({"name", "load", "quantity"})
@@ -82,6 +82,8 @@ def export_body(character) -> dict:
         "credit": character.credit,
         "credit_lost": character.credit_lost,
         "mettle_current": character.mettle_current,
+        # Scenery > Affliction: the max Mettle Afflictions have taken (AMB-M-AFF-5).
+        "mettle_max_lost": character.mettle_max_lost,
         "statuses": [key for key in LASTING_STATUSES if key in (character.statuses or ())],
         "armor": gear["armor"] or None,
         "weapons": weapons,
@@ -136,6 +138,9 @@ def read_body(data: dict) -> tuple[dict, int, Problems]:
         "mettle_current": problems.integer(data, "mettle_current", "mettle_current",
                                            METTLE_MIN, METTLE_MAX, default=None,
                                            nullable=True),
+        # A file without it (older exports) has lost none.
+        "mettle_max_lost": problems.integer(data, "mettle_max_lost", "mettle_max_lost", 0,
+                                            METTLE_MAX, default=0),
         "backstories": _text_list(problems, data, "backstories", LINE_LENGTH),
         "contacts": _text_list(problems, data, "contacts", 120),
     }
@@ -226,7 +231,8 @@ class Exchange:
             raise problems.error()
         character = services.character_create(owner=owner, data=values,
                                               raises=values["raises"],
-                                              credit_lost=values["credit_lost"])
+                                              credit_lost=values["credit_lost"],
+                                              mettle_max_lost=values["mettle_max_lost"])
         if xp:
             XpEntry.objects.create(character=character, kind=XpEntry.Kind.IMPORT,
                                    xp_change=xp, created_by=owner, note=IMPORT_NOTE)

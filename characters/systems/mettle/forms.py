@@ -261,6 +261,8 @@ class MettleForm(forms.Form):
         stored = values_of(self.character) if self.character is not None else {}
         data["raises"] = stored.get("raises", [])
         data["credit_lost"] = stored.get("credit_lost", 0)
+        # The Guide's to write (the Hazards card): shown, never written by the builder.
+        data["mettle_max_lost"] = stored.get("mettle_max_lost", 0)
         if self.unreadable:
             return data
         earned = xp_earned(self.character) if self.character is not None else 0

@@ -86,6 +86,11 @@ class MettleCharacter(Character):
     # rules.engine.mettle.statuses.LASTING_STATUSES: Staggered, Afflicted...), set by the
     # player or written back by the end of Initiative. Fallen and Encumbered are derived.
     statuses = models.JSONField(default=list, blank=True)
+    # Scenery > Affliction: "Afflictions lower the maximum Mettle of the character over
+    # time" (one a day for a disease, one a Round for a poison, up to the secret Dose) and
+    # it "recovers by 1" as often once the affliction ends: what they have taken now. The
+    # Guide's Hazards card writes it, each tick a MettleHazard row (AMB-M-AFF-1).
+    mettle_max_lost = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         verbose_name = "METTLE Core character"
@@ -119,6 +124,10 @@ class MettleCharacter(Character):
                 condition=Q(mettle_current__isnull=True)
                 | Q(mettle_current__gte=METTLE_MIN, mettle_current__lte=METTLE_MAX),
                 name="mettle_current_in_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(mettle_max_lost__gte=0, mettle_max_lost__lte=METTLE_MAX),
+                name="mettle_max_lost_in_range",
             ),
         ]
 

@@ -38,12 +38,14 @@ def _gear(character: MettleCharacter, data: dict) -> None:
 
 @transaction.atomic
 def character_create(*, owner, data: dict, raises=(), credit_lost: int = 0,
-                     by=None) -> MettleCharacter:
+                     mettle_max_lost: int = 0, by=None) -> MettleCharacter:
     """A new character with its gear as inventory lines; `credit_lost` (an import's)
-    is its Credit ledger's first entry."""
+    is its Credit ledger's first entry; `mettle_max_lost` (an import's) what Afflictions
+    have taken from its maximum (AMB-M-AFF-5)."""
     from .apps import KEY
 
     character = MettleCharacter.objects.create(owner=owner, system=KEY, raises=list(raises),
+                                               mettle_max_lost=mettle_max_lost,
                                                **_columns(data))
     _gear(character, data)
     if credit_lost:

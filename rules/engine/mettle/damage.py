@@ -344,3 +344,20 @@ def affliction_dose(affliction: Affliction, faces: Iterable[int], frame: int) ->
     Round (poison, tranquilizer). A Roll never goes below zero (EN §Roll Modifiers)."""
     rolled = roll_total(sum(faces), affliction.modifier)
     return poison_dose(rolled, frame) if affliction.minus_frame else rolled
+
+
+def affliction_ticks_left(dose: int, taken: int) -> int:
+    """Scenery > Affliction: "lower the victim's maximum Mettle by one each day [a disease]
+    / each Round [a poison], up to the result": how many more it may take once `taken`
+    have been; 0 when "the result runs out" (AMB-M-AFF-1)."""
+    return max(dose - max(taken, 0), 0)
+
+
+def mettle_under_lowered_maximum(current: int | None, maximum: int) -> int | None:
+    """The current Mettle once Afflictions lower the maximum to `maximum`: Mettle above it
+    comes down to it; a blank ("at maximum") stays blank, the sheet reading it as the
+    lowered maximum (AMB-M-STAT-2, AMB-M-AFF-3). "Unaffected by Rallies": nothing raises it
+    when the maximum recovers."""
+    if current is None or current <= maximum:
+        return current
+    return maximum

@@ -26,8 +26,8 @@ GOLDEN = Path(__file__).parent / "data" / "viktor.json"
 CHOICES = ("name", "appearance", "background", "method", "budget", "concept", "frame",
            "motive", "nature", "poise", "concept_descriptor", "frame_descriptor",
            "motive_descriptor", "nature_descriptor", "poise_descriptor", "raises",
-           "backstories", "contacts", "credit", "credit_lost", "mettle_current", "statuses",
-           "armor", "weapons", "gear")
+           "backstories", "contacts", "credit", "credit_lost", "mettle_current",
+           "mettle_max_lost", "statuses", "armor", "weapons", "gear")
 
 
 def choices(character) -> dict:
@@ -60,7 +60,8 @@ def test_round_trip_through_the_pages(client, user, other_user):
                          backstories=["Raised in Odesa (Russian)"],
                          gear=[{"name": "Torch", "load": 1, "quantity": 3}])
     MettleCharacter.objects.filter(pk=viktor.pk).update(raises=["poise"],
-                                                        statuses=["blinded", "staggered"])
+                                                        statuses=["blinded", "staggered"],
+                                                        mettle_max_lost=2)
     CreditEntry.objects.create(character=viktor, kind="purchase", change=1)
     XpEntry.objects.create(character=viktor, kind=XpEntry.Kind.ADJUSTMENT, xp_change=7)
     viktor = MettleCharacter.objects.get(pk=viktor.pk)
@@ -68,6 +69,7 @@ def test_round_trip_through_the_pages(client, user, other_user):
     response = client.get(reverse("characters:export", args=[viktor.pk]))
     data = json.loads(response.content)
     assert data["xp"] == 7 and data["derived"]["xp_left"] == 2  # POISE 2 -> 3 cost 5
+    assert data["mettle_max_lost"] == 2 and data["derived"]["mettle_max"] == 7  # 9 - 2
     client.force_login(other_user)
     response = client.post(reverse("characters:import"), {"text": json.dumps(data)})
     copy = MettleCharacter.objects.get(owner=other_user)
@@ -113,6 +115,10 @@ def viktor_file(**changes) -> dict:
     ({"gear": [{"load": 1}]}, "gear[0].name: missing; expected text of up to 120 characters."),
     ({"contacts": ["a", "b", "c"]}, "contacts: 3 Contacts, but Credit 2 allows 2."),
     ({"mettle_current": 12}, "mettle_current: Current Mettle 12 is over the maximum of 9."),
+    ({"mettle_max_lost": -1}, "mettle_max_lost: -1 is out of range; expected 0 to 99."),
+    ({"mettle_max_lost": "2"}, "mettle_max_lost: expected a whole number from 0 to 99"),
+    ({"mettle_max_lost": 2, "mettle_current": 9},
+     "mettle_current: Current Mettle 9 is over the maximum of 7."),
     ({"sneaky": 1}, "sneaky: unknown key; expected only"),
     ({"name": "x" * 121}, "name: 121 characters is too long; the most is 120."),
     ({"xp": -1}, "xp: -1 is out of range; expected 0 to 100000."),

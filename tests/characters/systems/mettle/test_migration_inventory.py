@@ -9,8 +9,8 @@ from django.db.migrations.loader import MigrationLoader
 
 BEFORE = [("mettle", "0001_mettle_character")]
 # 0003_inventory and the migrations after it: the test reads the rows through the real
-# models, which have the latest columns (0004_statuses).
-AFTER = [("mettle", "0004_statuses")]
+# models, which have the latest columns (0005_mettle_max_lost).
+AFTER = [("mettle", "0005_mettle_max_lost")]
 
 GEAR = {
     "armor": "Light (Leather)",

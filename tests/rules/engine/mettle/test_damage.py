@@ -173,3 +173,17 @@ def test_stun_only_weapons_always_stun_on_a_felling_blow():
     assert damage.stuns_on_felling(stun_only=True)
     assert damage.stuns_on_felling(stun_attack=True)
     assert not damage.stuns_on_felling()
+
+
+def test_an_affliction_lowers_max_mettle_up_to_its_dose():
+    # Scenery > Affliction: "lower the victim's maximum Mettle by one each day, up to the
+    # result": a Dose of 3 allows three ticks, then it has run out.
+    assert [damage.affliction_ticks_left(3, taken) for taken in range(5)] == [3, 2, 1, 0, 0]
+    assert damage.affliction_ticks_left(0, 0) == 0  # a poison that FRAME resisted
+
+
+def test_mettle_above_the_lowered_maximum_comes_down_to_it():
+    assert damage.mettle_under_lowered_maximum(9, 8) == 8
+    assert damage.mettle_under_lowered_maximum(5, 8) == 5
+    assert damage.mettle_under_lowered_maximum(-2, 0) == -2
+    assert damage.mettle_under_lowered_maximum(None, 8) is None  # "at maximum" follows it

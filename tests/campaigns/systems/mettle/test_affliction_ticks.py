@@ -1,0 +1,264 @@
+"""An affliction's ticks on the Guide's Hazards card (Scenery > Affliction; hazards.
+affliction_tick, guide_views.affliction_tick; docs/RULES.md AMB-M-AFF-1 to -5): max Mettle
+lowered by one up to the Dose kept on the row it was rolled on, recovered once it has
+ended, each tick a MettleHazard row with before and after, a request key and the newest
+undoable; every sheet shows the lowered maximum; permissions and hostile input."""
+
+import pytest
+from django.urls import reverse
+
+from campaigns import services
+from campaigns.services import CampaignError
+from campaigns.systems.mettle import hazards
+from campaigns.systems.mettle.hazard_models import MettleHazard
+from characters.systems.mettle.apps import KEY
+from characters.systems.mettle.builds import sheet_for
+from characters.systems.mettle.models import MettleCharacter
+from tests.characters.systems.mettle.helpers import make_viktor, stats
+from tests.factories import CampaignFactory, MembershipFactory, UserFactory
+
+from .test_hazards import Fixed
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def campaign(db):
+    return CampaignFactory(system=KEY)
+
+
+@pytest.fixture
+def gm(campaign):
+    return campaign.owner
+
+
+@pytest.fixture
+def player(campaign):
+    user = MembershipFactory(campaign=campaign).user
+    services.character_join(campaign=campaign, character=make_viktor(user), by=user)
+    return user
+
+
+@pytest.fixture
+def viktor(player):
+    return MettleCharacter.objects.get(owner=player)
+
+
+@pytest.fixture
+def cold(campaign, gm, viktor):
+    """A common cold: 1d6 (5) - 3 = Dose 2 (a disease: FRAME is not subtracted)."""
+    row = hazards.apply(campaign=campaign, by=gm, rng=Fixed(5), data={
+        "character": viktor.pk, "kind": "affliction", "affliction": "cold"})
+    assert row.dose == 2
+    return row
+
+
+def tick(campaign, gm, cold, step, key=None):
+    return hazards.affliction_tick(campaign=campaign, by=gm, affliction_pk=cold.pk,
+                                   step=step, request_key=key)
+
+
+def fresh(viktor):
+    return MettleCharacter.objects.get(pk=viktor.pk)
+
+
+# --- the service ----------------------------------------------------------------------------
+def test_ticks_lower_max_mettle_up_to_the_dose_then_refuse(campaign, gm, viktor, cold):
+    first = tick(campaign, gm, cold, "lower")
+    assert (first.kind, first.affliction_id) == ("aff_lower", cold.pk)
+    assert (first.max_lost_before, first.max_lost_after) == (0, 1)
+    assert first.summary == "Viktor: Common cold, max Mettle lowered 9 → 8."  # no Dose
+    tick(campaign, gm, cold, "lower")
+    assert fresh(viktor).mettle_max_lost == 2
+    assert sheet_for(fresh(viktor)).value("mettle_max") == 7
+    with pytest.raises(CampaignError) as error:
+        tick(campaign, gm, cold, "lower")
+    assert error.value.code == "dose_reached"
+    assert fresh(viktor).mettle_max_lost == 2
+    assert hazards.affliction_state(cold)["ended"]
+
+
+def test_current_mettle_above_the_new_maximum_comes_down(campaign, gm, viktor, cold):
+    MettleCharacter.objects.filter(pk=viktor.pk).update(mettle_current=9)
+    row = tick(campaign, gm, cold, "lower")
+    assert (row.mettle_before, row.mettle_after) == (9, 8)
+    assert fresh(viktor).mettle_current == 8
+    MettleCharacter.objects.filter(pk=viktor.pk).update(mettle_current=4)
+    row = tick(campaign, gm, cold, "lower")
+    assert (row.mettle_before, row.mettle_after) == (4, 4)  # below it: untouched
+
+
+def test_a_blank_current_mettle_follows_the_maximum(campaign, gm, viktor, cold):
+    tick(campaign, gm, cold, "lower")
+    assert fresh(viktor).mettle_current is None
+    assert sheet_for(fresh(viktor)).value("mettle_current") == 8
+
+
+def test_recovery_ends_the_affliction_and_stops_at_zero(campaign, gm, viktor, cold):
+    tick(campaign, gm, cold, "lower")
+    MettleCharacter.objects.filter(pk=viktor.pk).update(mettle_current=3)
+    row = tick(campaign, gm, cold, "recover")  # cured after one day
+    assert (row.kind, row.max_lost_before, row.max_lost_after) == ("aff_recover", 1, 0)
+    assert fresh(viktor).mettle_current == 3  # "unaffected by Rallies": the maximum only
+    with pytest.raises(CampaignError) as error:
+        tick(campaign, gm, cold, "lower")
+    assert error.value.code == "ended"
+    with pytest.raises(CampaignError) as error:
+        tick(campaign, gm, cold, "recover")
+    assert error.value.code == "nothing_lost"
+
+
+def test_the_newest_tick_is_undone_and_an_older_one_refused(campaign, gm, viktor, cold):
+    first = tick(campaign, gm, cold, "lower")
+    second = tick(campaign, gm, cold, "lower")
+    with pytest.raises(CampaignError) as error:
+        hazards.undo(campaign=campaign, by=gm, hazard_pk=first.pk)
+    assert error.value.code == "changed_since"
+    with pytest.raises(CampaignError) as error:  # the affliction with live ticks
+        hazards.undo(campaign=campaign, by=gm, hazard_pk=cold.pk)
+    assert error.value.code == "has_ticks"
+    hazards.undo(campaign=campaign, by=gm, hazard_pk=second.pk)
+    assert fresh(viktor).mettle_max_lost == 1
+    assert hazards.affliction_state(cold)["taken"] == 1  # the undone tick no longer counts
+    hazards.undo(campaign=campaign, by=gm, hazard_pk=first.pk)
+    hazards.undo(campaign=campaign, by=gm, hazard_pk=cold.pk)
+    viktor = fresh(viktor)
+    assert (viktor.mettle_max_lost, viktor.statuses) == (0, [])
+
+
+def test_undo_puts_back_the_mettle_a_tick_lowered(campaign, gm, viktor, cold):
+    MettleCharacter.objects.filter(pk=viktor.pk).update(mettle_current=9)
+    row = tick(campaign, gm, cold, "lower")
+    hazards.undo(campaign=campaign, by=gm, hazard_pk=row.pk)
+    viktor = fresh(viktor)
+    assert (viktor.mettle_current, viktor.mettle_max_lost) == (9, 0)
+
+
+def test_a_request_key_replayed_is_one_tick(campaign, gm, viktor, cold):
+    first = tick(campaign, gm, cold, "lower", key="a" * 32)
+    again = tick(campaign, gm, cold, "lower", key="a" * 32)
+    assert first.pk == again.pk and fresh(viktor).mettle_max_lost == 1
+    assert MettleHazard.objects.filter(kind="aff_lower").count() == 1
+
+
+def test_refusals(campaign, gm, player, viktor, cold):
+    with pytest.raises(CampaignError) as error:
+        tick(campaign, player, cold, "lower")
+    assert error.value.code == "not_imp"
+    with pytest.raises(CampaignError) as error:
+        tick(campaign, gm, cold, "sideways")
+    assert error.value.code == "step"
+    fall = hazards.apply(campaign=campaign, by=gm, rng=Fixed(1), data={
+        "character": viktor.pk, "kind": "fall", "zones": 0, "surface": "normal"})
+    with pytest.raises(CampaignError) as error:  # not an affliction
+        hazards.affliction_tick(campaign=campaign, by=gm, affliction_pk=fall.pk, step="lower")
+    assert error.value.code == "no_such_hazard"
+    other = CampaignFactory(system=KEY)
+    with pytest.raises(CampaignError):  # another campaign's Guide
+        tick(other, other.owner, cold, "lower")
+    assert fresh(viktor).mettle_max_lost == 0
+
+
+def test_a_character_in_a_fight_is_refused(campaign, gm, viktor, cold):
+    from campaigns.systems.mettle import initiative
+    encounter = initiative.create(campaign=campaign, by=gm, name="Quay")
+    initiative.add_characters(encounter_id=encounter.pk, version=None, characters=[viktor])
+    with pytest.raises(CampaignError) as error:
+        tick(campaign, gm, cold, "lower")
+    assert error.value.code == "in_a_fight"
+
+
+def test_every_sheet_shows_the_lowered_maximum(client, campaign, gm, player, viktor, cold):
+    """The page, the builder (as stored and as previewed), the print, the party card and
+    the fight all read the sheet built with what the affliction took: 9 - 1 = 8."""
+    from campaigns.systems.mettle import initiative
+    from campaigns.systems.mettle.encounters import MettleCombatant
+    from tests.characters.systems.mettle.helpers import posted
+
+    tick(campaign, gm, cold, "lower")
+    client.force_login(player)
+    assert stats(client.get(viktor.get_absolute_url()))["mettle_max"] == "8"
+    assert stats(client.get(reverse("characters:edit", args=[viktor.pk])))["mettle_max"] == "8"
+    preview = client.post(reverse("characters:preview", args=[viktor.pk]), posted(),
+                          HTTP_HX_REQUEST="true")
+    assert stats(preview)["mettle_max"] == "8"
+    refused = client.post(reverse("characters:edit", args=[viktor.pk]),
+                          posted(mettle_current="9"))
+    assert "Current Mettle 9 is over the maximum of 8." in refused.content.decode()
+    client.post(reverse("characters:edit", args=[viktor.pk]), posted(name="Vik"))
+    assert (fresh(viktor).name, fresh(viktor).mettle_max_lost) == ("Vik", 1)  # kept
+    printed = client.get(reverse("characters:print", args=[viktor.pk])).content.decode()
+    assert '<span class="m-number" data-field="mettle_max">8</span>' in printed
+    client.force_login(gm)
+    guide = client.get(reverse("campaigns:mettle_guide", args=[campaign.pk])).content.decode()
+    assert "8/8" in guide
+    encounter = initiative.create(campaign=campaign, by=gm, name="Quay")
+    initiative.add_characters(encounter_id=encounter.pk, version=None, characters=[viktor])
+    combatant = MettleCombatant.objects.get(character_id=viktor.pk)
+    assert initiative._numbers(initiative._combatants(combatant.encounter)[0])[0] == 8
+
+
+# --- the view -------------------------------------------------------------------------------
+def tick_url(campaign, row):
+    return reverse("campaigns:mettle_affliction_tick", args=[campaign.pk, row.pk])
+
+
+def test_permissions(client, campaign, gm, player, viktor, cold):
+    path = tick_url(campaign, cold)
+    response = client.post(path, {"step": "lower"})
+    assert response.status_code == 302 and "/login" in response.url
+    client.force_login(UserFactory())
+    assert client.post(path, {"step": "lower"}).status_code == 404
+    client.force_login(MembershipFactory(campaign=campaign).user)  # another player
+    assert client.post(path, {"step": "lower"}).status_code == 403
+    client.force_login(player)  # the afflicted character's own player
+    assert client.post(path, {"step": "lower"}).status_code == 403
+    assert fresh(viktor).mettle_max_lost == 0
+    assert client.get(path).status_code == 405
+    client.force_login(gm)
+    assert client.post(path, {"step": "lower"}).status_code == 302
+    response = client.post(path, {"step": "lower", "request_key": "b" * 32},
+                           HTTP_HX_REQUEST="true")
+    page = response.content.decode()
+    assert response.status_code == 200 and 'id="hazards"' in page
+    assert "max Mettle lowered 8 → 7" in page and "7/7" in page  # the party card too
+    assert fresh(viktor).mettle_max_lost == 2
+    assert client.post(path, {"step": "lower", "request_key": "b" * 32}).status_code == 302
+    assert fresh(viktor).mettle_max_lost == 2  # replayed: one tick
+    assert client.post(tick_url(campaign, cold).replace(f"/{cold.pk}/", "/99999/"),
+                       {"step": "lower"}).status_code == 404
+
+
+def test_the_card_lists_the_affliction_with_its_buttons(client, campaign, gm, viktor, cold):
+    client.force_login(gm)
+    page = client.get(reverse("campaigns:mettle_guide", args=[campaign.pk])).content.decode()
+    assert f'data-affliction="{cold.pk}"' in page and "Common cold" in page
+    assert 'value="lower"' in page and 'value="recover"' not in page  # nothing lost yet
+    tick(campaign, gm, cold, "lower")
+    tick(campaign, gm, cold, "lower")
+    page = client.get(reverse("campaigns:mettle_guide", args=[campaign.pk])).content.decode()
+    assert 'value="lower"' not in page and 'value="recover"' in page  # run out
+    assert "(run out)" in page
+
+
+@pytest.mark.parametrize("data, status, message", [
+    ({"step": "sideways"}, 200, "Choose lower or recover."),
+    ({}, 200, "Choose lower or recover."),
+    ({"step": ["lower", "recover"]}, 200, ""),  # the last one posted, as Django reads it
+    ({"step": "lower", "request_key": "x" * 500}, 400, ""),  # forged: RequestKeyField's 400
+])
+def test_hostile_input_is_said_not_a_500(client, campaign, gm, viktor, cold, data, status,
+                                         message):
+    client.force_login(gm)
+    response = client.post(tick_url(campaign, cold), data, HTTP_HX_REQUEST="true")
+    assert response.status_code == status and message in response.content.decode()
+    assert fresh(viktor).mettle_max_lost == 0  # "recover" with nothing lost is refused too
+
+
+def test_a_refusal_is_the_cards_notice(client, campaign, gm, viktor, cold):
+    client.force_login(gm)
+    for _ in range(2):
+        tick(campaign, gm, cold, "lower")
+    response = client.post(tick_url(campaign, cold), {"step": "lower"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and "has run out" in response.content.decode()
+    assert fresh(viktor).mettle_max_lost == 2
