@@ -41,7 +41,12 @@ class HazardForm(BootstrapForm):
 
     request_key = RequestKeyField()
     character = forms.TypedChoiceField(coerce=int, label="Character", choices=())
-    kind = forms.ChoiceField(choices=MettleHazard.Kind.choices, label="Hazard")
+    # The hazards rolled here; an affliction's ticks (LOWER, RECOVER) are the card's
+    # buttons on the affliction's row, not a hazard to choose.
+    kind = forms.ChoiceField(label="Hazard", choices=[
+        (kind.value, kind.label) for kind in (MettleHazard.Kind.FALL, MettleHazard.Kind.FIRE,
+                                              MettleHazard.Kind.AREA,
+                                              MettleHazard.Kind.AFFLICTION)])
     soak = forms.IntegerField(required=False, min_value=0, max_value=MAX_SOAK,
                               label="Soak (leave empty for the sheet's)",
                               help_text="A fall is soaked by POISE + armour, the rest by "

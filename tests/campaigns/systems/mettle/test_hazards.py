@@ -206,6 +206,9 @@ def test_permissions(client, campaign, gm, player, viktor):
     ({"hz-character": "abc"}, "character", "valid choice"),
     ({"hz-character": "999999"}, "character", "valid choice"),
     ({"hz-kind": "lava"}, "kind", "valid choice"),
+    # An affliction's ticks are its row's buttons, not a hazard the form rolls.
+    ({"hz-kind": "aff_lower"}, "kind", "valid choice"),
+    ({"hz-kind": "aff_recover"}, "kind", "valid choice"),
     ({"hz-kind": "fire"}, "fire_dice", "How many d6"),
     ({"hz-kind": "fire", "hz-fire_dice": "50"}, "fire_dice", "less than or equal"),
     ({"hz-kind": "area"}, "dm", "DM"),
