@@ -7,41 +7,18 @@ undoable; every sheet shows the lowered maximum; permissions and hostile input."
 import pytest
 from django.urls import reverse
 
-from campaigns import services
 from campaigns.services import CampaignError
 from campaigns.systems.mettle import hazards
 from campaigns.systems.mettle.hazard_models import MettleHazard
 from characters.systems.mettle.apps import KEY
 from characters.systems.mettle.builds import sheet_for
 from characters.systems.mettle.models import MettleCharacter
-from tests.characters.systems.mettle.helpers import make_viktor, stats
+from tests.characters.systems.mettle.helpers import stats
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
 from .test_hazards import Fixed
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def campaign(db):
-    return CampaignFactory(system=KEY)
-
-
-@pytest.fixture
-def gm(campaign):
-    return campaign.owner
-
-
-@pytest.fixture
-def player(campaign):
-    user = MembershipFactory(campaign=campaign).user
-    services.character_join(campaign=campaign, character=make_viktor(user), by=user)
-    return user
-
-
-@pytest.fixture
-def viktor(player):
-    return MettleCharacter.objects.get(owner=player)
 
 
 @pytest.fixture

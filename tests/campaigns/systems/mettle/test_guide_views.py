@@ -8,38 +8,17 @@ import random
 import pytest
 from django.urls import reverse
 
-from campaigns import services
 from campaigns.systems.mettle import guide
 from campaigns.systems.mettle.guide_models import MettleFactionCheck, MettleNpc
 from characters.systems.mettle.apps import KEY
 from characters.systems.mettle.models import MettleCharacter
-from tests.characters.systems.mettle.helpers import make_viktor
 from tests.factories import (
     CampaignFactory,
     CoImpMembershipFactory,
-    MembershipFactory,
     UserFactory,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def campaign(db):
-    return CampaignFactory(system=KEY)
-
-
-@pytest.fixture
-def gm(campaign):
-    return campaign.owner
-
-
-@pytest.fixture
-def player(campaign):
-    """A player of the campaign who owns Viktor, in the party."""
-    user = MembershipFactory(campaign=campaign).user
-    services.character_join(campaign=campaign, character=make_viktor(user), by=user)
-    return user
 
 
 @pytest.fixture

@@ -12,12 +12,10 @@ from campaigns import services
 from campaigns.services import CampaignError
 from campaigns.systems.mettle import hazards
 from campaigns.systems.mettle.hazard_models import MettleHazard
-from characters.systems.mettle.apps import KEY
 from characters.systems.mettle.models import MettleCharacter
 from rules.engine.mettle import damage
 from tests.characters.systems.mettle.helpers import make_viktor
 from tests.factories import (
-    CampaignFactory,
     CoImpMembershipFactory,
     MembershipFactory,
     SessionFactory,
@@ -34,28 +32,6 @@ class Fixed(random.Random):
 
     def randint(self, a, b):
         return self.faces.pop(0)
-
-
-@pytest.fixture
-def campaign(db):
-    return CampaignFactory(system=KEY)
-
-
-@pytest.fixture
-def gm(campaign):
-    return campaign.owner
-
-
-@pytest.fixture
-def player(campaign):
-    user = MembershipFactory(campaign=campaign).user
-    services.character_join(campaign=campaign, character=make_viktor(user), by=user)
-    return user
-
-
-@pytest.fixture
-def viktor(player):
-    return MettleCharacter.objects.get(owner=player)
 
 
 def url(campaign, name, *args):
