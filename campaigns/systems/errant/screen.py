@@ -458,7 +458,8 @@ def harvest(*, campaign: Campaign, by, errant: int, threat: int, held: int = 0,
     _number(threat, "threat")
     _number(held, "held", 0, exploration.CHEMIST_KIT_COMPONENTS)
     who = _errant(campaign, errant, "errant")
-    chemist = masters(who, "anatomy")
+    sheet = sheet_for(who)
+    chemist = archetypes.has_mastery(sheet.build, "anatomy")
     capacity = exploration.kit_capacity(chemist=chemist)
     whose = f"{who.display_name}'s kit holds {capacity}" + (" (Chemist)" if chemist else "")
     if held > capacity:
@@ -475,7 +476,7 @@ def harvest(*, campaign: Campaign, by, errant: int, threat: int, held: int = 0,
         if target is None:
             raise CampaignError("Choose a line the harvesting Errant carries.",
                                 "line_unknown", field="line")
-    skill = _stat(sheet_for(who), "skill")
+    skill = _stat(sheet, "skill")
     dv = exploration.harvest_dv(threat)
     roll = _d(_rng(rng), 20)
     ok = succeeds(roll, skill, dv)
