@@ -121,8 +121,9 @@ def _afflictions(campaign) -> list[dict]:
     still click: not yet ended, or max Mettle still to recover (hazards.affliction_state),
     each with its buttons' request keys."""
     rows = []
-    for row in (campaign.mettle_hazards.filter(kind="affliction", undone_at__isnull=True,
-                                               character__campaign=campaign)
+    afflictions = campaign.mettle_hazards.filter(kind="affliction", undone_at__isnull=True,
+                                                 character__campaign=campaign)
+    for row in (hazards.with_live_ticks(afflictions)
                 .select_related("character__mettlecharacter").order_by("-pk")[:20]):
         state = hazards.affliction_state(row)
         lost = row.character.mettlecharacter.mettle_max_lost

@@ -12,6 +12,7 @@ import random
 
 from django import forms
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from campaigns.forms import BootstrapForm
@@ -258,21 +259,28 @@ LOWER, RECOVER = MettleHazard.Kind.LOWER, MettleHazard.Kind.RECOVER
 TICK_STEPS = {"lower": LOWER, "recover": RECOVER}
 
 
-def _live_ticks(affliction: MettleHazard, kind: str) -> int:
-    return affliction.ticks.filter(kind=kind, undone_at__isnull=True).count()
+def _live(kind: str) -> Count:
+    return Count("ticks", filter=Q(ticks__kind=kind, ticks__undone_at__isnull=True))
+
+
+def with_live_ticks(afflictions: QuerySet) -> QuerySet:
+    """Affliction rows with their ticks not undone counted (`live_lowered`,
+    `live_recovered`), so that a card listing several reads them in its one query."""
+    return afflictions.annotate(live_lowered=_live(LOWER), live_recovered=_live(RECOVER))
 
 
 def affliction_state(affliction: MettleHazard) -> dict:
     """What the Hazards card shows of an affliction (its row with the secret Dose): the
     max Mettle it has taken, what is left of its Dose, whether it has ended (a recovery
     ticked on it: "Afflictions end if the victim is still alive when cured or the result
-    runs out", AMB-M-AFF-2)."""
-    taken = _live_ticks(affliction, LOWER)
-    ended = _live_ticks(affliction, RECOVER) > 0
+    runs out", AMB-M-AFF-2). Its ticks are counted by `with_live_ticks`, or here."""
+    if getattr(affliction, "live_lowered", None) is None:
+        affliction = with_live_ticks(MettleHazard.objects.filter(pk=affliction.pk)).get()
+    taken, ended = affliction.live_lowered, affliction.live_recovered > 0
     left = engine.affliction_ticks_left(affliction.dose or 0, taken)
+    kind = _affliction_of(affliction)
     return {"taken": taken, "left": left, "ended": ended or left == 0,
-            "cured": ended, "interval": _affliction_of(affliction).interval,
-            "source": _affliction_of(affliction).source}
+            "cured": ended, "interval": kind.interval, "source": kind.source}
 
 
 def _affliction_of(row: MettleHazard) -> engine.Affliction:

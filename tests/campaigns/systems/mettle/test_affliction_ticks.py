@@ -5,6 +5,8 @@ ended, each tick a MettleHazard row with before and after, a request key and the
 undoable; every sheet shows the lowered maximum; permissions and hostile input."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaigns.services import CampaignError
@@ -216,6 +218,26 @@ def test_the_card_lists_the_affliction_with_its_buttons(client, campaign, gm, vi
     page = client.get(reverse("campaigns:mettle_guide", args=[campaign.pk])).content.decode()
     assert 'value="lower"' not in page and 'value="recover"' in page  # run out
     assert "(run out)" in page
+
+
+def test_the_card_reads_its_afflictions_in_flat_queries(client, campaign, gm, viktor, cold):
+    """The ticks of every affliction listed are counted in the list's one query."""
+    client.force_login(gm)
+    path = reverse("campaigns:mettle_guide", args=[campaign.pk])
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(path).status_code == 200
+        return len(captured)
+
+    one = queries()
+    for face in (6, 6):
+        hazards.apply(campaign=campaign, by=gm, rng=Fixed(face), data={
+            "character": viktor.pk, "kind": "affliction", "affliction": "cold"})
+    tick(campaign, gm, cold, "lower")
+    page = client.get(path).content.decode()
+    assert page.count("data-affliction=") == 3
+    assert queries() == one
 
 
 @pytest.mark.parametrize("data, status, message", [
