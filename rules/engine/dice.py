@@ -52,14 +52,16 @@ class Dice:
 def step_die(sides: int, steps: int) -> int:
     """Move a die type along DIE_LADDER; negative steps make it smaller.
 
-    A die size that is not on the ladder (homebrew d20, say) only steps down to
-    the nearest ladder die; the ends of the ladder are hard limits.
+    A die size that is not on the ladder (homebrew d20 or d5, say) never grows, and
+    its first step down lands on the nearest ladder die below it (d20 to d12, d5 to
+    d4), each further step one rung more; the ends of the ladder are hard limits.
     """
     if sides in DIE_LADDER:
         index = DIE_LADDER.index(sides)
     else:
-        index = max(i for i, s in enumerate(DIE_LADDER) if s <= sides) if sides > 2 else 0
         if steps >= 0:
             return sides
+        # Off the ladder, the die sits just above the nearest rung below it.
+        index = sum(1 for rung in DIE_LADDER if rung < sides)
     index = min(max(index + steps, 0), len(DIE_LADDER) - 1)
     return DIE_LADDER[index]

@@ -12,8 +12,10 @@ Rally die type increase." Team decision: Armored and worn armor do not stack.
 """
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from rules.engine.dice import Dice, step_die
+from rules.engine.dice import DIE_LADDER, Dice, step_die
 from rules.engine.eldritch_gambit import (
     ArmorStats,
     Attributes,
@@ -59,10 +61,30 @@ def sheet_for(attributes=EXAMPLE, level=10, **kwargs):
         (3, -1, 2),
         (12, -2, 8),
         (8, 0, 8),
+        # Homebrew dice off the ladder: the first step down is the nearest rung below.
+        (20, -1, 12),
+        (20, -2, 10),
+        (5, -1, 4),
+        (5, -2, 3),
+        (7, -1, 6),
+        (20, 1, 20),  # never grows off the ladder
+        (20, 0, 20),
+        (20, -9, 2),  # the ladder's end is a hard limit
     ],
 )
 def test_die_steps(sides, steps, result):
     assert step_die(sides, steps) == result
+
+
+@given(sides=st.integers(min_value=2, max_value=100), steps=st.integers(-8, -1))
+def test_a_step_down_never_grows_and_lands_on_the_ladder(sides, steps):
+    smaller = step_die(sides, steps)
+    assert smaller in DIE_LADDER
+    assert smaller <= sides
+    # one step more is never a larger die, and the first step is a smaller one unless
+    # the ladder's end is reached
+    assert step_die(sides, steps - 1) <= smaller
+    assert step_die(sides, -1) < sides or sides == DIE_LADDER[0]
 
 
 @pytest.mark.parametrize(
