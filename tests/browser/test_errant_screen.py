@@ -24,6 +24,23 @@ from tests.factories import CampaignFactory, MembershipFactory
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+def reaction_odds_fit(page) -> None:
+    """The Reaction odds fit their card: each table no wider than its scrolling wrapper
+    (nothing to scroll sideways) and inside the card, the page no wider than the window
+    (they used to be wider than the card, at desktop width and worse on a phone)."""
+    tables = page.evaluate("""() => [...document.querySelectorAll('[data-reaction-odds]')]
+        .map(table => {
+            const wrapper = table.closest('.table-responsive');
+            const card = table.closest('.card').getBoundingClientRect();
+            const box = table.getBoundingClientRect();
+            return {width: table.scrollWidth, room: wrapper.clientWidth,
+                    inside: box.left >= card.left && box.right <= card.right};
+        })""")
+    assert tables and all(t["width"] <= t["room"] and t["inside"] for t in tables), tables
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.evaluate(
+        "window.innerWidth")
+
+
 def test_the_guide_runs_a_lock_a_reaction_and_a_chase(page, live_server, password):
     campaign = CampaignFactory(system="errant", name="The Drowned Abbey")
     guide = campaign.owner
@@ -64,6 +81,7 @@ def test_the_guide_runs_a_lock_a_reaction_and_a_chase(page, live_server, passwor
     page.locator("[data-reaction-submit]").click()
     htmx_settled(page)
     expect(page.locator("[data-reaction]")).to_contain_text(f"{alignment:+d} (Alignment)")
+    reaction_odds_fit(page)
     page.get_by_label("Exchange", exact=True).select_option("banal")
     page.locator("[data-exchange-submit]").click()
     htmx_settled(page)
@@ -100,4 +118,5 @@ def test_the_guide_runs_a_lock_a_reaction_and_a_chase(page, live_server, passwor
     page.set_viewport_size(PHONE)
     page.reload()
     assert axe_check(page) == [], describe(axe_check(page))
+    reaction_odds_fit(page)
     screenshot(page, "errant_screen_phone")

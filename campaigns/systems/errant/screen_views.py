@@ -125,9 +125,11 @@ def _context(campaign, forms: dict) -> dict:
             reaction_rows.append({"npc": label + (f", 3D6 ({', '.join(speakers)})"
                                                   if dice == reactions.SPEECHCRAFT_DICE
                                                   else ""),
-                                  "alignment": alignment, "dice": dice,
+                                  "npc_alignment": label, "alignment": alignment,
+                                  "dice": dice,
                                   "odds": [(DISPOSITION_NAMES[d], odds(c))
                                            for d, c in chances.items()]})
+    reaction_tables = _reaction_tables(reaction_rows, speakers)
     negotiation = screen.negotiation_of(turn)
     chase = state.get("chase")
     chase_sides = []
@@ -158,6 +160,7 @@ def _context(campaign, forms: dict) -> dict:
             lock[0].modifier if lock else exploration.NORMAL, locksmith=True)),
         "bands": [(DISPOSITION_NAMES[n], top, DISPOSITION_DV[n]) for n, top in bands.tops],
         "bands_label": bands.label, "reaction_rows": reaction_rows,
+        "reaction_tables": reaction_tables,
         "negotiation": negotiation[0] if negotiation else None,
         "negotiation_secret": negotiation[1] if negotiation else False,
         "chase": chase, "chase_sides": chase_sides,
@@ -166,6 +169,23 @@ def _context(campaign, forms: dict) -> dict:
         "keys": {op: uuid.uuid4().hex for op in OPS},
         **_forms(errants, lights, forms, bands),
     }
+
+
+def _reaction_tables(reaction_rows: list[dict], speakers: list[str]) -> list[dict]:
+    """The Reaction odds as the page shows them: a narrow table per dice count (2D6, and
+    3D6 when a Speechcraft master is in the Company), a row per disposition and a column
+    per NPC Alignment, so that it fits its card on a phone."""
+    tables = []
+    for dice in dict.fromkeys(row["dice"] for row in reaction_rows):
+        rows = [row for row in reaction_rows if row["dice"] == dice]
+        caption = (f"{dice}D6, with a Speechcraft master ({', '.join(speakers)})"
+                   if dice == reactions.SPEECHCRAFT_DICE else f"{dice}D6")
+        tables.append({
+            "dice": dice, "caption": caption,
+            "columns": [(row["npc_alignment"], row["alignment"]) for row in rows],
+            "rows": [(name, [row["odds"][i][1] for row in rows])
+                     for i, (name, _) in enumerate(rows[0]["odds"])]})
+    return tables
 
 
 def _forms(errants, lights, given: dict, bands) -> dict:

@@ -359,6 +359,8 @@ def step(*, encounter_id: int, version: int | None, kind: str, payload: dict, by
         tracker = load(encounter, steps)
         if kind == "join":
             raise CampaignError("Add reinforcements with the form.", "join")
+        if kind == "damage":  # soaked by the armour worn now, whatever the sheet says later
+            payload = {**payload, **engine.worn(tracker.scene, payload.get("key"))}
         try:
             scene = engine.apply_step(tracker.scene, kind, payload)
         except InitiativeError as error:

@@ -293,7 +293,8 @@ def _put(state: InitiativeState, new: Fighter) -> InitiativeState:
 def damage(scene: Scene, key: str, amount: int, *, soak_bonus: int = 0, soft: bool = False,
            stun_attack: bool = False, stun_weapon: bool = False, area: bool = False,
            stagger: bool = False, stun_only: bool = False, firearm: bool = False,
-           bulletproof: bool = False) -> Scene:
+           bulletproof: bool = False, soak: int | None = None,
+           wears_bp: bool | None = None) -> Scene:
     """A hit of `amount` (DM + Edge, or an Area Attack's 1d6 + DM) through the target's
     Soak plus `soak_bonus` (a Defend's +2 and Edge, +1 on a failure), halved for Soft,
     unarmed or Stun hits (EN §Taking Damage, Attack; damage.damage_through_soak). "A hit
@@ -306,7 +307,12 @@ def damage(scene: Scene, key: str, amount: int, *, soak_bonus: int = 0, soft: bo
     always Stun on a Felling blow": full damage, Incapacitated on a Felling blow, ticked
     as a Stun Attack or not. A `firearm` hit on a BP wearer (known from the setup, or
     `bulletproof` ticked for this hit: an NPC's armour is only a Soak) is halved after
-    Soak the first time only (RS §Armor; damage.bulletproof_through, AMB-M-BP-1)."""
+    Soak the first time only (RS §Armor; damage.bulletproof_through, AMB-M-BP-1).
+
+    A hit is soaked by the armour worn when it landed (AMB-M-INI-7): `soak` (FRAME +
+    armour, before the Defend's bonus) and `wears_bp` are the target's numbers the step
+    recorded as it was taken, so that a later change to a sheet does not rewrite the
+    fight; None (a step recorded before they were kept) reads the Scene's."""
     state = scene.state
     if state.phase == volleyball.ENDED:
         raise InitiativeError("Initiative has ended.")
@@ -314,14 +320,18 @@ def damage(scene: Scene, key: str, amount: int, *, soak_bonus: int = 0, soft: bo
         raise InitiativeError(f"Damage is between 1 and {MAX_DAMAGE}.", "amount")
     if not 0 <= soak_bonus <= MAX_DAMAGE:
         raise InitiativeError(f"A Soak bonus is between 0 and {MAX_DAMAGE}.", "soak_bonus")
+    if soak is not None and (type(soak) is not int or not 0 <= soak <= MAX_DAMAGE):
+        raise InitiativeError(f"A recorded Soak is between 0 and {MAX_DAMAGE}.", "soak")
+    if wears_bp is not None and type(wears_bp) is not bool:
+        raise InitiativeError("Whether the target wore BP armour is yes or no.", "wears_bp")
     me = state.fighter(key)
     if "dead" in me.statuses or (me.mob and me.fallen):
         raise InitiativeError(f"{me.name} has already fallen.", "amount")
-    soak = scene.soak(key) + soak_bonus
+    soak = (scene.soak(key) if soak is None else soak) + soak_bonus
     stun_attack = stuns_on_felling(stun_attack=stun_attack, stun_only=stun_only)
     through = damage_through_soak(amount, soak, soft=soft, stun_attack=stun_attack,
                                   stun_weapon=stun_weapon or stun_only)
-    wears_bp = bulletproof or key in scene.bulletproof
+    wears_bp = bulletproof or (key in scene.bulletproof if wears_bp is None else wears_bp)
     spent = key in scene.bp_spent
     through, now_spent = bulletproof_through(through, firearm=firearm, bulletproof=wears_bp,
                                              spent=spent)
@@ -365,6 +375,16 @@ def damage(scene: Scene, key: str, amount: int, *, soak_bonus: int = 0, soft: bo
         new = replace(me, hp=result.mettle)
         text = f"{head} (Mettle {result.mettle}/{me.hp_max})."
     return scene.with_state(volleyball.settle(_event(_put(state, new), "damage", text, key)))
+
+
+def worn(scene: Scene, key) -> dict:
+    """What a damage step records of its target as it is taken (AMB-M-INI-7): its Soak and
+    whether it wears BP armour, as the Scene has them now; nothing for a key not in it
+    (the step is then refused for its key)."""
+    soaks = dict(scene.soaks)
+    if not isinstance(key, str) or key not in soaks:
+        return {}
+    return {"soak": soaks[key], "wears_bp": key in scene.bulletproof}
 
 
 def set_mettle(scene: Scene, key: str, mettle: int) -> Scene:
@@ -573,7 +593,8 @@ STEPS = {
                                   area=p.get("area", False), stagger=p.get("stagger", False),
                                   stun_only=p.get("stun_only", False),
                                   firearm=p.get("firearm", False),
-                                  bulletproof=p.get("bulletproof", False)),
+                                  bulletproof=p.get("bulletproof", False),
+                                  soak=p.get("soak"), wears_bp=p.get("wears_bp")),
     "set_mettle": lambda s, p: set_mettle(s, p["key"], p["mettle"]),
     "move": lambda s, p: move(s, p["actor"], p["zone"], hindered=p.get("hindered", False)),
     "statuses": lambda s, p: s.with_state(volleyball.set_statuses(

@@ -333,7 +333,19 @@ def test_the_page_shows_3d6_odds_and_rolls_them_for_the_master_chosen(
                and r["npc"].startswith("Neutral"))
     assert row["npc"] == "Neutral, 3D6 (Quill)"
     assert row["odds"][-1] == ("Friendly", screen.odds(three["friendly"]))
-    assert "Neutral, 3D6 (Quill)" in body and "The NPC deals with" in body
+    assert "The NPC deals with" in body
+    # Shown as a narrow table per dice count: a row per disposition, a column per NPC.
+    two, three_table = page.context["reaction_tables"]
+    assert (two["dice"], three_table["dice"]) == (2, 3)
+    assert three_table["caption"] == "3D6, with a Speechcraft master (Quill)"
+    assert three_table["caption"] in body
+    assert [npc for npc, _ in three_table["columns"]] == ["Lawful", "Neutral", "Chaotic"]
+    assert three_table["columns"][1] == ("Neutral", alignment)
+    assert [name for name, _ in three_table["rows"]] == [
+        "Hostile", "Unfriendly", "Unsure", "Amicable", "Friendly"]
+    assert three_table["rows"][-1] == ("Friendly", [
+        r["odds"][-1][1] for r in page.context["reaction_rows"] if r["dice"] == 3])
+    assert three_table["rows"][-1][1][1] == screen.odds(three["friendly"])
     response = client.post(url(campaign, "reaction"), {
         "turn": turn.pk, "npc": "Abbot", "npc_alignment": "N", "speaker": quill.pk},
         HTTP_HX_REQUEST="true")

@@ -17,7 +17,9 @@ from campaigns.systems.mettle.encounters import (
     MettleInitiativeStep,
 )
 from characters.systems.mettle.apps import KEY
+from characters.systems.mettle.inventory import legacy_gear, lines_of
 from characters.systems.mettle.models import MettleCharacter
+from characters.systems.mettle.services import character_update
 from tests.characters.systems.mettle.helpers import make_viktor
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
@@ -743,3 +745,96 @@ def test_a_taser_felling_blow_always_stuns(client, guide, party, fight):
                        stun_only="<script>").status_code == 302
     viktor_now = tracker(fight).state.fighter(viktor)
     assert viktor_now.hp == 9 and "incapacitated" in viktor_now.statuses
+
+
+def wear(who: MettleCharacter, armor: str) -> None:
+    """The player changes the worn armour in the builder, keeping the rest of the gear."""
+    character = MettleCharacter.objects.get(pk=who.pk)
+    gear = legacy_gear(lines_of(character))
+    character_update(character=character, by=character.owner,
+                     data={"armor": armor, "weapons": gear["weapons"], "gear": gear["gear"]})
+
+
+def test_a_hit_is_soaked_by_the_armour_worn_when_it_landed(client, guide, party, fight):
+    """AMB-M-INI-7: the fight is a replay of its steps, and a damage step keeps the
+    target's Soak and BP as they were when the hit landed. Viktor (Mettle 9, Soak 3, no
+    armour) takes 7: 4 through. He then puts on Plate (Soak 3 + 3 = 6): the hit already
+    taken stays 4 through on every replay; the next hit of 7 is 1 through. A pistol hit
+    before he wears the Kevlar vest (BP) is not halved after he puts it on, and the first
+    firearm hit in the vest is."""
+    client.force_login(guide)
+    viktor = key(fight, "Viktor")
+    post_step(client, fight, kind="trigger", claimants=[viktor])
+
+    def hp():
+        return tracker(fight).state.fighter(viktor).hp
+
+    assert damage_post(client, fight, viktor, amount="7").status_code == 302
+    assert hp() == 9 - 4
+    wear(party[0], "Heavy (Plate)")
+    assert hp() == 9 - 4 and not tracker(fight).failed  # the hit taken is not rewritten
+    assert tracker(fight).row(viktor).soak == 6  # the next hit's Soak
+    first = MettleInitiativeStep.objects.filter(encounter=fight, kind="damage").get()
+    assert first.payload["soak"] == 3 and first.payload["wears_bp"] is False
+    assert damage_post(client, fight, viktor, amount="7").status_code == 302
+    assert hp() == 5 - 1
+    wear(party[0], "")  # armour off again: both hits stand as they were taken
+    assert hp() == 4
+    assert "Soak 6: 1 through" in client.get(url(fight)).content.decode()
+    # A pistol hit without BP, then the vest on: the earlier hit is not halved after the
+    # fact, and the vest's first firearm hit is the next one.
+    assert damage_post(client, fight, viktor, amount="5", firearm="on").status_code == 302
+    assert hp() == 4 - 2 and not tracker(fight).row(viktor).bp_spent
+    wear(party[0], "Kevlar vest (BP)")
+    assert hp() == 2 and not tracker(fight).row(viktor).bp_spent
+    assert damage_post(client, fight, viktor, amount="6", firearm="on").status_code == 302
+    assert hp() == 2 - 1 and tracker(fight).row(viktor).bp_spent  # (6 - 4) halved: 1
+    wear(party[0], "")
+    assert hp() == 1 and tracker(fight).row(viktor).bp_spent
+    # Undo and replay stay stable: taking back the last hit gives back exactly it.
+    assert undo_post(client, fight).status_code == 302
+    assert hp() == 2 and not tracker(fight).row(viktor).bp_spent
+    # The recorded numbers are the server's: a Soak posted with the hit is not a field.
+    assert damage_post(client, fight, viktor, amount="1", soak="99",
+                       wears_bp="on").status_code == 302
+    last = MettleInitiativeStep.objects.filter(encounter=fight).order_by("-number").first()
+    assert last.payload["soak"] == 3 and last.payload["wears_bp"] is False
+
+
+def test_a_hit_recorded_before_soak_was_kept_reads_the_sheet(client, guide, party, fight):
+    """A damage step stored before AMB-M-INI-7 has no Soak of its own: it still replays,
+    through the target's sheet as it is now (the only Soak known for it); the steps
+    recorded since keep theirs."""
+    client.force_login(guide)
+    viktor = key(fight, "Viktor")
+    post_step(client, fight, kind="trigger", claimants=[viktor])
+    assert damage_post(client, fight, viktor, amount="7").status_code == 302
+    old = MettleInitiativeStep.objects.filter(encounter=fight, kind="damage").get()
+    old.payload = {k: v for k, v in old.payload.items() if k not in ("soak", "wears_bp")}
+    old.save(update_fields=["payload"])
+    assert tracker(fight).state.fighter(viktor).hp == 9 - 4
+    wear(party[0], "Heavy (Plate)")
+    assert tracker(fight).state.fighter(viktor).hp == 9 - 1  # the sheet's Soak 6 now
+    assert damage_post(client, fight, viktor, amount="7").status_code == 302
+    wear(party[0], "")
+    assert tracker(fight).state.fighter(viktor).hp == 9 - 4 - 1  # old: 4; new: kept 1
+    assert not tracker(fight).failed
+
+
+@pytest.mark.parametrize("recorded", [{"soak": -1}, {"soak": "3"}, {"soak": 1000},
+                                      {"soak": True}, {"wears_bp": "yes"}, {"wears_bp": 1}])
+def test_a_tampered_recorded_soak_is_a_step_that_no_longer_applies(guide, party, fight,
+                                                                   recorded):
+    """A stored damage step whose recorded numbers are not a Soak or a yes/no is reported
+    as a step that no longer applies, never a 500."""
+    viktor = key(fight, "Viktor")
+    service.step(encounter_id=fight.pk, version=None, kind="trigger",
+                 payload={"key": viktor}, by=guide)
+    service.step(encounter_id=fight.pk, version=None, kind="damage",
+                 payload={"key": viktor, "amount": 7}, by=guide)
+    hit = MettleInitiativeStep.objects.get(encounter=fight, kind="damage")
+    hit.payload = {**hit.payload, **recorded}
+    hit.save(update_fields=["payload"])
+    loaded = tracker(fight)
+    assert loaded.state.fighter(viktor).hp == 9
+    assert len(loaded.failed) == 1 and "no longer applies" in loaded.failed[0]

@@ -28,6 +28,7 @@ from rules.engine.mettle.initiative import (
     trigger,
     wait,
     who_triggers,
+    worn,
 )
 
 
@@ -423,3 +424,41 @@ def test_a_stun_only_weapon_always_stuns_on_a_felling_blow():
     via_ledger = apply_step(bp_scene(), "damage", {"key": "thug", "amount": 6,
                                                     "stun_only": True})
     assert "incapacitated" in via_ledger.state.fighter("thug").statuses
+
+
+def test_a_hit_is_soaked_by_the_armour_recorded_with_it():
+    """AMB-M-INI-7: a damage step's recorded `soak` and `wears_bp` (the target's as the
+    hit landed) win over the Scene's, which may have been read from a sheet changed
+    since; a step without them (recorded before they were kept) reads the Scene's."""
+    s = bp_scene()  # Viktor: Soak 4, BP, as the Scene has him now
+    assert worn(s, "viktor") == {"soak": 4, "wears_bp": True}
+    assert worn(s, "thug") == {"soak": 2, "wears_bp": False}
+    assert worn(s, "nobody") == {} and worn(s, ["viktor"]) == {}
+    # Hit when he wore nothing (Soak 3, no BP): 7 is 4 through, a pistol is not halved.
+    then = {"key": "viktor", "amount": 7, "firearm": True, "soak": 3, "wears_bp": False}
+    replayed = replay(s, [("damage", then)])
+    assert replayed.state.fighter("viktor").hp == 9 - 4 and replayed.bp_spent == ()
+    assert "Soak 3: 4 through" in replayed.state.log[-1].text
+    # The Defend's bonus adds to the recorded Soak.
+    defended = apply_step(s, "damage", {**then, "soak_bonus": 2, "firearm": False})
+    assert defended.state.fighter("viktor").hp == 9 - 2
+    # Recorded in the vest: halved, whatever the Scene says now.
+    vest = {"key": "viktor", "amount": 7, "firearm": True, "soak": 4, "wears_bp": True}
+    bare = scene()  # no Soak, no BP known for Viktor
+    assert apply_step(bare, "damage", vest).state.fighter("viktor").hp == 9 - 2
+    # An NPC's BP ticked on the hit still counts beside a recorded "no".
+    npc = {"key": "thug", "amount": 5, "firearm": True, "bulletproof": True,
+           "soak": 2, "wears_bp": False}
+    assert apply_step(bp_scene(), "damage", npc).state.fighter("thug").hp == 4 - 2
+    # Old steps: the Scene's numbers.
+    old = {"key": "viktor", "amount": 7, "firearm": True}
+    assert apply_step(s, "damage", old).state.fighter("viktor").hp == 9 - 2
+
+
+@pytest.mark.parametrize("recorded", [{"soak": -1}, {"soak": 1000}, {"soak": "3"},
+                                      {"soak": 2.5}, {"soak": True}, {"wears_bp": "no"},
+                                      {"wears_bp": 0}])
+def test_a_recorded_soak_that_is_not_one_is_refused(recorded):
+    with pytest.raises(InitiativeError) as refused:
+        apply_step(bp_scene(), "damage", {"key": "viktor", "amount": 7, **recorded})
+    assert refused.value.field in ("soak", "wears_bp")
