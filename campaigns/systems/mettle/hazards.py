@@ -190,14 +190,18 @@ def apply(*, campaign: Campaign, by, data: dict, rng: random.Random | None = Non
             after_statuses.add(STAGGERED)
         if kind == MettleHazard.Kind.FIRE and inputs["burning"]:
             after_statuses.add("burning")
-        if kind == MettleHazard.Kind.AFFLICTION:
+        if kind == MettleHazard.Kind.AFFLICTION and dose:
+            # A Dose of 0 (a poison FRAME cut to nothing: "If positive") has run out at
+            # once: the character is not Afflicted by it (AMB-M-AFF-6).
             after_statuses.add("afflicted")
         mettle = max(min(result.mettle, METTLE_MAX), METTLE_MIN)
         after = before if through == 0 else mettle
         new_statuses = list(statuses_after_scene(after_statuses, after))
         name = character.name
         if kind == MettleHazard.Kind.AFFLICTION:
-            summary = f"{name} is Afflicted: {affliction.source} ({arithmetic})."
+            summary = (f"{name} is Afflicted: {affliction.source} ({arithmetic})." if dose
+                       else f"{name} shrugs off {affliction.source} ({arithmetic}): "
+                            "no effect.")
         else:
             summary = (f"{name}: {MettleHazard.Kind(kind).label}, {arithmetic} = {amount}, "
                        f"less Soak {soak} = {through} damage; Mettle {current} → {mettle}")
@@ -233,15 +237,15 @@ def undo(*, campaign: Campaign, by, hazard_pk: int) -> MettleHazard:
     hazard.refresh_from_db()
     if hazard.undone_at is not None:
         return hazard
+    if hazard.ticks.filter(undone_at__isnull=True).exists():
+        raise CampaignError("Undo the affliction's ticks first (the newest first).",
+                            "has_ticks")
     if (character.mettle_current != hazard.mettle_after
             or list(character.statuses or ()) != list(hazard.statuses_after)
             or (hazard.max_lost_after is not None
                 and character.mettle_max_lost != hazard.max_lost_after)):
         raise CampaignError(f"{character.name}'s Mettle or statuses changed since; change "
                             "the sheet instead.", "changed_since")
-    if hazard.ticks.filter(undone_at__isnull=True).exists():
-        raise CampaignError("Undo the affliction's ticks first (the newest first).",
-                            "has_ticks")
     changes = {"mettle_current": hazard.mettle_before, "statuses": hazard.statuses_before}
     if hazard.max_lost_before is not None:
         changes["mettle_max_lost"] = hazard.max_lost_before
@@ -285,6 +289,24 @@ def affliction_state(affliction: MettleHazard) -> dict:
 
 def _affliction_of(row: MettleHazard) -> engine.Affliction:
     return engine.AFFLICTION_BY_KEY[row.inputs["affliction"]]
+
+
+def lasting_afflictions(character_id: int, *, exclude: int | None = None
+                        ) -> list[tuple[MettleHazard, dict]]:
+    """The character's afflictions not undone that have not ended (neither cured nor
+    run out), each with its state (`affliction_state`): what keeps it Afflicted and what
+    a tranquilizer raises its Check Difficulties by (AMB-M-AFF-6, -7)."""
+    rows = MettleHazard.objects.filter(character_id=character_id,
+                                       kind=MettleHazard.Kind.AFFLICTION,
+                                       undone_at__isnull=True)
+    if exclude is not None:
+        rows = rows.exclude(pk=exclude)
+    lasting = []
+    for row in with_live_ticks(rows.order_by("created_at", "pk")):
+        state = affliction_state(row)
+        if not state["ended"]:
+            lasting.append((row, state))
+    return lasting
 
 
 def affliction_tick(*, campaign: Campaign, by, affliction_pk: int, step: str,
@@ -342,20 +364,32 @@ def affliction_tick(*, campaign: Campaign, by, affliction_pk: int, step: str,
         before = character.mettle_current
         after = engine.mettle_under_lowered_maximum(before, new_maximum)
         statuses = list(character.statuses or ())
+        # This tick ends the affliction: the last of its Dose (it runs out) or the first
+        # recovery before that (the cure). Afflicted goes with it unless another
+        # affliction of the character lasts (EN §Status Effects: "until it runs out or is
+        # cured"; AMB-M-AFF-6).
+        ends = (state["left"] == 1) if kind == LOWER else not state["ended"]
+        new_statuses = statuses
+        if ends and not lasting_afflictions(character.pk, exclude=source.pk):
+            new_statuses = [key for key in statuses if key != "afflicted"]
         verb = "lowered" if kind == LOWER else "recovered"
         summary = (f"{character.name}: {affliction.source}, max Mettle {verb} "
                    f"{maximum} → {new_maximum}")
         if after != before:
             summary += f", Mettle {before} → {after}"
+        if new_statuses != statuses:
+            summary += "; no longer Afflicted"
         summary += "."
         MettleCharacter.objects.filter(pk=character.pk).update(
-            mettle_max_lost=new_lost, mettle_current=after, updated_at=timezone.now())
+            mettle_max_lost=new_lost, mettle_current=after, statuses=new_statuses,
+            updated_at=timezone.now())
         try:
             with transaction.atomic():
                 return MettleHazard.objects.create(
                     campaign=campaign, character=character, kind=kind, affliction=source,
                     inputs={"affliction": affliction.key}, mettle_before=before,
-                    mettle_after=after, statuses_before=statuses, statuses_after=statuses,
+                    mettle_after=after, statuses_before=statuses,
+                    statuses_after=new_statuses,
                     max_lost_before=lost, max_lost_after=new_lost, summary=summary[:300],
                     created_by=by, request_key=key)
         except IntegrityError as error:

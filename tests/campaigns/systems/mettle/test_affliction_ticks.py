@@ -87,6 +87,49 @@ def test_recovery_ends_the_affliction_and_stops_at_zero(campaign, gm, viktor, co
     assert error.value.code == "nothing_lost"
 
 
+def test_afflicted_ends_when_the_affliction_runs_out(campaign, gm, viktor, cold):
+    """EN §Status Effects: Afflicted "until it runs out or is cured" (AMB-M-AFF-6): the
+    tick that takes the last of the Dose takes the status off, and its Undo puts it back."""
+    tick(campaign, gm, cold, "lower")
+    assert fresh(viktor).statuses == ["afflicted"]
+    last = tick(campaign, gm, cold, "lower")  # Dose 2 reached
+    assert fresh(viktor).statuses == []
+    assert (last.statuses_before, last.statuses_after) == (["afflicted"], [])
+    assert last.summary.endswith("; no longer Afflicted.")
+    recovery = tick(campaign, gm, cold, "recover")  # after the run-out: nothing changes
+    assert recovery.statuses_after == [] and fresh(viktor).statuses == []
+    hazards.undo(campaign=campaign, by=gm, hazard_pk=recovery.pk)
+    hazards.undo(campaign=campaign, by=gm, hazard_pk=last.pk)
+    assert fresh(viktor).statuses == ["afflicted"]
+
+
+def test_afflicted_ends_at_the_cure(campaign, gm, viktor, cold):
+    tick(campaign, gm, cold, "lower")
+    cure = tick(campaign, gm, cold, "recover")  # cured before the Dose is reached
+    assert (cure.statuses_before, cure.statuses_after) == (["afflicted"], [])
+    assert fresh(viktor).statuses == []
+
+
+def test_afflicted_stays_while_another_affliction_lasts(campaign, gm, viktor, cold):
+    bite = hazards.apply(campaign=campaign, by=gm, rng=Fixed(4), data={
+        "character": viktor.pk, "kind": "affliction", "affliction": "monitor"})
+    assert bite.dose == 3
+    tick(campaign, gm, cold, "lower")
+    cure = tick(campaign, gm, cold, "recover")  # the cold cured, the bite still festers
+    assert cure.statuses_after == ["afflicted"] and fresh(viktor).statuses == ["afflicted"]
+    for _ in range(3):
+        last = hazards.affliction_tick(campaign=campaign, by=gm, affliction_pk=bite.pk,
+                                       step="lower")
+    assert last.statuses_after == [] and fresh(viktor).statuses == []
+
+
+def test_other_statuses_are_kept(campaign, gm, viktor, cold):
+    MettleCharacter.objects.filter(pk=viktor.pk).update(statuses=["afflicted", "blinded"])
+    tick(campaign, gm, cold, "lower")
+    tick(campaign, gm, cold, "lower")
+    assert fresh(viktor).statuses == ["blinded"]
+
+
 def test_the_newest_tick_is_undone_and_an_older_one_refused(campaign, gm, viktor, cold):
     first = tick(campaign, gm, cold, "lower")
     second = tick(campaign, gm, cold, "lower")

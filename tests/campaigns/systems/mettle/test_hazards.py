@@ -116,6 +116,17 @@ def test_affliction_dose_secret_and_afflicted(campaign, gm, viktor):
     assert viktor.statuses == ["afflicted"] and viktor.mettle_current is None
 
 
+def test_a_poison_frame_cuts_to_nothing_does_not_afflict(campaign, gm, viktor):
+    """Scenery > Affliction: "subtract the victim's FRAME. If positive, lower ...": a
+    Dose of 0 has run out at once, so the character is not Afflicted (AMB-M-AFF-6)."""
+    hazard = hazards.apply(campaign=campaign, by=gm, rng=Fixed(2), data={
+        "character": viktor.pk, "kind": "affliction", "affliction": "tranquilizer"})
+    assert hazard.dose == 0  # 1d6 (2) - FRAME 3, never below 0
+    assert "no effect" in hazard.summary
+    viktor.refresh_from_db()
+    assert viktor.statuses == []
+
+
 def test_undo_restores_and_double_click_is_one_row(campaign, gm, viktor):
     data = {**fall(viktor), "request_key": "k" * 32}
     first = hazards.apply(campaign=campaign, by=gm, data=data, rng=Fixed(5))
