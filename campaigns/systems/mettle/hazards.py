@@ -309,6 +309,14 @@ def lasting_afflictions(character_id: int, *, exclude: int | None = None
     return lasting
 
 
+def tranquilizer_raise(character_id: int) -> int:
+    """What the character's tranquilizers raise its every Check Difficulty by, while
+    they last (engine.tranquilizer_difficulty; AMB-M-AFF-7): 0 for most characters."""
+    return engine.tranquilizer_difficulty(
+        row.dose or 0 for row, _state in lasting_afflictions(character_id)
+        if _affliction_of(row).raises_difficulty)
+
+
 def affliction_tick(*, campaign: Campaign, by, affliction_pk: int, step: str,
                     request_key: str | None = None) -> MettleHazard:
     """One tick of the affliction rolled on row `affliction_pk`: `step` "lower" takes one
