@@ -56,6 +56,10 @@ class Row:
     label: str  # "Thug 4D (FRAME 6)" for an NPC pool, the name for a PC
     bulletproof: bool = False  # wears BP armour (RS §Armor), as the fight knows it
     bp_spent: bool = False  # its BP has halved the first firearm damage
+    # Burning (Scenery > Fire): the fire's damage it takes each Round (None: not given
+    # yet), and what it still has to take this Round (None: nothing due).
+    burn_amount: int | None = None
+    burn_due: int | None = None
 
     @property
     def key(self) -> str:
@@ -154,7 +158,8 @@ def load(encounter: MettleEncounter, steps=None) -> Tracker:
         key = combatant.key
         rows.append(Row(combatant, scene.state.fighter(key), scene.soak(key), scene.zone(key),
                         scene.parts_left(key), label, bulletproof=key in scene.bulletproof,
-                        bp_spent=key in scene.bp_spent))
+                        bp_spent=key in scene.bp_spent, burn_amount=scene.burn_amount(key),
+                        burn_due=scene.burn_due(key)))
     return Tracker(encounter, scene, rows, failed)
 
 

@@ -106,7 +106,7 @@ class CheckForm(BootstrapForm):
     request_key = RequestKeyField()
 
     def __init__(self, *args, sheet, backstories=(), surge_max: int = 0,
-                 difficulty_raise: int = 0, **kwargs):
+                 difficulty_raise: int = 0, rally_refusal: str = "", **kwargs):
         super().__init__(*args, **kwargs)
         self.sheet = sheet
         self.backstories = list(backstories)
@@ -114,6 +114,7 @@ class CheckForm(BootstrapForm):
         # A tranquilizer's Dose, added to every Check's Difficulty while it lasts
         # (Scenery > Affliction; hazards.tranquilizer_raise, AMB-M-AFF-7).
         self.difficulty_raise = difficulty_raise
+        self.rally_refusal = rally_refusal  # Burning or Staggered: no Rally
         self.fields["action"].choices = [("", "A plain Check")] + [
             (a.name, f"{a.name}: {ATTRIBUTE_NAMES[a.active]} vs {a.passive}") for a in ACTIONS]
         self.fields["pool"].choices = pool_choices(sheet, self.backstories)
@@ -137,6 +138,8 @@ class CheckForm(BootstrapForm):
 
     def clean(self):
         data = super().clean()
+        if data.get("action") == "Rally" and self.rally_refusal:
+            self.add_error("action", self.rally_refusal)
         if (data.get("difficulty") == TARGET and data.get("target_pool") is None
                 and "target_pool" not in self.errors):
             self.add_error("target_pool", "Type the target's pool, or choose a "

@@ -27,6 +27,7 @@ from characters.systems.mettle.builds import keep_sheet_reads, sheet_for
 from characters.systems.mettle.models import MettleCharacter
 from rules.engine.mettle.checks import check_odds, difficulty_rank
 from rules.engine.mettle.data import ACTION_BY_NAME, ATTRIBUTE_NAMES, TWIST_SEEDS
+from rules.engine.mettle.statuses import rally_refusal
 
 from . import hazards, roll_services
 from .access import membership_or_404
@@ -82,16 +83,19 @@ def _check_form(character, sheet, data=None) -> CheckForm:
                                   "team_best": "", "raises": 0, "difficulty": "3",
                                   "target_pool": "", "request_key": _key()},
                          sheet=sheet, backstories=character.backstories, surge_max=surge_max,
-                         difficulty_raise=raised)
+                         difficulty_raise=raised,
+                         rally_refusal=rally_refusal(character.statuses or ()))
     return CheckForm(data, sheet=sheet, backstories=character.backstories, surge_max=surge_max,
-                     difficulty_raise=raised)
+                     difficulty_raise=raised,
+                     rally_refusal=rally_refusal(character.statuses or ()))
 
 
 def _odds_for(form: CheckForm) -> dict | None:
     if not form.is_bound:
         form = CheckForm({**form.initial, "request_key": ""}, sheet=form.sheet,
                          backstories=form.backstories, surge_max=form.surge_max,
-                         difficulty_raise=form.difficulty_raise)
+                         difficulty_raise=form.difficulty_raise,
+                         rally_refusal=form.rally_refusal)
     if not form.is_valid():
         return None
     difficulty, source = form.difficulty_value()

@@ -4,6 +4,7 @@ page and its endpoints (anonymous, another player, the owner, the Guide; hostile
 and the session log with its conditional poll."""
 
 import random
+from html import escape
 
 import pytest
 from django.urls import reverse
@@ -550,3 +551,40 @@ def test_the_raise_lasts_until_the_tranquilizer_ends(client, table):
     cold = hazards.apply(campaign=campaign, by=guide, rng=random.Random(1), data={
         "character": table["viktor"].pk, "kind": "affliction", "affliction": "cold"})
     assert cold.dose is not None and raised() == 2  # a disease raises nothing
+
+
+# -- no Rally while Burning or Staggered (Scenery > Fire; EN §Taking Damage) -----------------
+
+
+@pytest.mark.parametrize("statuses, mettle, message", [
+    (["burning"], None, "Burning characters cannot Rally (Scenery > Fire)."),
+    (["staggered"], -1, "Staggered characters cannot Rally (EN §Taking Damage)."),
+])
+def test_a_burning_or_staggered_character_cannot_rally(client, table, statuses, mettle,
+                                                       message):
+    viktor = table["viktor"]
+    MettleCharacter.objects.filter(pk=viktor.pk).update(statuses=statuses,
+                                                        mettle_current=mettle)
+    client.force_login(table["player"])
+    rally = {**CHECK, "action": "Rally", "pool": "motive", "request_key": "r1"}
+    response = client.post(reverse("characters:mettle_check", args=[viktor.pk]), rally)
+    assert response.status_code == 422
+    assert f"data-action-error>{escape(message)}<" in response.content.decode()
+    odds = client.post(reverse("characters:mettle_check_odds", args=[viktor.pk]), rally,
+                       HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="odds-none"' in odds
+    with pytest.raises(RollRefused) as error:  # the service, whatever the form says
+        roll_services.make_check(character=viktor, by=table["player"],
+                                 request=plain(action="Rally", attribute="motive"))
+    assert (error.value.code, error.value.field) == ("no_rally", "action")
+    split = {**SPLIT, "action_1": "Rally", "part": "1"}
+    page = client.post(reverse("characters:mettle_split_roll", args=[viktor.pk]), split,
+                       HTTP_HX_REQUEST="true").content.decode()
+    assert escape(message) in page
+    assert not MettleRoll.objects.exists()
+    # Another Action is rolled as usual, and once extinguished the Rally is.
+    client.post(reverse("characters:mettle_check", args=[viktor.pk]),
+                {**CHECK, "request_key": "n1"})
+    MettleCharacter.objects.filter(pk=viktor.pk).update(statuses=[], mettle_current=5)
+    client.post(reverse("characters:mettle_check", args=[viktor.pk]), rally)
+    assert MettleRoll.objects.count() == 2

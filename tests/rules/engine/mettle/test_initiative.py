@@ -423,3 +423,73 @@ def test_a_stun_only_weapon_always_stuns_on_a_felling_blow():
     via_ledger = apply_step(bp_scene(), "damage", {"key": "thug", "amount": 6,
                                                     "stun_only": True})
     assert "incapacitated" in via_ledger.state.fighter("thug").statuses
+
+
+# -- Burning (Scenery > Fire; AMB-M-FIRE-1) --------------------------------------------------
+
+
+def fire_scene():
+    """A mummy (an NPC pool 6D, FRAME 2 + no armour) and Viktor (Soak 3)."""
+    return trigger(new_scene([
+        fighter("viktor", "Viktor", mettle_max=9),
+        fighter("mummy", "Mummy", side=FOES, mettle_max=6),
+    ], soaks={"viktor": 3, "mummy": 2}), "viktor")
+
+
+def next_round(s):
+    """Both act; Round 2 begins."""
+    s = act(s, s.state.holder, [], "Move")
+    other = next(f.key for f in s.state.fighters if f.has_action)
+    s = act(pass_to(s, other), other, [], "Move")
+    return pass_to(s, s.state.legal_passes()[0])
+
+
+def test_a_flammable_target_takes_the_same_fire_damage_each_round():
+    """Scenery > Fire: a torch's 1d6 rolled 5 on a mummy (Soak 2): 3 through; Burning, it
+    takes the same 5 again each Round, soaked again: 3 more in Round 2, once."""
+    s = apply_step(fire_scene(), "damage", {"key": "mummy", "amount": 5, "burning": True})
+    mummy = s.state.fighter("mummy")
+    assert mummy.hp == 3 and "burning" in mummy.statuses and not mummy.can_rally
+    assert s.burn_amount("mummy") == 5 and s.burn_due("mummy") is None  # Round 1's taken
+    with pytest.raises(InitiativeError, match="already burned this Round"):
+        apply_step(s, "burn", {"key": "mummy"})
+    s = next_round(s)
+    assert s.state.round == 2 and s.burn_due("mummy") == 5
+    assert "Mummy is Burning: 5 fire damage again this Round, through Soak." in [
+        e.text for e in s.state.log]
+    assert not any("1d6" in e.text for e in s.state.log)  # not Eldritch Gambit's 1d6
+    s = apply_step(s, "burn", {"key": "mummy"})
+    assert s.state.fighter("mummy").hp == 0 and s.state.fighter("mummy").fallen
+    assert s.burn_due("mummy") is None
+    with pytest.raises(InitiativeError):
+        apply_step(s, "burn", {"key": "mummy"})
+    s = next_round(apply_step(s, "set_mettle", {"key": "mummy", "mettle": 0}))
+    # "until extinguished or burnt to cinders": Fallen, it still burns.
+    assert s.burn_due("mummy") == 5
+    assert apply_step(s, "burn", {"key": "mummy"}).state.fighter("mummy").hp == -3
+
+
+def test_extinguished_burning_stops_and_a_burning_status_asks_for_its_damage():
+    s = apply_step(fire_scene(), "damage", {"key": "viktor", "amount": 4, "burning": True})
+    s = apply_step(s, "statuses", {"key": "viktor", "statuses": []})  # extinguished
+    assert s.burn_amount("viktor") is None
+    s = next_round(s)
+    assert s.burn_due("viktor") is None
+    s = apply_step(s, "statuses", {"key": "viktor", "statuses": ["burning"]})
+    assert s.burn_due("viktor") is None  # Burning by hand: the fire's damage unknown
+    with pytest.raises(InitiativeError, match="no fire damage given"):
+        apply_step(s, "burn", {"key": "viktor"})
+    s = apply_step(s, "set_burning", {"key": "viktor", "amount": 6})
+    assert s.burn_due("viktor") == 6
+    s = apply_step(s, "burn", {"key": "viktor", "stagger": False})
+    assert s.state.fighter("viktor").hp == 9 - 1 - 3  # 4-3 in Round 1, 6-3 now
+    with pytest.raises(InitiativeError):
+        apply_step(s, "set_burning", {"key": "viktor", "amount": 0})
+
+
+def test_a_burning_felling_blow_may_be_staggered():
+    s = apply_step(fire_scene(), "set_mettle", {"key": "viktor", "mettle": 2})
+    s = apply_step(s, "set_burning", {"key": "viktor", "amount": 6})
+    s = apply_step(s, "burn", {"key": "viktor", "stagger": True})
+    viktor = s.state.fighter("viktor")
+    assert "staggered" in viktor.statuses and viktor.hp == 2 - 3 - 1
