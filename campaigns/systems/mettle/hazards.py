@@ -24,7 +24,8 @@ from config.parsing import RequestKeyField
 from rules.engine.mettle import damage as engine
 from rules.engine.mettle.statuses import STAGGERED, statuses_after_scene
 
-from .encounters import MettleCombatant, MettleEncounter
+from . import initiative
+from .encounters import MettleCombatant, MettleEncounter, MettleInitiativeStep
 from .hazard_models import MettleHazard
 
 RNG = random.SystemRandom()  # tests pass a seeded random.Random
@@ -107,6 +108,27 @@ def _refuse_in_a_fight(character: MettleCharacter) -> None:
                             "fight first.", "in_a_fight", field="character")
 
 
+def _lock_fight(campaign: Campaign, character_id) -> MettleEncounter | None:
+    """The fight not yet ended the character is in, locked before the character (the
+    order the fight's end takes: the encounter, then the party's sheets), so that an
+    affliction on it is recorded in the fight's ledger too (AMB-M-AFF-4)."""
+    if not isinstance(character_id, int):
+        return None  # _locked_character says what is wrong
+    fight = initiative.fight_of(character_id)
+    if fight is None or fight.campaign_id != campaign.pk:
+        return None
+    fight = MettleEncounter.objects.select_for_update().get(pk=fight.pk)
+    # Ended while this waited for its lock: the sheet is the character's own again.
+    return None if fight.status == MettleEncounter.Status.ENDED else fight
+
+
+def _same_fight(fight: MettleEncounter | None, character: MettleCharacter) -> None:
+    now = initiative.fight_of(character.pk)
+    if (now.pk if now else None) != (fight.pk if fight else None):
+        raise CampaignError(f"{character.name} joined or left a fight meanwhile: try again.",
+                            "in_a_fight", field="character")
+
+
 def _need(data: dict, name: str, message: str):
     value = data.get(name)
     if value is None or value == "":
@@ -125,15 +147,22 @@ def apply(*, campaign: Campaign, by, data: dict, rng: random.Random | None = Non
         existing = MettleHazard.objects.filter(request_key=key, campaign=campaign).first()
         if existing is not None:
             return existing
+    kind = data.get("kind")
     with transaction.atomic():
+        fight = (_lock_fight(campaign, data.get("character"))
+                 if kind == MettleHazard.Kind.AFFLICTION else None)
         character = _locked_character(campaign, data.get("character"))
         if key:  # a double click that waited for the lock: the first click's row
             existing = MettleHazard.objects.filter(request_key=key, campaign=campaign).first()
             if existing is not None:
                 return existing
-        _refuse_in_a_fight(character)
+        if kind == MettleHazard.Kind.AFFLICTION:
+            # An affliction deals no damage: in a fight, the dart is recorded in the
+            # fight's ledger too (AMB-M-AFF-4).
+            _same_fight(fight, character)
+        else:
+            _refuse_in_a_fight(character)
         sheet = sheet_for(character)
-        kind = data.get("kind")
         inputs: dict = {}
         dose = None
         if kind == MettleHazard.Kind.FALL:
@@ -213,7 +242,7 @@ def apply(*, campaign: Campaign, by, data: dict, rng: random.Random | None = Non
                              updated_at=timezone.now())
         try:
             with transaction.atomic():
-                return MettleHazard.objects.create(
+                row = MettleHazard.objects.create(
                     campaign=campaign, character=character, kind=kind, dice=dice,
                     inputs=inputs, damage=amount, soak=soak, through=through, dose=dose,
                     felled=result.felled.value if result.felled else "",
@@ -223,6 +252,11 @@ def apply(*, campaign: Campaign, by, data: dict, rng: random.Random | None = Non
         except IntegrityError as error:
             raise CampaignError("That request was already used for something else.",
                                 "request_key_reused") from error
+        if fight is not None and dose:
+            initiative.record_affliction(encounter=fight, character_id=character.pk,
+                                         change=0, afflicted=True, hazard_pk=row.pk,
+                                         source=affliction.source, by=by)
+        return row
 
 
 @transaction.atomic
@@ -233,7 +267,27 @@ def undo(*, campaign: Campaign, by, hazard_pk: int) -> MettleHazard:
     hazard = MettleHazard.objects.filter(pk=hazard_pk, campaign=campaign).first()
     if hazard is None:
         raise CampaignError("That hazard does not exist.", "no_such_hazard")
+    in_fight = (MettleInitiativeStep.objects.filter(kind="affliction", payload__hazard=hazard.pk)
+                .exclude(encounter__status=MettleEncounter.Status.ENDED)
+                .select_related("encounter").first())
+    if in_fight is not None and hazard.undone_at is None:
+        raise CampaignError(f"This was recorded in the fight “{in_fight.encounter.name}”: "
+                            "undo it with the tracker's Undo.", "in_a_fight")
     character = MettleCharacter.objects.select_for_update().get(pk=hazard.character_id)
+    return _revert(hazard, character, by)
+
+
+def revert_for_fight(hazard_pk) -> None:
+    """The tracker's Undo of an affliction's step takes its Hazards card row back too
+    (initiative.undo, which holds the encounter's lock)."""
+    hazard = MettleHazard.objects.filter(pk=hazard_pk).first()
+    if hazard is None:
+        return
+    character = MettleCharacter.objects.select_for_update().get(pk=hazard.character_id)
+    _revert(hazard, character, None)
+
+
+def _revert(hazard: MettleHazard, character: MettleCharacter, by) -> MettleHazard:
     hazard.refresh_from_db()
     if hazard.undone_at is not None:
         return hazard
@@ -340,6 +394,7 @@ def affliction_tick(*, campaign: Campaign, by, affliction_pk: int, step: str,
     if source is None:
         raise CampaignError("That affliction does not exist.", "no_such_hazard")
     with transaction.atomic():
+        fight = _lock_fight(campaign, source.character_id)
         character = _locked_character(campaign, source.character_id)
         if key:  # a double click that waited for the lock: the first click's row
             existing = MettleHazard.objects.filter(request_key=key, campaign=campaign).first()
@@ -348,7 +403,7 @@ def affliction_tick(*, campaign: Campaign, by, affliction_pk: int, step: str,
         source.refresh_from_db()
         if source.undone_at is not None:
             raise CampaignError("That affliction was undone.", "undone")
-        _refuse_in_a_fight(character)
+        _same_fight(fight, character)
         state = affliction_state(source)
         affliction = _affliction_of(source)
         lost = character.mettle_max_lost
@@ -393,7 +448,7 @@ def affliction_tick(*, campaign: Campaign, by, affliction_pk: int, step: str,
             updated_at=timezone.now())
         try:
             with transaction.atomic():
-                return MettleHazard.objects.create(
+                row = MettleHazard.objects.create(
                     campaign=campaign, character=character, kind=kind, affliction=source,
                     inputs={"affliction": affliction.key}, mettle_before=before,
                     mettle_after=after, statuses_before=statuses,
@@ -403,3 +458,12 @@ def affliction_tick(*, campaign: Campaign, by, affliction_pk: int, step: str,
         except IntegrityError as error:
             raise CampaignError("That request was already used for something else.",
                                 "request_key_reused") from error
+        if fight is not None:
+            # A poison's Round in the fight (AMB-M-AFF-4): the fight's max Mettle and
+            # Mettle follow at once, and Afflicted if this tick ends the last one.
+            initiative.record_affliction(
+                encounter=fight, character_id=character.pk,
+                change=-1 if kind == LOWER else 1,
+                afflicted=False if new_statuses != statuses else None, hazard_pk=row.pk,
+                source=affliction.source, by=by)
+        return row

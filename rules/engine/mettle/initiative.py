@@ -62,6 +62,7 @@ __all__ = [
     "Scene",
     "act",
     "act_part",
+    "affliction",
     "apply_step",
     "burn",
     "damage",
@@ -471,6 +472,43 @@ def _statuses_step(scene: Scene, key: str, statuses: Iterable[str]) -> Scene:
     return new
 
 
+def affliction(scene: Scene, key: str, change: int = 0, afflicted: bool | None = None,
+               source: str = "") -> Scene:
+    """An affliction's tick during the fight (Scenery > Affliction: a poison lowers max
+    Mettle "by one each Round", recovers "every Round" once it ends; AMB-M-AFF-4): max
+    Mettle changes by `change` (-1, 0 or +1), current Mettle above a lowered maximum comes
+    down to it ("if it lowers Mettle to 0 or below they still become Staggered or
+    Fallen"), a recovery raises the maximum only; `afflicted` sets or clears Afflicted
+    (the dart that afflicts, the tick that ends the last affliction). `source` names the
+    affliction in the log (never the secret Dose)."""
+    state = scene.state
+    if state.phase == volleyball.ENDED:
+        raise InitiativeError("Initiative has ended.")
+    if change not in (-1, 0, 1):
+        raise InitiativeError("An affliction's tick changes max Mettle by one at most.")
+    me = state.fighter(key)
+    maximum = me.hp_max + change
+    hp = min(me.hp, maximum) if change < 0 else me.hp
+    statuses = me.statuses
+    if afflicted is True:
+        statuses = statuses | {"afflicted"}
+    elif afflicted is False:
+        statuses = statuses - {"afflicted"}
+    new = replace(me, hp=hp, hp_max=maximum, statuses=statuses)
+    source = " ".join(str(source or "an affliction").split())[:80]
+    parts = []
+    if change:
+        parts.append(f"max Mettle {'lowered' if change < 0 else 'recovered'} {me.hp_max} → "
+                     f"{maximum}" + (f", Mettle {me.hp} → {hp}" if hp != me.hp else ""))
+    if afflicted is True and "afflicted" not in me.statuses:
+        parts.append("Afflicted")
+    if afflicted is False and "afflicted" in me.statuses:
+        parts.append("no longer Afflicted")
+    text = f"{me.name}: {source}" + (f", {'; '.join(parts)}" if parts else "") + "."
+    return scene.with_state(volleyball.settle(_event(_put(state, new), "affliction",
+                                                     text, key)))
+
+
 def set_mettle(scene: Scene, key: str, mettle: int) -> Scene:
     """The Guide corrects current Mettle (a Rally, Aid, a Surge spent: damage.py)."""
     state = scene.state
@@ -685,6 +723,8 @@ STEPS = {
     "wait": lambda s, p: wait(s, p["actor"], p["action"]),
     "damage": lambda s, p: _damage_step(s, p),
     "set_burning": lambda s, p: set_burning(s, p["key"], p["amount"]),
+    "affliction": lambda s, p: affliction(s, p["key"], p.get("change", 0),
+                                          p.get("afflicted"), p.get("source", "")),
     "burn": lambda s, p: burn(s, p["key"], stagger=p.get("stagger", False)),
     "set_mettle": lambda s, p: set_mettle(s, p["key"], p["mettle"]),
     "move": lambda s, p: move(s, p["actor"], p["zone"], hindered=p.get("hindered", False)),

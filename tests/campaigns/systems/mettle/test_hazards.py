@@ -246,8 +246,9 @@ def test_the_dose_is_shown_to_the_guide_only(client, campaign, gm, player, vikto
 
 
 def test_a_character_in_a_fight_is_refused_beside_the_field(client, campaign, gm, viktor):
-    """The Initiative tracker writes the fight's Mettle back at its end: a hazard on the
-    sheet meanwhile would be lost, so it is refused until the fight ends."""
+    """The Initiative tracker writes the fight's Mettle back at its end: a fall, fire or
+    area damage on the sheet meanwhile would be lost, so it is refused until the fight
+    ends (an affliction is recorded in the fight: AMB-M-AFF-4)."""
     from campaigns.systems.mettle import initiative
     encounter = initiative.create(campaign=campaign, by=gm, name="Quay")
     initiative.add_characters(encounter_id=encounter.pk, version=None, characters=[viktor])

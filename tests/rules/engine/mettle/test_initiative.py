@@ -493,3 +493,27 @@ def test_a_burning_felling_blow_may_be_staggered():
     s = apply_step(s, "burn", {"key": "viktor", "stagger": True})
     viktor = s.state.fighter("viktor")
     assert "staggered" in viktor.statuses and viktor.hp == 2 - 3 - 1
+
+
+# -- an affliction's ticks in the fight (Scenery > Affliction; AMB-M-AFF-4) --------------------
+
+
+def test_a_poison_tick_lowers_the_fights_maximum_and_mettle_above_it():
+    s = apply_step(started(), "affliction", {"key": "viktor", "afflicted": True,
+                                             "source": "Curare dart"})
+    assert "afflicted" in s.state.fighter("viktor").statuses
+    assert s.state.log[-1].text == "Viktor: Curare dart, Afflicted."
+    s = apply_step(s, "affliction", {"key": "viktor", "change": -1, "source": "Curare dart"})
+    viktor = s.state.fighter("viktor")
+    assert (viktor.hp, viktor.hp_max) == (8, 8)
+    assert s.state.log[-1].text == "Viktor: Curare dart, max Mettle lowered 9 → 8, Mettle 9 → 8."
+    s = apply_step(s, "affliction", {"key": "viktor", "change": 1, "afflicted": False})
+    viktor = s.state.fighter("viktor")
+    assert (viktor.hp, viktor.hp_max) == (8, 9) and "afflicted" not in viktor.statuses
+    # "if it lowers Mettle to 0 or below they still become Staggered or Fallen"
+    low = apply_step(started(), "set_mettle", {"key": "thug", "mettle": 1})
+    for _ in range(4):
+        low = apply_step(low, "affliction", {"key": "thug", "change": -1})
+    assert low.state.fighter("thug").hp == 0 and low.state.fighter("thug").fallen
+    with pytest.raises(InitiativeError):
+        apply_step(started(), "affliction", {"key": "viktor", "change": -2})
