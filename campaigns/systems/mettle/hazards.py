@@ -24,7 +24,8 @@ from config.parsing import RequestKeyField
 from rules.engine.mettle import damage as engine
 from rules.engine.mettle.statuses import STAGGERED, statuses_after_scene
 
-from .encounters import MettleCombatant, MettleEncounter
+from . import initiative
+from .encounters import MettleCombatant, MettleEncounter, MettleInitiativeStep
 from .hazard_models import MettleHazard
 
 RNG = random.SystemRandom()  # tests pass a seeded random.Random
@@ -107,6 +108,27 @@ def _refuse_in_a_fight(character: MettleCharacter) -> None:
                             "fight first.", "in_a_fight", field="character")
 
 
+def _lock_fight(campaign: Campaign, character_id) -> MettleEncounter | None:
+    """The fight not yet ended the character is in, locked before the character (the
+    order the fight's end takes: the encounter, then the party's sheets), so that an
+    affliction on it is recorded in the fight's ledger too (AMB-M-AFF-4)."""
+    if not isinstance(character_id, int):
+        return None  # _locked_character says what is wrong
+    fight = initiative.fight_of(character_id)
+    if fight is None or fight.campaign_id != campaign.pk:
+        return None
+    fight = MettleEncounter.objects.select_for_update().get(pk=fight.pk)
+    # Ended while this waited for its lock: the sheet is the character's own again.
+    return None if fight.status == MettleEncounter.Status.ENDED else fight
+
+
+def _same_fight(fight: MettleEncounter | None, character: MettleCharacter) -> None:
+    now = initiative.fight_of(character.pk)
+    if (now.pk if now else None) != (fight.pk if fight else None):
+        raise CampaignError(f"{character.name} joined or left a fight meanwhile: try again.",
+                            "in_a_fight", field="character")
+
+
 def _need(data: dict, name: str, message: str):
     value = data.get(name)
     if value is None or value == "":
@@ -125,15 +147,22 @@ def apply(*, campaign: Campaign, by, data: dict, rng: random.Random | None = Non
         existing = MettleHazard.objects.filter(request_key=key, campaign=campaign).first()
         if existing is not None:
             return existing
+    kind = data.get("kind")
     with transaction.atomic():
+        fight = (_lock_fight(campaign, data.get("character"))
+                 if kind == MettleHazard.Kind.AFFLICTION else None)
         character = _locked_character(campaign, data.get("character"))
         if key:  # a double click that waited for the lock: the first click's row
             existing = MettleHazard.objects.filter(request_key=key, campaign=campaign).first()
             if existing is not None:
                 return existing
-        _refuse_in_a_fight(character)
+        if kind == MettleHazard.Kind.AFFLICTION:
+            # An affliction deals no damage: in a fight, the dart is recorded in the
+            # fight's ledger too (AMB-M-AFF-4).
+            _same_fight(fight, character)
+        else:
+            _refuse_in_a_fight(character)
         sheet = sheet_for(character)
-        kind = data.get("kind")
         inputs: dict = {}
         dose = None
         if kind == MettleHazard.Kind.FALL:
@@ -190,14 +219,18 @@ def apply(*, campaign: Campaign, by, data: dict, rng: random.Random | None = Non
             after_statuses.add(STAGGERED)
         if kind == MettleHazard.Kind.FIRE and inputs["burning"]:
             after_statuses.add("burning")
-        if kind == MettleHazard.Kind.AFFLICTION:
+        if kind == MettleHazard.Kind.AFFLICTION and dose:
+            # A Dose of 0 (a poison FRAME cut to nothing: "If positive") has run out at
+            # once: the character is not Afflicted by it (AMB-M-AFF-6).
             after_statuses.add("afflicted")
         mettle = max(min(result.mettle, METTLE_MAX), METTLE_MIN)
         after = before if through == 0 else mettle
         new_statuses = list(statuses_after_scene(after_statuses, after))
         name = character.name
         if kind == MettleHazard.Kind.AFFLICTION:
-            summary = f"{name} is Afflicted: {affliction.source} ({arithmetic})."
+            summary = (f"{name} is Afflicted: {affliction.source} ({arithmetic})." if dose
+                       else f"{name} shrugs off {affliction.source} ({arithmetic}): "
+                            "no effect.")
         else:
             summary = (f"{name}: {MettleHazard.Kind(kind).label}, {arithmetic} = {amount}, "
                        f"less Soak {soak} = {through} damage; Mettle {current} → {mettle}")
@@ -209,7 +242,7 @@ def apply(*, campaign: Campaign, by, data: dict, rng: random.Random | None = Non
                              updated_at=timezone.now())
         try:
             with transaction.atomic():
-                return MettleHazard.objects.create(
+                row = MettleHazard.objects.create(
                     campaign=campaign, character=character, kind=kind, dice=dice,
                     inputs=inputs, damage=amount, soak=soak, through=through, dose=dose,
                     felled=result.felled.value if result.felled else "",
@@ -219,6 +252,11 @@ def apply(*, campaign: Campaign, by, data: dict, rng: random.Random | None = Non
         except IntegrityError as error:
             raise CampaignError("That request was already used for something else.",
                                 "request_key_reused") from error
+        if fight is not None and dose:
+            initiative.record_affliction(encounter=fight, character_id=character.pk,
+                                         change=0, afflicted=True, hazard_pk=row.pk,
+                                         source=affliction.source, by=by)
+        return row
 
 
 @transaction.atomic
@@ -229,19 +267,39 @@ def undo(*, campaign: Campaign, by, hazard_pk: int) -> MettleHazard:
     hazard = MettleHazard.objects.filter(pk=hazard_pk, campaign=campaign).first()
     if hazard is None:
         raise CampaignError("That hazard does not exist.", "no_such_hazard")
+    in_fight = (MettleInitiativeStep.objects.filter(kind="affliction", payload__hazard=hazard.pk)
+                .exclude(encounter__status=MettleEncounter.Status.ENDED)
+                .select_related("encounter").first())
+    if in_fight is not None and hazard.undone_at is None:
+        raise CampaignError(f"This was recorded in the fight “{in_fight.encounter.name}”: "
+                            "undo it with the tracker's Undo.", "in_a_fight")
     character = MettleCharacter.objects.select_for_update().get(pk=hazard.character_id)
+    return _revert(hazard, character, by)
+
+
+def revert_for_fight(hazard_pk) -> None:
+    """The tracker's Undo of an affliction's step takes its Hazards card row back too
+    (initiative.undo, which holds the encounter's lock)."""
+    hazard = MettleHazard.objects.filter(pk=hazard_pk).first()
+    if hazard is None:
+        return
+    character = MettleCharacter.objects.select_for_update().get(pk=hazard.character_id)
+    _revert(hazard, character, None)
+
+
+def _revert(hazard: MettleHazard, character: MettleCharacter, by) -> MettleHazard:
     hazard.refresh_from_db()
     if hazard.undone_at is not None:
         return hazard
+    if hazard.ticks.filter(undone_at__isnull=True).exists():
+        raise CampaignError("Undo the affliction's ticks first (the newest first).",
+                            "has_ticks")
     if (character.mettle_current != hazard.mettle_after
             or list(character.statuses or ()) != list(hazard.statuses_after)
             or (hazard.max_lost_after is not None
                 and character.mettle_max_lost != hazard.max_lost_after)):
         raise CampaignError(f"{character.name}'s Mettle or statuses changed since; change "
                             "the sheet instead.", "changed_since")
-    if hazard.ticks.filter(undone_at__isnull=True).exists():
-        raise CampaignError("Undo the affliction's ticks first (the newest first).",
-                            "has_ticks")
     changes = {"mettle_current": hazard.mettle_before, "statuses": hazard.statuses_before}
     if hazard.max_lost_before is not None:
         changes["mettle_max_lost"] = hazard.max_lost_before
@@ -287,6 +345,32 @@ def _affliction_of(row: MettleHazard) -> engine.Affliction:
     return engine.AFFLICTION_BY_KEY[row.inputs["affliction"]]
 
 
+def lasting_afflictions(character_id: int, *, exclude: int | None = None
+                        ) -> list[tuple[MettleHazard, dict]]:
+    """The character's afflictions not undone that have not ended (neither cured nor
+    run out), each with its state (`affliction_state`): what keeps it Afflicted and what
+    a tranquilizer raises its Check Difficulties by (AMB-M-AFF-6, -7)."""
+    rows = MettleHazard.objects.filter(character_id=character_id,
+                                       kind=MettleHazard.Kind.AFFLICTION,
+                                       undone_at__isnull=True)
+    if exclude is not None:
+        rows = rows.exclude(pk=exclude)
+    lasting = []
+    for row in with_live_ticks(rows.order_by("created_at", "pk")):
+        state = affliction_state(row)
+        if not state["ended"]:
+            lasting.append((row, state))
+    return lasting
+
+
+def tranquilizer_raise(character_id: int) -> int:
+    """What the character's tranquilizers raise its every Check Difficulty by, while
+    they last (engine.tranquilizer_difficulty; AMB-M-AFF-7): 0 for most characters."""
+    return engine.tranquilizer_difficulty(
+        row.dose or 0 for row, _state in lasting_afflictions(character_id)
+        if _affliction_of(row).raises_difficulty)
+
+
 def affliction_tick(*, campaign: Campaign, by, affliction_pk: int, step: str,
                     request_key: str | None = None) -> MettleHazard:
     """One tick of the affliction rolled on row `affliction_pk`: `step` "lower" takes one
@@ -310,6 +394,7 @@ def affliction_tick(*, campaign: Campaign, by, affliction_pk: int, step: str,
     if source is None:
         raise CampaignError("That affliction does not exist.", "no_such_hazard")
     with transaction.atomic():
+        fight = _lock_fight(campaign, source.character_id)
         character = _locked_character(campaign, source.character_id)
         if key:  # a double click that waited for the lock: the first click's row
             existing = MettleHazard.objects.filter(request_key=key, campaign=campaign).first()
@@ -318,7 +403,7 @@ def affliction_tick(*, campaign: Campaign, by, affliction_pk: int, step: str,
         source.refresh_from_db()
         if source.undone_at is not None:
             raise CampaignError("That affliction was undone.", "undone")
-        _refuse_in_a_fight(character)
+        _same_fight(fight, character)
         state = affliction_state(source)
         affliction = _affliction_of(source)
         lost = character.mettle_max_lost
@@ -342,22 +427,43 @@ def affliction_tick(*, campaign: Campaign, by, affliction_pk: int, step: str,
         before = character.mettle_current
         after = engine.mettle_under_lowered_maximum(before, new_maximum)
         statuses = list(character.statuses or ())
+        # This tick ends the affliction: the last of its Dose (it runs out) or the first
+        # recovery before that (the cure). Afflicted goes with it unless another
+        # affliction of the character lasts (EN §Status Effects: "until it runs out or is
+        # cured"; AMB-M-AFF-6).
+        ends = (state["left"] == 1) if kind == LOWER else not state["ended"]
+        new_statuses = statuses
+        if ends and not lasting_afflictions(character.pk, exclude=source.pk):
+            new_statuses = [key for key in statuses if key != "afflicted"]
         verb = "lowered" if kind == LOWER else "recovered"
         summary = (f"{character.name}: {affliction.source}, max Mettle {verb} "
                    f"{maximum} → {new_maximum}")
         if after != before:
             summary += f", Mettle {before} → {after}"
+        if new_statuses != statuses:
+            summary += "; no longer Afflicted"
         summary += "."
         MettleCharacter.objects.filter(pk=character.pk).update(
-            mettle_max_lost=new_lost, mettle_current=after, updated_at=timezone.now())
+            mettle_max_lost=new_lost, mettle_current=after, statuses=new_statuses,
+            updated_at=timezone.now())
         try:
             with transaction.atomic():
-                return MettleHazard.objects.create(
+                row = MettleHazard.objects.create(
                     campaign=campaign, character=character, kind=kind, affliction=source,
                     inputs={"affliction": affliction.key}, mettle_before=before,
-                    mettle_after=after, statuses_before=statuses, statuses_after=statuses,
+                    mettle_after=after, statuses_before=statuses,
+                    statuses_after=new_statuses,
                     max_lost_before=lost, max_lost_after=new_lost, summary=summary[:300],
                     created_by=by, request_key=key)
         except IntegrityError as error:
             raise CampaignError("That request was already used for something else.",
                                 "request_key_reused") from error
+        if fight is not None:
+            # A poison's Round in the fight (AMB-M-AFF-4): the fight's max Mettle and
+            # Mettle follow at once, and Afflicted if this tick ends the last one.
+            initiative.record_affliction(
+                encounter=fight, character_id=character.pk,
+                change=-1 if kind == LOWER else 1,
+                afflicted=False if new_statuses != statuses else None, hazard_pk=row.pk,
+                source=affliction.source, by=by)
+        return row

@@ -56,6 +56,10 @@ class Row:
     label: str  # "Thug 4D (FRAME 6)" for an NPC pool, the name for a PC
     bulletproof: bool = False  # wears BP armour (RS §Armor), as the fight knows it
     bp_spent: bool = False  # its BP has halved the first firearm damage
+    # Burning (Scenery > Fire): the fire's damage it takes each Round (None: not given
+    # yet), and what it still has to take this Round (None: nothing due).
+    burn_amount: int | None = None
+    burn_due: int | None = None
 
     @property
     def key(self) -> str:
@@ -119,18 +123,39 @@ def _combatants(encounter: MettleEncounter) -> list[MettleCombatant]:
         Prefetch("character", queryset=characters)).order_by("position", "pk"))
 
 
-def load(encounter: MettleEncounter, steps=None) -> Tracker:
-    """The encounter replayed: its combatants as the engine sees them, then every step."""
+def _ticked_in_fight(steps) -> dict[str, int]:
+    """The max Mettle each combatant's afflictions changed during the fight (its
+    `affliction` steps): the sheet's maximum already counts them, the fight starts from
+    the maximum before them and replays them in their place (AMB-M-AFF-4)."""
+    changed: dict[str, int] = {}
+    for step in steps:
+        if step.kind == "affliction":
+            key = str(step.payload.get("key"))
+            changed[key] = changed.get(key, 0) + int(step.payload.get("change", 0))
+    return changed
+
+
+def load(encounter: MettleEncounter, steps=None, pending: dict[str, int] | None = None
+         ) -> Tracker:
+    """The encounter replayed: its combatants as the engine sees them, then every step.
+    `pending`: the max Mettle an affliction's tick has just changed on a sheet, its step
+    not recorded yet (record_affliction)."""
     combatants = _combatants(encounter)
-    numbers = {c.key: _numbers(c) for c in combatants}
+    if steps is None:
+        steps = list(encounter.steps.order_by("number"))
+    ticked = _ticked_in_fight(steps)
+    for key, change in (pending or {}).items():
+        ticked[key] = ticked.get(key, 0) + change
+    numbers = {}
+    for c in combatants:
+        mettle_max, soak, bulletproof = _numbers(c)
+        numbers[c.key] = (mettle_max - ticked.get(c.key, 0), soak, bulletproof)
     by_key = {c.key: c for c in combatants}
     first = [c for c in combatants if not c.joined_midway]
     scene = engine.new_scene((_fighter(c, numbers[c.key][0]) for c in first),
                              soaks={c.key: numbers[c.key][1] for c in first},
                              zones={c.key: c.zone for c in first},
                              bulletproof=[c.key for c in first if numbers[c.key][2]])
-    if steps is None:
-        steps = encounter.steps.order_by("number")
     failed = []
     for step in steps:
         try:
@@ -154,7 +179,8 @@ def load(encounter: MettleEncounter, steps=None) -> Tracker:
         key = combatant.key
         rows.append(Row(combatant, scene.state.fighter(key), scene.soak(key), scene.zone(key),
                         scene.parts_left(key), label, bulletproof=key in scene.bulletproof,
-                        bp_spent=key in scene.bp_spent))
+                        bp_spent=key in scene.bp_spent, burn_amount=scene.burn_amount(key),
+                        burn_due=scene.burn_due(key)))
     return Tracker(encounter, scene, rows, failed)
 
 
@@ -359,7 +385,8 @@ def step(*, encounter_id: int, version: int | None, kind: str, payload: dict, by
         tracker = load(encounter, steps)
         if kind == "join":
             raise CampaignError("Add reinforcements with the form.", "join")
-        if kind == "damage":  # soaked by the armour worn now, whatever the sheet says later
+        if kind in ("damage", "burn"):  # soaked by the armour worn now, whatever the sheet
+            # says later (AMB-M-INI-7)
             payload = {**payload, **engine.worn(tracker.scene, payload.get("key"))}
         try:
             scene = engine.apply_step(tracker.scene, kind, payload)
@@ -393,8 +420,40 @@ def _write_back(tracker: Tracker, scene: Scene) -> None:
             updated_at=timezone.now())
 
 
+def fight_of(character_id: int) -> MettleEncounter | None:
+    """The fight not yet ended the character is in, if any."""
+    return (MettleEncounter.objects.filter(combatants__character_id=character_id)
+            .exclude(status=MettleEncounter.Status.ENDED).first())
+
+
+def record_affliction(*, encounter: MettleEncounter, character_id: int, change: int,
+                      afflicted: bool | None, hazard_pk: int, source: str, by
+                      ) -> MettleInitiativeStep:
+    """The Hazards card's affliction (the dart, or a tick) on a character in this fight,
+    recorded in the fight's ledger too (AMB-M-AFF-4): the fight's max Mettle and Afflicted
+    follow it at once, and its end writes back what it makes of them. The caller holds the
+    encounter's lock (then the character's), in one transaction."""
+    steps = list(encounter.steps.order_by("number"))
+    combatant = encounter.combatants.get(character_id=character_id)
+    tracker = load(encounter, steps, pending={combatant.key: change})
+    payload = {"key": combatant.key, "change": change, "hazard": hazard_pk,
+               "source": source}
+    if afflicted is not None:
+        payload["afflicted"] = afflicted
+    try:
+        scene = engine.apply_step(tracker.scene, "affliction", payload)
+    except InitiativeError as error:
+        raise _error(error) from None
+    record = MettleInitiativeStep.objects.create(
+        encounter=encounter, number=_next_number(steps), kind="affliction", payload=payload,
+        round=scene.state.round, created_by=by, text=scene.state.log[-1].text)
+    _bump(encounter, scene)
+    return record
+
+
 def undo(*, encounter_id: int, version: int | None) -> MettleInitiativeStep:
-    """Take back the last step (not the end of Initiative, which changed the sheets)."""
+    """Take back the last step (not the end of Initiative, which changed the sheets); an
+    affliction's step takes its Hazards card row back with it."""
     with transaction.atomic():
         encounter = _locked(encounter_id, version)
         last = encounter.steps.order_by("-number").first()
@@ -403,6 +462,10 @@ def undo(*, encounter_id: int, version: int | None) -> MettleInitiativeStep:
         if last.kind == "end":
             raise CampaignError("Initiative has ended and the sheets were updated; it cannot "
                                 "be undone.", "ended")
+        if last.kind == "affliction":
+            from . import hazards  # the card's rows; hazards imports this module
+
+            hazards.revert_for_fight(last.payload.get("hazard"))
         last.delete()
         if last.kind == "join":
             encounter.combatants.filter(pk=int(last.payload["key"])).delete()

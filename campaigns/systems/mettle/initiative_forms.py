@@ -73,6 +73,8 @@ class DamageForm(BootstrapForm):
                                      "(a Kevlar vest)")
     area = forms.BooleanField(required=False, label="Area attack (a Felling blow fells the "
                               "whole Mob)")
+    burning = forms.BooleanField(required=False, label="Fire on a flammable target: Burning, "
+                                 "the same damage each Round until extinguished")
     stagger = forms.BooleanField(required=False, label="On a Felling blow: Staggered instead "
                                  "of Fallen (one more point)")
 

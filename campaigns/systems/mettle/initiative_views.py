@@ -83,6 +83,10 @@ def _step_payload(post, kind: str, one: str) -> dict:
         if side not in SIDES:
             raise CampaignError("Choose the surprised side.", "side", field="side")
         return {"side": side}
+    if kind == "burn":  # a Burning combatant's fire damage again (Scenery > Fire)
+        return {"key": one, "stagger": post.get("stagger") == "on"}
+    if kind == "set_burning":
+        return {"key": one, "amount": _number(post, "amount", 1, engine.MAX_DAMAGE)}
     if kind in ("keep_waiting", "rejoin", "stumble", "free_move"):
         return {"key": one}
     if kind in ("imp_decides", "next_round", "end"):
@@ -111,7 +115,7 @@ class MettleInitiative(InitiativeViews):
     system = KEY
     hp_events = ("damage", "set_hp")
     trigger_choice = "choice"
-    typed = ("action", "dice", "parts", "zone")
+    typed = ("action", "dice", "parts", "zone", "amount")
 
     def membership_or_404(self, user, pk: int):
         return membership_or_404(user, pk)
@@ -136,6 +140,13 @@ class MettleInitiative(InitiativeViews):
         context = self.tracker_context(membership, encounter, tracker,
                                   passes=engine.legal_passes(scene))
         context.update(scene=scene, sides=SIDE_CHOICES)
+        if state.running:
+            # Burning (Scenery > Fire): the fire's damage due this Round, one click each;
+            # or, Burning with no damage given yet, the field to give it.
+            context["burns_due"] = [row for row in tracker.rows if row.burn_due is not None]
+            context["burns_unknown"] = [
+                row for row in tracker.rows if "burning" in row.fighter.statuses
+                and row.burn_amount is None and "dead" not in row.fighter.statuses]
         if state.phase == ACT and holder:
             context["targets"] = [row for row in tracker.rows if row.key != state.holder]
             context["parts_left"] = scene.parts_left(state.holder)
@@ -205,7 +216,8 @@ def combatant_damage(request: HttpRequest, membership, encounter, combatant) -> 
                           "stun_weapon": data["stun_weapon"], "stun_only": data["stun_only"],
                           "firearm": data["firearm"],
                           "bulletproof": bool(data.get("bulletproof")),
-                          "area": bool(data.get("area")), "stagger": bool(data.get("stagger"))}
+                          "area": bool(data.get("area")), "stagger": bool(data.get("stagger")),
+                          "burning": data["burning"]}
     return VIEWS.combatant_step(request, membership, encounter, combatant, form,
                                 step=payload, row_forms={"damage": form})
 

@@ -71,6 +71,15 @@ def staggered_penalty(sheet) -> int:
     return stat.value if stat is not None else 0
 
 
+def tranquilized(label: str, difficulty_raise: int) -> str:
+    """A Check's label with the tranquilizer's raise said, so that the log shows how the
+    Difficulty was made (the label is cut to its column, the raise kept)."""
+    if not difficulty_raise:
+        return label
+    tail = f" (Difficulty +{difficulty_raise}: tranquilized)"
+    return label[:200 - len(tail)] + tail
+
+
 class CheckForm(BootstrapForm):
     action = forms.ChoiceField(
         required=False, label="Action",
@@ -96,11 +105,16 @@ class CheckForm(BootstrapForm):
                                     "ladder.")
     request_key = RequestKeyField()
 
-    def __init__(self, *args, sheet, backstories=(), surge_max: int = 0, **kwargs):
+    def __init__(self, *args, sheet, backstories=(), surge_max: int = 0,
+                 difficulty_raise: int = 0, rally_refusal: str = "", **kwargs):
         super().__init__(*args, **kwargs)
         self.sheet = sheet
         self.backstories = list(backstories)
         self.surge_max = surge_max
+        # A tranquilizer's Dose, added to every Check's Difficulty while it lasts
+        # (Scenery > Affliction; hazards.tranquilizer_raise, AMB-M-AFF-7).
+        self.difficulty_raise = difficulty_raise
+        self.rally_refusal = rally_refusal  # Burning or Staggered: no Rally
         self.fields["action"].choices = [("", "A plain Check")] + [
             (a.name, f"{a.name}: {ATTRIBUTE_NAMES[a.active]} vs {a.passive}") for a in ACTIONS]
         self.fields["pool"].choices = pool_choices(sheet, self.backstories)
@@ -108,6 +122,10 @@ class CheckForm(BootstrapForm):
             (str(value), f"{value} {name}") for value, name in DIFFICULTY
         ] + [(TARGET, "A target's pool (type it below)")]
         self.fields["surge"].help_text += f" Now at most {surge_max}."
+        if difficulty_raise:
+            note = f" A tranquilizer adds +{difficulty_raise} to it."
+            self.fields["difficulty"].help_text += note
+            self.fields["target_pool"].help_text += note
         if self.is_bound and str(self.data.get("target_pool") or "").strip():
             self.data = self.data.copy()
             self.data["difficulty"] = TARGET
@@ -120,6 +138,8 @@ class CheckForm(BootstrapForm):
 
     def clean(self):
         data = super().clean()
+        if data.get("action") == "Rally" and self.rally_refusal:
+            self.add_error("action", self.rally_refusal)
         if (data.get("difficulty") == TARGET and data.get("target_pool") is None
                 and "target_pool" not in self.errors):
             self.add_error("target_pool", "Type the target's pool, or choose a "
@@ -133,10 +153,13 @@ class CheckForm(BootstrapForm):
         return data
 
     def difficulty_value(self) -> tuple[int, str]:
+        """The Check's Difficulty: the ladder's or the target's pool, plus what a
+        tranquilizer raises it by."""
         data = self.cleaned_data
         if data.get("target_pool") is not None:
-            return data["target_pool"], MettleRoll.DifficultyFrom.POOL
-        return int(data["difficulty"]), MettleRoll.DifficultyFrom.LADDER
+            return (data["target_pool"] + self.difficulty_raise,
+                    MettleRoll.DifficultyFrom.POOL)
+        return int(data["difficulty"]) + self.difficulty_raise, MettleRoll.DifficultyFrom.LADDER
 
     def teamwork(self) -> int:
         _attribute, _backstory, pool = pool_of(self.sheet, self.backstories,
@@ -157,6 +180,7 @@ class CheckForm(BootstrapForm):
         what = (f"{action.name}: {ATTRIBUTE_NAMES[attribute]} vs {action.passive}" if action
                 else f"Backstory ({backstory})" if backstory
                 else f"{ATTRIBUTE_NAMES[attribute]} Check")
+        what = tranquilized(what, self.difficulty_raise)
         return CheckRequest(
             label=what[:200], attribute=attribute, backstory=backstory[:200], pool=pool,
             difficulty=difficulty, difficulty_from=source,
@@ -192,9 +216,10 @@ class SplitForm(BootstrapForm):
         error_messages={"invalid_choice": f"Split into 2 to {SPLIT_PARTS_MAX} Actions."})
     key = RequestKeyField()
 
-    def __init__(self, *args, sheet, url: str = "", **kwargs):
+    def __init__(self, *args, sheet, url: str = "", difficulty_raise: int = 0, **kwargs):
         super().__init__(*args, **kwargs)
         self.sheet = sheet
+        self.difficulty_raise = difficulty_raise  # a tranquilizer's, on every part
         if url:
             # More or fewer Actions re-render the rows; other changes only the plan.
             self.fields["parts"].widget.attrs.update({
@@ -269,12 +294,14 @@ class SplitForm(BootstrapForm):
         dice = checks.split_check_pools(top, n, mods, caps)
         rows = []
         for i in range(1, n + 1):
-            odds = checks.check_odds(dice[i - 1], data[f"difficulty_{i}"])
+            difficulty = data[f"difficulty_{i}"] + self.difficulty_raise
+            odds = checks.check_odds(dice[i - 1], difficulty)
             rows.append({
                 "part": i, "action": data.get(f"action_{i}") or "",
                 "attribute": attributes[i - 1], "name": ATTRIBUTE_NAMES[attributes[i - 1]],
                 "share": shares[i - 1], "cap": caps[i - 1], "modifier": mods[i - 1],
-                "dice": dice[i - 1], "difficulty": data[f"difficulty_{i}"], "odds": odds,
+                "dice": dice[i - 1], "difficulty": difficulty,
+                "difficulty_raise": self.difficulty_raise, "odds": odds,
                 "split_from": top, "shares": list(shares)})
         return rows
 
@@ -282,6 +309,7 @@ class SplitForm(BootstrapForm):
         action = ACTION_BY_NAME.get(row["action"])
         what = f"{action.name}: {row['name']} vs {action.passive}" if action \
             else f"{row['name']} Check"
+        what = tranquilized(what, row["difficulty_raise"])
         mod = row["modifier"]
         return CheckRequest(
             label=what[:200], attribute=row["attribute"], pool=row["share"],

@@ -24,10 +24,12 @@ from characters.systems.mettle.models import MettleCharacter
 from rules.engine.mettle.checks import CheckRoll, check_odds, roll_check, roll_twist
 from rules.engine.mettle.damage import surge_limit
 from rules.engine.mettle.data import MOTIVE
+from rules.engine.mettle.statuses import rally_refusal
 
 from .rolls import MettleRoll
 
 _SYSTEM_RANDOM = random.SystemRandom()
+RALLY = "Rally"  # data.ACTIONS' name
 
 
 class RollRefused(CampaignError):
@@ -129,6 +131,10 @@ def make_check(*, character: Character, by, request: CheckRequest,
             raise RollRefused("This form was already used: reload the page.",
                               "request_key_reused")
         return existing
+    if request.action == RALLY:
+        refusal = rally_refusal(locked.statuses or ())
+        if refusal:
+            raise RollRefused(refusal, "no_rally", field="action")
     dice = request.dice
     if request.raises > dice:
         raise RollRefused(f"{request.raises} Raises are more than the {dice} dice of the pool.",

@@ -27,8 +27,9 @@ from characters.systems.mettle.builds import keep_sheet_reads, sheet_for
 from characters.systems.mettle.models import MettleCharacter
 from rules.engine.mettle.checks import check_odds, difficulty_rank
 from rules.engine.mettle.data import ACTION_BY_NAME, ATTRIBUTE_NAMES, TWIST_SEEDS
+from rules.engine.mettle.statuses import rally_refusal
 
-from . import roll_services
+from . import hazards, roll_services
 from .access import membership_or_404
 from .roll_forms import CheckForm, SplitForm, TwistForm, staggered_penalty
 from .roll_services import RollRefused
@@ -65,34 +66,52 @@ def odds_rows(dice: int, difficulty: int, raises: int = 0) -> dict:
             "saved": show(odds.p_saved_by_twist)}
 
 
+def _difficulty_raise(character) -> int:
+    """What the character's tranquilizers add to its Check Difficulties (AMB-M-AFF-7),
+    read once a request: kept on the character object the view loaded."""
+    if not hasattr(character, "_difficulty_raise"):
+        character._difficulty_raise = hazards.tranquilizer_raise(character.pk)
+    return character._difficulty_raise
+
+
 def _check_form(character, sheet, data=None) -> CheckForm:
     surge_max = roll_services.surge_allowed(character, sheet)
+    raised = _difficulty_raise(character)
     if data is None:
         return CheckForm(initial={"action": "", "pool": "nature", "bonus": 0,
                                   "penalty": staggered_penalty(sheet), "surge": 0,
                                   "team_best": "", "raises": 0, "difficulty": "3",
                                   "target_pool": "", "request_key": _key()},
-                         sheet=sheet, backstories=character.backstories, surge_max=surge_max)
-    return CheckForm(data, sheet=sheet, backstories=character.backstories, surge_max=surge_max)
+                         sheet=sheet, backstories=character.backstories, surge_max=surge_max,
+                         difficulty_raise=raised,
+                         rally_refusal=rally_refusal(character.statuses or ()))
+    return CheckForm(data, sheet=sheet, backstories=character.backstories, surge_max=surge_max,
+                     difficulty_raise=raised,
+                     rally_refusal=rally_refusal(character.statuses or ()))
 
 
 def _odds_for(form: CheckForm) -> dict | None:
     if not form.is_bound:
         form = CheckForm({**form.initial, "request_key": ""}, sheet=form.sheet,
-                         backstories=form.backstories, surge_max=form.surge_max)
+                         backstories=form.backstories, surge_max=form.surge_max,
+                         difficulty_raise=form.difficulty_raise,
+                         rally_refusal=form.rally_refusal)
     if not form.is_valid():
         return None
     difficulty, source = form.difficulty_value()
     return {**odds_rows(form.dice(), difficulty, form.cleaned_data["raises"]),
             "from_target": source == MettleRoll.DifficultyFrom.POOL,
+            "difficulty_raise": form.difficulty_raise,
             "teamwork": form.teamwork(), "surge": form.cleaned_data["surge"]}
 
 
 def _split_form(character, sheet, data=None) -> SplitForm:
     url = reverse("characters:mettle_split", args=[character.pk])
+    raised = _difficulty_raise(character)
     if data is None:
-        return SplitForm(initial={"parts": 2, "key": _key()}, sheet=sheet, url=url)
-    return SplitForm(data, sheet=sheet, url=url)
+        return SplitForm(initial={"parts": 2, "key": _key()}, sheet=sheet, url=url,
+                         difficulty_raise=raised)
+    return SplitForm(data, sheet=sheet, url=url, difficulty_raise=raised)
 
 
 def _split_plan(form: SplitForm, character) -> list[dict] | None:

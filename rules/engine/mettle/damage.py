@@ -326,6 +326,12 @@ class Affliction:
     def interval(self) -> str:
         return "day" if self.type == "Disease" else "Round"
 
+    @property
+    def raises_difficulty(self) -> bool:
+        """"Tranquilizers: as poison, but the Dose result also raises the victim's Check
+        Difficulties" (Scenery > Affliction)."""
+        return self.type == "Tranquilizer"
+
 
 AFFLICTIONS = (
     Affliction("cold", "Common cold", "Disease", 1, -3, False, "Cough, sneezing"),
@@ -361,3 +367,12 @@ def mettle_under_lowered_maximum(current: int | None, maximum: int) -> int | Non
     if current is None or current <= maximum:
         return current
     return maximum
+
+
+def tranquilizer_difficulty(doses: Iterable[int]) -> int:
+    """What the victim's every Check Difficulty is raised by: the Dose result of each
+    tranquilizer that has not ended (Scenery > Affliction: "the Dose result also raises
+    the victim's Check Difficulties"; AMB-M-AFF-7). The text says nothing of several
+    darts not stacking (as it says of Rattles), so their Doses add; a Dose of 0 raises
+    nothing ("If positive")."""
+    return sum(max(dose, 0) for dose in doses)

@@ -62,7 +62,9 @@ __all__ = [
     "Scene",
     "act",
     "act_part",
+    "affliction",
     "apply_step",
+    "burn",
     "damage",
     "defend",
     "end",
@@ -75,6 +77,7 @@ __all__ = [
     "pass_to",
     "reach_steal",
     "replay",
+    "set_burning",
     "split",
     "surprise",
     "trigger",
@@ -101,9 +104,34 @@ class Scene:
     zones: tuple[tuple[str, str], ...] = ()  # (key, the Zone they are in; "" unknown)
     bulletproof: tuple[str, ...] = ()  # keys wearing BP armour (RS §Armor)
     bp_spent: tuple[str, ...] = ()  # keys whose BP has halved its first firearm damage
+    # Burning (Scenery > Fire): the fire's damage each Burning combatant takes again each
+    # Round, and the last Round it took it (AMB-M-FIRE-1).
+    burns: tuple[tuple[str, int], ...] = ()
+    burned: tuple[tuple[str, int], ...] = ()
 
     def parts_left(self, key: str) -> tuple[int, ...]:
         return dict(self.splits).get(key, ())
+
+    def burn_amount(self, key: str) -> int | None:
+        """The fire's damage a Burning combatant takes each Round, if known."""
+        return dict(self.burns).get(key)
+
+    def burn_due(self, key: str) -> int | None:
+        """The fire's damage `key` still has to take this Round while Burning ("continue
+        to take the same damage each Round until extinguished or burnt to cinders"), or
+        None: not Burning, the damage not known yet, already taken this Round, Dead, or
+        Initiative not running."""
+        state = self.state
+        if not state.running:
+            return None
+        me = state.fighter(key)
+        amount = self.burn_amount(key)
+        if ("burning" not in me.statuses or amount is None or "dead" in me.statuses
+                or (me.mob and me.fallen)):
+            return None
+        if dict(self.burned).get(key, 0) >= state.round:
+            return None
+        return amount
 
     def soak(self, key: str) -> int:
         return dict(self.soaks).get(key, 0)
@@ -117,9 +145,27 @@ class Scene:
             splits = self.splits
         if state.round != self.state.round:
             splits = ()
+            state = self._burning_notes(state)
         return replace(self, state=state,
                        splits=tuple((k, parts) for k, parts in splits if parts),
                        zones=self.zones if zones is None else zones)
+
+    def _burning_notes(self, state: InitiativeState) -> InitiativeState:
+        """A new Round's Burning notes are METTLE's: "the same damage each Round"
+        (Scenery > Fire), not the shared machine's 1d6 (Eldritch Gambit's)."""
+        start = len(self.state.log)
+        shared = " is Burning: 1d6 fire damage now."
+        log = state.log[:start] + tuple(event for event in state.log[start:]
+                                        if not (event.kind == "note"
+                                                and event.text.endswith(shared)))
+        for f in state.fighters:
+            if "burning" in f.statuses and "dead" not in f.statuses:
+                amount = self.burn_amount(f.key)
+                text = (f"{f.name} is Burning: {amount} fire damage again this Round, "
+                        "through Soak." if amount is not None else
+                        f"{f.name} is Burning: give the fire's damage to repeat each Round.")
+                log += (Event(state.round, "note", text, f.key, ()),)
+        return replace(state, log=log)
 
 
 def _checked(statuses: Iterable[str]) -> tuple[str, ...]:
@@ -387,6 +433,103 @@ def worn(scene: Scene, key) -> dict:
     return {"soak": soaks[key], "wears_bp": key in scene.bulletproof}
 
 
+def _ignite(scene: Scene, key: str, amount: int, *, taken_now: bool) -> Scene:
+    """`key` is Burning with the fire's damage `amount` to take again each Round;
+    `taken_now`: this Round's is the hit that set it alight."""
+    state = scene.state
+    me = state.fighter(key)
+    state = _put(state, replace(me, statuses=me.statuses | {"burning"}))
+    burned = tuple((k, r) for k, r in scene.burned if k != key)
+    if taken_now:
+        burned += ((key, state.round),)
+    text = (f"{me.name} is Burning: {amount} fire damage each Round, through Soak, until "
+            "extinguished.")
+    return replace(scene.with_state(_event(state, "burning", text, key)),
+                   burns=tuple((k, a) for k, a in scene.burns if k != key) + ((key, amount),),
+                   burned=burned)
+
+
+def set_burning(scene: Scene, key: str, amount: int) -> Scene:
+    """Scenery > Fire: "Flammable targets take on the Burning Status, meaning they cannot
+    Rally and continue to take the same damage each Round until extinguished": the
+    Guide gives the fire's damage (before Soak) for a combatant Burning without a known
+    one (set by hand, or brought in from its sheet), or corrects it."""
+    if scene.state.phase == volleyball.ENDED:
+        raise InitiativeError("Initiative has ended.")
+    if not 1 <= amount <= MAX_DAMAGE:
+        raise InitiativeError(f"The fire's damage is between 1 and {MAX_DAMAGE}.", "amount")
+    scene.state.fighter(key)
+    return _ignite(scene, key, amount, taken_now=False)
+
+
+def burn(scene: Scene, key: str, *, stagger: bool = False, soak: int | None = None,
+         wears_bp: bool | None = None) -> Scene:
+    """A Burning combatant's fire damage for this Round, once a Round: the same damage
+    as the fire's, soaked by FRAME and armour (`damage`: a Felling blow is Fallen, or
+    Staggered if chosen). Refused when not due (`Scene.burn_due`)."""
+    amount = scene.burn_due(key)
+    if amount is None:
+        me = scene.state.fighter(key)
+        why = ("is not Burning" if "burning" not in me.statuses else
+               "has no fire damage given yet" if scene.burn_amount(key) is None else
+               "cannot burn now" if not scene.state.running or "dead" in me.statuses
+               else "has already burned this Round")
+        raise InitiativeError(f"{me.name} {why}.", "burn")
+    state = scene.state
+    name = state.name(key)
+    scene = scene.with_state(_event(state, "burn", f"{name} burns (Round {state.round}).",
+                                    key))
+    scene = damage(scene, key, amount, stagger=stagger, soak=soak, wears_bp=wears_bp)
+    return replace(scene, burned=tuple((k, r) for k, r in scene.burned if k != key)
+                   + ((key, scene.state.round),))
+
+
+def _statuses_step(scene: Scene, key: str, statuses: Iterable[str]) -> Scene:
+    """The Guide's statuses; Burning taken off is extinguished: its fire damage goes."""
+    new = scene.with_state(volleyball.set_statuses(scene.state, key, _checked(statuses)))
+    if "burning" not in new.state.fighter(key).statuses:
+        new = replace(new, burns=tuple((k, a) for k, a in new.burns if k != key),
+                      burned=tuple((k, r) for k, r in new.burned if k != key))
+    return new
+
+
+def affliction(scene: Scene, key: str, change: int = 0, afflicted: bool | None = None,
+               source: str = "") -> Scene:
+    """An affliction's tick during the fight (Scenery > Affliction: a poison lowers max
+    Mettle "by one each Round", recovers "every Round" once it ends; AMB-M-AFF-4): max
+    Mettle changes by `change` (-1, 0 or +1), current Mettle above a lowered maximum comes
+    down to it ("if it lowers Mettle to 0 or below they still become Staggered or
+    Fallen"), a recovery raises the maximum only; `afflicted` sets or clears Afflicted
+    (the dart that afflicts, the tick that ends the last affliction). `source` names the
+    affliction in the log (never the secret Dose)."""
+    state = scene.state
+    if state.phase == volleyball.ENDED:
+        raise InitiativeError("Initiative has ended.")
+    if change not in (-1, 0, 1):
+        raise InitiativeError("An affliction's tick changes max Mettle by one at most.")
+    me = state.fighter(key)
+    maximum = me.hp_max + change
+    hp = min(me.hp, maximum) if change < 0 else me.hp
+    statuses = me.statuses
+    if afflicted is True:
+        statuses = statuses | {"afflicted"}
+    elif afflicted is False:
+        statuses = statuses - {"afflicted"}
+    new = replace(me, hp=hp, hp_max=maximum, statuses=statuses)
+    source = " ".join(str(source or "an affliction").split())[:80]
+    parts = []
+    if change:
+        parts.append(f"max Mettle {'lowered' if change < 0 else 'recovered'} {me.hp_max} → "
+                     f"{maximum}" + (f", Mettle {me.hp} → {hp}" if hp != me.hp else ""))
+    if afflicted is True and "afflicted" not in me.statuses:
+        parts.append("Afflicted")
+    if afflicted is False and "afflicted" in me.statuses:
+        parts.append("no longer Afflicted")
+    text = f"{me.name}: {source}" + (f", {'; '.join(parts)}" if parts else "") + "."
+    return scene.with_state(volleyball.settle(_event(_put(state, new), "affliction",
+                                                     text, key)))
+
+
 def set_mettle(scene: Scene, key: str, mettle: int) -> Scene:
     """The Guide corrects current Mettle (a Rally, Aid, a Surge spent: damage.py)."""
     state = scene.state
@@ -575,6 +718,20 @@ def end(scene: Scene) -> Scene:
 # -- the ledger ------------------------------------------------------------------------------
 
 
+def _damage_step(scene: Scene, p: Mapping) -> Scene:
+    """A stored damage step; `burning`: fire on a flammable target, which is Burning from
+    now on with this damage each Round (Scenery > Fire; this Round's is this hit)."""
+    new = damage(scene, p["key"], p["amount"], soak_bonus=p.get("soak_bonus", 0),
+                 soft=p.get("soft", False), stun_attack=p.get("stun_attack", False),
+                 stun_weapon=p.get("stun_weapon", False), area=p.get("area", False),
+                 stagger=p.get("stagger", False), stun_only=p.get("stun_only", False),
+                 firearm=p.get("firearm", False), bulletproof=p.get("bulletproof", False),
+                 soak=p.get("soak"), wears_bp=p.get("wears_bp"))
+    if p.get("burning"):
+        new = _ignite(new, p["key"], p["amount"], taken_now=True)
+    return new
+
+
 def _lift(step):
     """A shared step (InitiativeState -> InitiativeState) as a Scene step."""
     return lambda scene, payload: scene.with_state(step(scene.state, payload))
@@ -586,19 +743,15 @@ STEPS = {
                        "set_hp", "end")},
     "end": lambda s, p: end(s),
     "wait": lambda s, p: wait(s, p["actor"], p["action"]),
-    "damage": lambda s, p: damage(s, p["key"], p["amount"],
-                                  soak_bonus=p.get("soak_bonus", 0), soft=p.get("soft", False),
-                                  stun_attack=p.get("stun_attack", False),
-                                  stun_weapon=p.get("stun_weapon", False),
-                                  area=p.get("area", False), stagger=p.get("stagger", False),
-                                  stun_only=p.get("stun_only", False),
-                                  firearm=p.get("firearm", False),
-                                  bulletproof=p.get("bulletproof", False),
-                                  soak=p.get("soak"), wears_bp=p.get("wears_bp")),
+    "damage": lambda s, p: _damage_step(s, p),
+    "set_burning": lambda s, p: set_burning(s, p["key"], p["amount"]),
+    "affliction": lambda s, p: affliction(s, p["key"], p.get("change", 0),
+                                          p.get("afflicted"), p.get("source", "")),
+    "burn": lambda s, p: burn(s, p["key"], stagger=p.get("stagger", False),
+                              soak=p.get("soak"), wears_bp=p.get("wears_bp")),
     "set_mettle": lambda s, p: set_mettle(s, p["key"], p["mettle"]),
     "move": lambda s, p: move(s, p["actor"], p["zone"], hindered=p.get("hindered", False)),
-    "statuses": lambda s, p: s.with_state(volleyball.set_statuses(
-        s.state, p["key"], _checked(p.get("statuses", ())))),
+    "statuses": lambda s, p: _statuses_step(s, p["key"], p.get("statuses", ())),
     "act": lambda s, p: act(s, p["actor"], p.get("targets", ()), p.get("action", "")),
     "split": lambda s, p: split(s, p["actor"], p["dice"], p["parts"], p.get("caps"),
                                 p.get("targets", ()), p.get("action", "")),

@@ -62,6 +62,21 @@ STATUS_SHORT: dict[str, str] = {
 LASTING_STATUSES = ("afflicted", "blinded", "burning", "deafened", STAGGERED, "dead")
 
 
+# The statuses that forbid a Rally: Scenery > Fire, Burning: "they cannot Rally";
+# EN §Taking Damage, Staggered: "They also cannot Rally".
+NO_RALLY = ("burning", STAGGERED)
+
+
+def rally_refusal(statuses: Iterable[str]) -> str:
+    """Why a character with these statuses cannot Rally, or "" when it may."""
+    held = set(statuses)
+    for key in NO_RALLY:
+        if key in held:
+            where = "Scenery > Fire" if key == "burning" else "EN §Taking Damage"
+            return f"{status_label(key)} characters cannot Rally ({where})."
+    return ""
+
+
 def status_label(key: str) -> str:
     return key.capitalize()
 

@@ -87,6 +87,49 @@ def test_recovery_ends_the_affliction_and_stops_at_zero(campaign, gm, viktor, co
     assert error.value.code == "nothing_lost"
 
 
+def test_afflicted_ends_when_the_affliction_runs_out(campaign, gm, viktor, cold):
+    """EN §Status Effects: Afflicted "until it runs out or is cured" (AMB-M-AFF-6): the
+    tick that takes the last of the Dose takes the status off, and its Undo puts it back."""
+    tick(campaign, gm, cold, "lower")
+    assert fresh(viktor).statuses == ["afflicted"]
+    last = tick(campaign, gm, cold, "lower")  # Dose 2 reached
+    assert fresh(viktor).statuses == []
+    assert (last.statuses_before, last.statuses_after) == (["afflicted"], [])
+    assert last.summary.endswith("; no longer Afflicted.")
+    recovery = tick(campaign, gm, cold, "recover")  # after the run-out: nothing changes
+    assert recovery.statuses_after == [] and fresh(viktor).statuses == []
+    hazards.undo(campaign=campaign, by=gm, hazard_pk=recovery.pk)
+    hazards.undo(campaign=campaign, by=gm, hazard_pk=last.pk)
+    assert fresh(viktor).statuses == ["afflicted"]
+
+
+def test_afflicted_ends_at_the_cure(campaign, gm, viktor, cold):
+    tick(campaign, gm, cold, "lower")
+    cure = tick(campaign, gm, cold, "recover")  # cured before the Dose is reached
+    assert (cure.statuses_before, cure.statuses_after) == (["afflicted"], [])
+    assert fresh(viktor).statuses == []
+
+
+def test_afflicted_stays_while_another_affliction_lasts(campaign, gm, viktor, cold):
+    bite = hazards.apply(campaign=campaign, by=gm, rng=Fixed(4), data={
+        "character": viktor.pk, "kind": "affliction", "affliction": "monitor"})
+    assert bite.dose == 3
+    tick(campaign, gm, cold, "lower")
+    cure = tick(campaign, gm, cold, "recover")  # the cold cured, the bite still festers
+    assert cure.statuses_after == ["afflicted"] and fresh(viktor).statuses == ["afflicted"]
+    for _ in range(3):
+        last = hazards.affliction_tick(campaign=campaign, by=gm, affliction_pk=bite.pk,
+                                       step="lower")
+    assert last.statuses_after == [] and fresh(viktor).statuses == []
+
+
+def test_other_statuses_are_kept(campaign, gm, viktor, cold):
+    MettleCharacter.objects.filter(pk=viktor.pk).update(statuses=["afflicted", "blinded"])
+    tick(campaign, gm, cold, "lower")
+    tick(campaign, gm, cold, "lower")
+    assert fresh(viktor).statuses == ["blinded"]
+
+
 def test_the_newest_tick_is_undone_and_an_older_one_refused(campaign, gm, viktor, cold):
     first = tick(campaign, gm, cold, "lower")
     second = tick(campaign, gm, cold, "lower")
@@ -138,12 +181,77 @@ def test_refusals(campaign, gm, player, viktor, cold):
     assert fresh(viktor).mettle_max_lost == 0
 
 
-def test_a_character_in_a_fight_is_refused(campaign, gm, viktor, cold):
+def test_a_poison_ticks_by_the_fights_rounds(campaign, gm, viktor):
+    """Scenery > Affliction: a poison lowers max Mettle "by one each Round": a curare dart
+    in a fight (2d6 (6+4) - FRAME 3 = Dose 7) is rolled on the card and ticked each Round,
+    the fight's maximum and Mettle following at once (AMB-M-AFF-4); the end writes back
+    the fight's Mettle under the lowered maximum, Afflicted kept."""
     from campaigns.systems.mettle import initiative
+
+    encounter = initiative.create(campaign=campaign, by=gm, name="Quay")
+    initiative.add_characters(encounter_id=encounter.pk, version=None, characters=[viktor])
+    initiative.add_npc(encounter_id=encounter.pk, version=None, name="Thug", pool=3)
+    me = str(encounter.combatants.get(character_id=viktor.pk).pk)
+    initiative.step(encounter_id=encounter.pk, version=None, kind="trigger",
+                    payload={"key": me}, by=gm)
+    initiative.step(encounter_id=encounter.pk, version=None, kind="damage",
+                    payload={"key": me, "amount": 5}, by=gm)  # 5 - Soak 3: Mettle 7/9
+    dart = hazards.apply(campaign=campaign, by=gm, rng=Fixed(6, 4), data={
+        "character": viktor.pk, "kind": "affliction", "affliction": "curare"})
+    assert dart.dose == 7
+
+    def fighter():
+        return initiative.load(encounter).state.fighter(me)
+
+    assert "afflicted" in fighter().statuses
+    first = tick(campaign, gm, dart, "lower")
+    assert (fighter().hp, fighter().hp_max) == (7, 8)  # 7 is under the new maximum
+    tick(campaign, gm, dart, "lower")
+    tick(campaign, gm, dart, "lower")
+    assert (fighter().hp, fighter().hp_max) == (6, 6)  # came down to it
+    steps = list(encounter.steps.filter(kind="affliction").order_by("number"))
+    assert [s.payload["change"] for s in steps] == [0, -1, -1, -1]
+    assert steps[1].text == "Viktor: Curare dart, max Mettle lowered 9 → 8."
+    assert all("7" not in s.text.split("→")[0] for s in steps[:1])  # no Dose in the log
+    with pytest.raises(CampaignError) as error:  # the card defers to the tracker's Undo
+        hazards.undo(campaign=campaign, by=gm, hazard_pk=first.pk)
+    assert error.value.code == "in_a_fight"
+    initiative.undo(encounter_id=encounter.pk, version=None)  # the third tick
+    assert fresh(viktor).mettle_max_lost == 2 and fighter().hp_max == 7
+    assert hazards.affliction_state(dart)["taken"] == 2
+    initiative.step(encounter_id=encounter.pk, version=None, kind="end", payload={}, by=gm)
+    viktor = fresh(viktor)
+    # The end refills Mettle above 0 to the (lowered) maximum: blank, 7 on the sheet.
+    assert viktor.mettle_current is None and viktor.statuses == ["afflicted"]
+    assert sheet_for(viktor).value("mettle_current") == 7
+
+
+def test_a_tick_in_the_fight_that_ends_the_affliction_clears_afflicted_there(
+        campaign, gm, viktor, cold):
+    from campaigns.systems.mettle import initiative
+
+    encounter = initiative.create(campaign=campaign, by=gm, name="Quay")
+    initiative.add_characters(encounter_id=encounter.pk, version=None, characters=[viktor])
+    initiative.add_npc(encounter_id=encounter.pk, version=None, name="Thug", pool=3)
+    me = str(encounter.combatants.get(character_id=viktor.pk).pk)
+    tick(campaign, gm, cold, "lower")  # before the trigger too: in the fight's ledger
+    tick(campaign, gm, cold, "lower")  # run out: no longer Afflicted, in the fight too
+    state = initiative.load(encounter).state
+    assert "afflicted" not in state.fighter(me).statuses and state.fighter(me).hp_max == 7
+    initiative.step(encounter_id=encounter.pk, version=None, kind="trigger",
+                    payload={"key": me}, by=gm)
+    initiative.step(encounter_id=encounter.pk, version=None, kind="end", payload={}, by=gm)
+    assert fresh(viktor).statuses == [] and fresh(viktor).mettle_max_lost == 2
+
+
+def test_other_hazards_are_still_refused_in_a_fight(campaign, gm, viktor):
+    from campaigns.systems.mettle import initiative
+
     encounter = initiative.create(campaign=campaign, by=gm, name="Quay")
     initiative.add_characters(encounter_id=encounter.pk, version=None, characters=[viktor])
     with pytest.raises(CampaignError) as error:
-        tick(campaign, gm, cold, "lower")
+        hazards.apply(campaign=campaign, by=gm, rng=Fixed(3), data={
+            "character": viktor.pk, "kind": "fall", "zones": 1, "surface": "normal"})
     assert error.value.code == "in_a_fight"
 
 
@@ -261,3 +369,33 @@ def test_a_refusal_is_the_cards_notice(client, campaign, gm, viktor, cold):
     response = client.post(tick_url(campaign, cold), {"step": "lower"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and "has run out" in response.content.decode()
     assert fresh(viktor).mettle_max_lost == 2
+
+
+def test_the_card_ticks_in_a_fight_and_the_trackers_undo_takes_it_back(client, campaign,
+                                                                        gm, player, viktor,
+                                                                        cold):
+    """Through the pages: the card's tick while Viktor is in a fight is in the fight's log
+    (the players' live view too, no Dose); the tracker's Undo takes both back."""
+    from campaigns.systems.mettle import initiative
+
+    encounter = initiative.create(campaign=campaign, by=gm, name="Quay")
+    initiative.add_characters(encounter_id=encounter.pk, version=None, characters=[viktor])
+    client.force_login(gm)
+    assert client.post(tick_url(campaign, cold), {"step": "lower"}).status_code == 302
+    assert fresh(viktor).mettle_max_lost == 1
+    fight_url = reverse("campaigns:mettle_initiative", args=[campaign.pk, encounter.pk])
+    assert "Viktor: Common cold, max Mettle lowered 9 → 8." in client.get(
+        fight_url).content.decode()
+    client.force_login(player)
+    live = client.get(fight_url).content.decode()
+    assert "max Mettle lowered 9 → 8" in live and "8/8" in live
+    assert client.post(reverse("campaigns:mettle_initiative_undo",
+                               args=[campaign.pk, encounter.pk])).status_code == 403
+    client.force_login(gm)
+    encounter.refresh_from_db()
+    response = client.post(reverse("campaigns:mettle_initiative_undo",
+                                   args=[campaign.pk, encounter.pk]),
+                           {"version": encounter.version})
+    assert response.status_code == 302
+    assert fresh(viktor).mettle_max_lost == 0 and hazards.affliction_state(cold)["taken"] == 0
+    assert not encounter.steps.exists()

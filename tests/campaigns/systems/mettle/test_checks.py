@@ -4,6 +4,7 @@ page and its endpoints (anonymous, another player, the owner, the Guide; hostile
 and the session log with its conditional poll."""
 
 import random
+from html import escape
 
 import pytest
 from django.urls import reverse
@@ -444,7 +445,8 @@ def test_a_check_reads_the_sheets_lines_and_ledgers_once_and_shows_the_mettle_sp
     """The Play page's Check shows the sheet again after rolling: the character's row is
     read again (a Surge spent Mettle) but its gear lines and the ledgers' sums, which a
     Check does not write, are read once (builds.keep_sheet_reads), and its Twist (none
-    yet) comes with the recent rolls. Its queries are the same with a longer inventory,
+    yet) comes with the recent rolls; its lasting tranquilizers are read once
+    (AMB-M-AFF-7). Its queries are the same with a longer inventory,
     XP and Credit ledgers and roll log."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -472,7 +474,117 @@ def test_a_check_reads_the_sheets_lines_and_ledgers_once_and_shows_the_mettle_sp
     for n in range(25):
         check(f"b{n}")
     many = check("c1")
-    assert many == few == 18
+    assert many == few == 19  # with the tranquilizers that raise Difficulty: one query
     # Without htmx the whole page comes back, with the Mettle the Surge spent.
     page = client.post(url, {**CHECK, "surge": "2", "request_key": "s1"}).content.decode()
     assert 'data-stat="mettle_current">7<' in page
+
+
+# -- a tranquilizer raises every Check's Difficulty (Scenery > Affliction; AMB-M-AFF-7) ------
+
+
+def tranquilize(table, face):
+    """A tranquilizer dart on Viktor (FRAME 3): Dose 1d6 - FRAME."""
+    from campaigns.systems.mettle import hazards
+    from tests.campaigns.systems.mettle.test_hazards import Fixed
+
+    return hazards.apply(campaign=table["campaign"], by=table["guide"], rng=Fixed(face),
+                         data={"character": table["viktor"].pk, "kind": "affliction",
+                               "affliction": "tranquilizer"})
+
+
+def test_a_tranquilizer_raises_the_checks_difficulty_by_its_dose(client, table):
+    """"Tranquilizers: as poison, but the Dose result also raises the victim's Check
+    Difficulties": 1d6 (6) - FRAME 3 = Dose 3, so a Difficulty 3 Check is against 6, on
+    the form's odds, the roll and the log, ladder or target's pool alike."""
+    dart = tranquilize(table, 6)
+    assert dart.dose == 3
+    client.force_login(table["player"])
+    viktor = table["viktor"]
+    page = client.get(reverse("characters:mettle_play", args=[viktor.pk])).content.decode()
+    assert f"({check_odds(3, 6).p_success})" in page
+    assert 'data-tranquilized="3"' in page and "A tranquilizer adds +3" in page
+    odds = client.post(reverse("characters:mettle_check_odds", args=[viktor.pk]),
+                       {**CHECK, "target_pool": "4"}, HTTP_HX_REQUEST="true").content.decode()
+    assert f"({check_odds(3, 7).p_success})" in odds and "the target's pool" in odds
+    client.post(reverse("characters:mettle_check", args=[viktor.pk]),
+                {**CHECK, "request_key": "t1"}, HTTP_HX_REQUEST="true")
+    roll = MettleRoll.objects.get()
+    assert roll.difficulty == 6 and roll.odds["success"] == str(check_odds(3, 6).p_success)
+    assert roll.label == "NATURE Check (Difficulty +3: tranquilized)"
+
+
+def test_a_tranquilizer_raises_every_split_part(client, table):
+    tranquilize(table, 5)  # Dose 2
+    client.force_login(table["player"])
+    url = reverse("characters:mettle_split", args=[table["viktor"].pk])
+    body = client.post(url, SPLIT, HTTP_HX_REQUEST="true").content.decode()
+    assert f"({check_odds(5, 4).p_success})" in body and f"({check_odds(2, 3).p_success})" in body
+    client.post(reverse("characters:mettle_split_roll", args=[table["viktor"].pk]),
+                {**SPLIT, "part": "2"}, HTTP_HX_REQUEST="true")
+    assert MettleRoll.objects.get().difficulty == 3
+
+
+def test_the_raise_lasts_until_the_tranquilizer_ends(client, table):
+    """It ends with the affliction: run out (its Dose of Rounds ticked) or cured; a
+    Dose FRAME cut to 0 raises nothing; an undone dart neither; two darts add."""
+    from campaigns.systems.mettle import hazards
+
+    def raised():
+        return hazards.tranquilizer_raise(table["viktor"].pk)
+
+    campaign, guide = table["campaign"], table["guide"]
+    assert tranquilize(table, 3).dose == 0 and raised() == 0
+    dart = tranquilize(table, 5)  # Dose 2
+    assert raised() == 2
+    second = tranquilize(table, 4)  # Dose 1: the text does not say they do not stack
+    assert raised() == 3
+    hazards.affliction_tick(campaign=campaign, by=guide, affliction_pk=second.pk, step="lower")
+    assert raised() == 2  # the second has run out
+    hazards.affliction_tick(campaign=campaign, by=guide, affliction_pk=dart.pk, step="lower")
+    assert raised() == 2  # one Round of two
+    cure = hazards.affliction_tick(campaign=campaign, by=guide, affliction_pk=dart.pk,
+                                   step="recover")
+    assert raised() == 0  # cured
+    hazards.undo(campaign=campaign, by=guide, hazard_pk=cure.pk)
+    assert raised() == 2
+    cold = hazards.apply(campaign=campaign, by=guide, rng=random.Random(1), data={
+        "character": table["viktor"].pk, "kind": "affliction", "affliction": "cold"})
+    assert cold.dose is not None and raised() == 2  # a disease raises nothing
+
+
+# -- no Rally while Burning or Staggered (Scenery > Fire; EN §Taking Damage) -----------------
+
+
+@pytest.mark.parametrize("statuses, mettle, message", [
+    (["burning"], None, "Burning characters cannot Rally (Scenery > Fire)."),
+    (["staggered"], -1, "Staggered characters cannot Rally (EN §Taking Damage)."),
+])
+def test_a_burning_or_staggered_character_cannot_rally(client, table, statuses, mettle,
+                                                       message):
+    viktor = table["viktor"]
+    MettleCharacter.objects.filter(pk=viktor.pk).update(statuses=statuses,
+                                                        mettle_current=mettle)
+    client.force_login(table["player"])
+    rally = {**CHECK, "action": "Rally", "pool": "motive", "request_key": "r1"}
+    response = client.post(reverse("characters:mettle_check", args=[viktor.pk]), rally)
+    assert response.status_code == 422
+    assert f"data-action-error>{escape(message)}<" in response.content.decode()
+    odds = client.post(reverse("characters:mettle_check_odds", args=[viktor.pk]), rally,
+                       HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="odds-none"' in odds
+    with pytest.raises(RollRefused) as error:  # the service, whatever the form says
+        roll_services.make_check(character=viktor, by=table["player"],
+                                 request=plain(action="Rally", attribute="motive"))
+    assert (error.value.code, error.value.field) == ("no_rally", "action")
+    split = {**SPLIT, "action_1": "Rally", "part": "1"}
+    page = client.post(reverse("characters:mettle_split_roll", args=[viktor.pk]), split,
+                       HTTP_HX_REQUEST="true").content.decode()
+    assert escape(message) in page
+    assert not MettleRoll.objects.exists()
+    # Another Action is rolled as usual, and once extinguished the Rally is.
+    client.post(reverse("characters:mettle_check", args=[viktor.pk]),
+                {**CHECK, "request_key": "n1"})
+    MettleCharacter.objects.filter(pk=viktor.pk).update(statuses=[], mettle_current=5)
+    client.post(reverse("characters:mettle_check", args=[viktor.pk]), rally)
+    assert MettleRoll.objects.count() == 2

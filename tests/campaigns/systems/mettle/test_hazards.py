@@ -116,6 +116,17 @@ def test_affliction_dose_secret_and_afflicted(campaign, gm, viktor):
     assert viktor.statuses == ["afflicted"] and viktor.mettle_current is None
 
 
+def test_a_poison_frame_cuts_to_nothing_does_not_afflict(campaign, gm, viktor):
+    """Scenery > Affliction: "subtract the victim's FRAME. If positive, lower ...": a
+    Dose of 0 has run out at once, so the character is not Afflicted (AMB-M-AFF-6)."""
+    hazard = hazards.apply(campaign=campaign, by=gm, rng=Fixed(2), data={
+        "character": viktor.pk, "kind": "affliction", "affliction": "tranquilizer"})
+    assert hazard.dose == 0  # 1d6 (2) - FRAME 3, never below 0
+    assert "no effect" in hazard.summary
+    viktor.refresh_from_db()
+    assert viktor.statuses == []
+
+
 def test_undo_restores_and_double_click_is_one_row(campaign, gm, viktor):
     data = {**fall(viktor), "request_key": "k" * 32}
     first = hazards.apply(campaign=campaign, by=gm, data=data, rng=Fixed(5))
@@ -235,8 +246,9 @@ def test_the_dose_is_shown_to_the_guide_only(client, campaign, gm, player, vikto
 
 
 def test_a_character_in_a_fight_is_refused_beside_the_field(client, campaign, gm, viktor):
-    """The Initiative tracker writes the fight's Mettle back at its end: a hazard on the
-    sheet meanwhile would be lost, so it is refused until the fight ends."""
+    """The Initiative tracker writes the fight's Mettle back at its end: a fall, fire or
+    area damage on the sheet meanwhile would be lost, so it is refused until the fight
+    ends (an affliction is recorded in the fight: AMB-M-AFF-4)."""
     from campaigns.systems.mettle import initiative
     encounter = initiative.create(campaign=campaign, by=gm, name="Quay")
     initiative.add_characters(encounter_id=encounter.pk, version=None, characters=[viktor])

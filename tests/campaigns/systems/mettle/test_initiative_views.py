@@ -450,10 +450,12 @@ def test_every_endpoint_every_role_hostile_values_never_500(client, campaign, gu
              "is_mob", "members", "kind", "key", "to", "targets", "claimants", "choice",
              "dice", "parts", "action", "defense", "hindered", "attacker_has_reach",
              f"d{thugs}-amount", f"d{thugs}-soak_bonus", f"m{thugs}-mettle",
-             f"s{thugs}-statuses", f"z{thugs}-zone", "session"]
+             f"s{thugs}-statuses", f"z{thugs}-zone", "session", "amount", "stagger",
+             f"d{thugs}-burning"]
     kinds = ["trigger", "act", "act_part", "split", "wait", "interrupt", "pass", "move",
              "defend", "reach", "surprise", "keep_waiting", "rejoin", "imp_decides",
-             "next_round", "end", "join", "stumble", "free_move", "damage"]
+             "next_round", "end", "join", "stumble", "free_move", "damage", "burn",
+             "set_burning"]
     users = [None, UserFactory(), party[0].owner, guide]
     before = MettleInitiativeStep.objects.count()
     for user in users:
@@ -477,12 +479,14 @@ def test_the_guides_steps_with_current_versions_and_hostile_values_never_500(
     client.force_login(guide)
     post_step(client, fight, kind="trigger", claimants=[key(fight, "Viktor")])
     kinds = ["act", "act_part", "split", "wait", "interrupt", "pass", "move", "defend",
-             "reach", "surprise", "keep_waiting", "rejoin", "stumble", "free_move"]
+             "reach", "surprise", "keep_waiting", "rejoin", "stumble", "free_move", "burn",
+             "set_burning"]
     for kind in kinds:
         for value in HOSTILE_VALUES:
             response = post_step(client, fight, kind=kind, key=value, to=value,
                                  targets=[value], dice=value, parts=value, zone=value,
-                                 action=value, defense=f"{value}-{value}", side=value)
+                                 action=value, defense=f"{value}-{value}", side=value,
+                                 amount=value, stagger=value)
             assert response.status_code in (302, 400, 404), (kind, value)
     assert tracker(fight).failed == []  # whatever was recorded still replays
 
@@ -838,3 +842,94 @@ def test_a_tampered_recorded_soak_is_a_step_that_no_longer_applies(guide, party,
     loaded = tracker(fight)
     assert loaded.state.fighter(viktor).hp == 9
     assert len(loaded.failed) == 1 and "no longer applies" in loaded.failed[0]
+
+
+# -- Burning (Scenery > Fire; AMB-M-FIRE-1) --------------------------------------------------
+
+
+def round_two(client, encounter):
+    """Everyone acts in turn (Viktor, then the thugs, then Anya); Round 2 begins."""
+    for name in ("Viktor", "Dock thugs", "Anya"):
+        me = key(encounter, name)
+        if tracker(encounter).state.holder != me:
+            post_step(client, encounter, kind="pass", to=me)
+        post_step(client, encounter, kind="act", key=me, targets=[""], action="Move")
+    post_step(client, encounter, kind="pass", to=key(encounter, "Viktor"))
+    assert tracker(encounter).state.round == 2
+
+
+def test_a_burning_thug_is_offered_the_same_fire_damage_each_round_with_undo(
+        client, guide, party, fight):
+    """A torch (1d6, rolled 6) sets the oily thugs alight: Soak 6 + 1 = 7, nothing
+    through this time; Burning, they take the same 6 at each Round's turn, one click, once,
+    undone by the tracker's Undo."""
+    client.force_login(guide)
+    thugs = key(fight, "Dock thugs")
+    post_step(client, fight, kind="trigger", claimants=[key(fight, "Viktor")])
+    assert damage_post(client, fight, thugs, amount="9", burning="on").status_code == 302
+    row = tracker(fight).row(thugs)
+    assert row.fighter.hp == 4 - 2 and "burning" in row.fighter.statuses
+    assert (row.burn_amount, row.burn_due) == (9, None)  # Round 1's is the torch's hit
+    assert MettleInitiativeStep.objects.last().payload["burning"] is True
+    assert "data-burn=" not in client.get(url(fight)).content.decode()
+    round_two(client, fight)
+    page = client.get(url(fight)).content.decode()
+    assert 'data-burn="Dock thugs"' in page
+    assert "Burn: Dock thugs takes 9 fire damage (Soak 7)" in page
+    assert "Dock thugs is Burning: 9 fire damage again this Round" in page  # the log
+    assert post_step(client, fight, kind="burn", key=thugs).status_code == 302
+    assert tracker(fight).row(thugs).fighter.hp == 0  # 2 through: a Felling blow
+    assert "data-burn=" not in client.get(url(fight)).content.decode()
+    refused = post_step(client, fight, kind="burn", key=thugs)  # twice in a Round
+    assert refused.status_code == 400 and "already burned this Round" in \
+        refused.content.decode()
+    assert undo_post(client, fight).status_code == 302
+    assert tracker(fight).row(thugs).fighter.hp == 2
+    assert tracker(fight).row(thugs).burn_due == 9
+
+
+def test_burning_without_a_known_damage_asks_for_it_beside_the_field(client, guide, party,
+                                                                      fight):
+    client.force_login(guide)
+    viktor = key(fight, "Viktor")
+    post_step(client, fight, kind="trigger", claimants=[viktor])
+    version = MettleEncounter.objects.get(pk=fight.pk).version
+    client.post(url(fight, "mettle_initiative_statuses", viktor),
+                {"version": version, f"s{viktor}-statuses": ["burning"]})
+    page = client.get(url(fight)).content.decode()
+    assert 'data-burn-amount="Viktor"' in page and "data-burn=" not in page
+    for bad, message in (("0", "A whole number from 1 to 999."),
+                         ("x", "A whole number from 1 to 999."),
+                         ("1000", "A whole number from 1 to 999.")):
+        response = post_step(client, fight, kind="set_burning", key=viktor, amount=bad)
+        body = response.content.decode()
+        assert response.status_code == 400 and body.count(message) == 1
+        assert 'class="invalid-feedback d-block" role="alert">' + message in body
+    assert post_step(client, fight, kind="set_burning", key=viktor,
+                     amount="5").status_code == 302
+    assert tracker(fight).row(viktor).burn_due == 5  # due now: the Guide gave it this Round
+    refused = post_step(client, fight, kind="burn", key=viktor, stagger="on")
+    assert refused.status_code == 400  # 2 through Soak 3 is no Felling blow
+    assert "Staggered is chosen only on a Felling blow" in refused.content.decode()
+    assert post_step(client, fight, kind="burn", key=viktor).status_code == 302
+    assert tracker(fight).row(viktor).fighter.hp == 9 - 2
+
+
+def test_only_the_guide_burns(client, campaign, guide, party, fight):
+    thugs = key(fight, "Dock thugs")
+    client.force_login(guide)
+    post_step(client, fight, kind="trigger", claimants=[key(fight, "Viktor")])
+    post_step(client, fight, kind="set_burning", key=thugs, amount="9")
+    client.logout()
+    response = post_step(client, fight, kind="burn", key=thugs)
+    assert response.status_code == 302 and "/login" in response.url
+    client.force_login(UserFactory())
+    assert post_step(client, fight, kind="burn", key=thugs).status_code == 404
+    client.force_login(party[0].owner)  # a player of the campaign
+    assert post_step(client, fight, kind="burn", key=thugs).status_code == 403
+    assert post_step(client, fight, kind="set_burning", key=thugs,
+                     amount="3").status_code == 403
+    co_guide = MembershipFactory(campaign=campaign, role=Role.CO_IMP).user
+    client.force_login(co_guide)
+    assert post_step(client, fight, kind="burn", key=thugs).status_code == 302
+    assert tracker(fight).row(thugs).fighter.hp == 4 - 2

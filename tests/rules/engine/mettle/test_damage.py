@@ -187,3 +187,24 @@ def test_mettle_above_the_lowered_maximum_comes_down_to_it():
     assert damage.mettle_under_lowered_maximum(5, 8) == 5
     assert damage.mettle_under_lowered_maximum(-2, 0) == -2
     assert damage.mettle_under_lowered_maximum(None, 8) is None  # "at maximum" follows it
+
+
+# -- a tranquilizer's Difficulty (Scenery > Affliction; AMB-M-AFF-7) -------------------------
+
+
+def test_only_the_tranquilizer_raises_difficulty():
+    assert [a.key for a in damage.AFFLICTIONS if a.raises_difficulty] == ["tranquilizer"]
+
+
+def test_a_tranquilizer_raises_difficulty_by_its_dose_result():
+    # Tranquilizer dart 1d6-FRAME: a 6 against FRAME 3 is Dose 3, every Check +3.
+    dose = damage.affliction_dose(damage.AFFLICTION_BY_KEY["tranquilizer"], [6], 3)
+    assert damage.tranquilizer_difficulty([dose]) == 3
+    assert damage.tranquilizer_difficulty([]) == 0
+
+
+@given(st.lists(st.integers(-5, 20), max_size=6))
+def test_tranquilizer_difficulty_adds_the_positive_doses(doses):
+    raised = damage.tranquilizer_difficulty(doses)
+    assert raised == sum(d for d in doses if d > 0) and raised >= 0
+    assert damage.tranquilizer_difficulty([*doses, 0]) == raised  # "If positive"

@@ -462,3 +462,108 @@ def test_a_recorded_soak_that_is_not_one_is_refused(recorded):
     with pytest.raises(InitiativeError) as refused:
         apply_step(bp_scene(), "damage", {"key": "viktor", "amount": 7, **recorded})
     assert refused.value.field in ("soak", "wears_bp")
+
+
+# -- Burning (Scenery > Fire; AMB-M-FIRE-1) --------------------------------------------------
+
+
+def fire_scene():
+    """A mummy (an NPC pool 6D, FRAME 2 + no armour) and Viktor (Soak 3)."""
+    return trigger(new_scene([
+        fighter("viktor", "Viktor", mettle_max=9),
+        fighter("mummy", "Mummy", side=FOES, mettle_max=6),
+    ], soaks={"viktor": 3, "mummy": 2}), "viktor")
+
+
+def next_round(s):
+    """Both act; Round 2 begins."""
+    s = act(s, s.state.holder, [], "Move")
+    other = next(f.key for f in s.state.fighters if f.has_action)
+    s = act(pass_to(s, other), other, [], "Move")
+    return pass_to(s, s.state.legal_passes()[0])
+
+
+def test_a_flammable_target_takes_the_same_fire_damage_each_round():
+    """Scenery > Fire: a torch's 1d6 rolled 5 on a mummy (Soak 2): 3 through; Burning, it
+    takes the same 5 again each Round, soaked again: 3 more in Round 2, once."""
+    s = apply_step(fire_scene(), "damage", {"key": "mummy", "amount": 5, "burning": True})
+    mummy = s.state.fighter("mummy")
+    assert mummy.hp == 3 and "burning" in mummy.statuses and not mummy.can_rally
+    assert s.burn_amount("mummy") == 5 and s.burn_due("mummy") is None  # Round 1's taken
+    with pytest.raises(InitiativeError, match="already burned this Round"):
+        apply_step(s, "burn", {"key": "mummy"})
+    s = next_round(s)
+    assert s.state.round == 2 and s.burn_due("mummy") == 5
+    assert "Mummy is Burning: 5 fire damage again this Round, through Soak." in [
+        e.text for e in s.state.log]
+    assert not any("1d6" in e.text for e in s.state.log)  # not Eldritch Gambit's 1d6
+    s = apply_step(s, "burn", {"key": "mummy"})
+    assert s.state.fighter("mummy").hp == 0 and s.state.fighter("mummy").fallen
+    assert s.burn_due("mummy") is None
+    with pytest.raises(InitiativeError):
+        apply_step(s, "burn", {"key": "mummy"})
+    s = next_round(apply_step(s, "set_mettle", {"key": "mummy", "mettle": 0}))
+    # "until extinguished or burnt to cinders": Fallen, it still burns.
+    assert s.burn_due("mummy") == 5
+    assert apply_step(s, "burn", {"key": "mummy"}).state.fighter("mummy").hp == -3
+
+
+def test_fire_is_soaked_by_the_armour_recorded_with_each_burn():
+    """AMB-M-INI-7 with AMB-M-FIRE-1: the igniting hit and each Round's burn are soaked by
+    the Soak recorded with their step, not the Scene's (a sheet changed since)."""
+    s = apply_step(fire_scene(), "damage",
+                   {"key": "mummy", "amount": 5, "burning": True, "soak": 0})
+    assert s.state.fighter("mummy").hp == 6 - 5  # recorded Soak 0, not the Scene's 2
+    s = apply_step(next_round(s), "burn", {"key": "mummy", "soak": 4, "wears_bp": False})
+    assert s.state.fighter("mummy").hp == 1 - 1  # 5 through the recorded Soak 4
+    assert worn(s, "mummy") == {"soak": 2, "wears_bp": False}  # what a new step records
+
+
+def test_extinguished_burning_stops_and_a_burning_status_asks_for_its_damage():
+    s = apply_step(fire_scene(), "damage", {"key": "viktor", "amount": 4, "burning": True})
+    s = apply_step(s, "statuses", {"key": "viktor", "statuses": []})  # extinguished
+    assert s.burn_amount("viktor") is None
+    s = next_round(s)
+    assert s.burn_due("viktor") is None
+    s = apply_step(s, "statuses", {"key": "viktor", "statuses": ["burning"]})
+    assert s.burn_due("viktor") is None  # Burning by hand: the fire's damage unknown
+    with pytest.raises(InitiativeError, match="no fire damage given"):
+        apply_step(s, "burn", {"key": "viktor"})
+    s = apply_step(s, "set_burning", {"key": "viktor", "amount": 6})
+    assert s.burn_due("viktor") == 6
+    s = apply_step(s, "burn", {"key": "viktor", "stagger": False})
+    assert s.state.fighter("viktor").hp == 9 - 1 - 3  # 4-3 in Round 1, 6-3 now
+    with pytest.raises(InitiativeError):
+        apply_step(s, "set_burning", {"key": "viktor", "amount": 0})
+
+
+def test_a_burning_felling_blow_may_be_staggered():
+    s = apply_step(fire_scene(), "set_mettle", {"key": "viktor", "mettle": 2})
+    s = apply_step(s, "set_burning", {"key": "viktor", "amount": 6})
+    s = apply_step(s, "burn", {"key": "viktor", "stagger": True})
+    viktor = s.state.fighter("viktor")
+    assert "staggered" in viktor.statuses and viktor.hp == 2 - 3 - 1
+
+
+# -- an affliction's ticks in the fight (Scenery > Affliction; AMB-M-AFF-4) --------------------
+
+
+def test_a_poison_tick_lowers_the_fights_maximum_and_mettle_above_it():
+    s = apply_step(started(), "affliction", {"key": "viktor", "afflicted": True,
+                                             "source": "Curare dart"})
+    assert "afflicted" in s.state.fighter("viktor").statuses
+    assert s.state.log[-1].text == "Viktor: Curare dart, Afflicted."
+    s = apply_step(s, "affliction", {"key": "viktor", "change": -1, "source": "Curare dart"})
+    viktor = s.state.fighter("viktor")
+    assert (viktor.hp, viktor.hp_max) == (8, 8)
+    assert s.state.log[-1].text == "Viktor: Curare dart, max Mettle lowered 9 → 8, Mettle 9 → 8."
+    s = apply_step(s, "affliction", {"key": "viktor", "change": 1, "afflicted": False})
+    viktor = s.state.fighter("viktor")
+    assert (viktor.hp, viktor.hp_max) == (8, 9) and "afflicted" not in viktor.statuses
+    # "if it lowers Mettle to 0 or below they still become Staggered or Fallen"
+    low = apply_step(started(), "set_mettle", {"key": "thug", "mettle": 1})
+    for _ in range(4):
+        low = apply_step(low, "affliction", {"key": "thug", "change": -1})
+    assert low.state.fighter("thug").hp == 0 and low.state.fighter("thug").fallen
+    with pytest.raises(InitiativeError):
+        apply_step(started(), "affliction", {"key": "viktor", "change": -2})

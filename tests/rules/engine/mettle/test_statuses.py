@@ -51,3 +51,14 @@ def test_a_staggered_sheet_is_not_fallen_and_shows_the_effects():
 def test_staggered_with_mettle_above_zero_is_a_problem_on_the_statuses_field():
     sheet = compute_sheet(CharacterBuild(mettle_current=4, statuses=frozenset({"staggered"})))
     assert [(i.code, i.field) for i in sheet.errors] == [("staggered_above_zero", "statuses")]
+
+
+def test_burning_and_staggered_forbid_a_rally():
+    """Scenery > Fire: Burning "cannot Rally"; EN §Taking Damage: Staggered "also cannot
+    Rally"; the others do not forbid it."""
+    from rules.engine.mettle.statuses import rally_refusal
+
+    assert rally_refusal(["burning"]) == "Burning characters cannot Rally (Scenery > Fire)."
+    assert "Staggered" in rally_refusal(["staggered", "afflicted"])
+    assert rally_refusal(["afflicted", "blinded", "rattled"]) == ""
+    assert rally_refusal([]) == ""
