@@ -66,6 +66,7 @@ class Fighter:
     armour: str = "none"
     band_hp: int = 0
     out: bool = False  # out of action (a failed 0-HP Save, or a wound that says so)
+    stunned: int = 0  # Initiative Turns of no action left, the current one included
     dead: bool = False
     fled: bool = False  # Morale broke
     wounds: list = field(default_factory=list)  # [(column, row, text)]
@@ -292,7 +293,7 @@ def _start_turn(state: FightState, p: dict) -> None:
     except ini.InitiativeError as error:
         raise _rules(error, "call") from None
     for f in state.fighters.values():
-        if f.active and f.out:
+        if f.active and (f.out or f.stunned):
             turn = ini.set_out_of_action(turn, f.key)
     state.turn, state.turn_number, state.order = turn, number, roll
     state.errant_turn = p.get("errant_turn")
@@ -498,9 +499,33 @@ def _wound(state: FightState, p: dict) -> None:
             text += f" {f.name} is out of action."
         f.out = True
         _mark_out(state, f.key)
+    if result.wound is not None and not f.dead:
+        text += _wound_effects(state, f, result.wound)
     if f.clock and not f.clock.stopped:
         text += f" {_clock_text(f.clock)}"
     _say(state, text)
+
+
+def _wound_effects(state: FightState, f: Fighter, w) -> str:
+    """What a wound's row does in the fight besides the clock and out of action
+    (AMB-E-FIGHT-5): "HP halved" halves the maximum, rounded down (CR §Rounding; AMB-E89),
+    and HP with it if above; "Stunned for an Initiative Turn" takes no action for that many
+    Turns, the current one included (AMB-E87): the rest of this Turn, or the next if it
+    comes between Turns."""
+    text = ""
+    if w.halves_hp:
+        before = f.hp_max
+        f.hp_max = wo.max_hp_with_wounds(f.hp_max, [w])
+        f.hp = min(f.hp, f.hp_max)
+        text += f" {f.name}'s HP maximum is halved: {before} to {f.hp_max}."
+    if w.stunned_turns and not f.out:
+        f.stunned = max(f.stunned, w.stunned_turns)
+        if state.in_turn:
+            _mark_out(state, f.key)
+            text += f" {f.name} is stunned: no action this Initiative Turn."
+        else:
+            text += f" {f.name} is stunned: no action next Initiative Turn."
+    return text
 
 
 def _clock_text(clock: wo.DeathClock) -> str:
@@ -573,6 +598,10 @@ def _end_turn(state: FightState, p: dict) -> None:
     if expired:
         text += " Expired: " + ", ".join(e.label for e in expired) + "."
     for f in state.fighters.values():
+        if f.stunned:
+            f.stunned -= 1
+            if not f.stunned and not f.out and f.active:
+                text += f" {f.name} is no longer stunned."
         if f.clock is not None and not f.dead:
             f.clock = wo.tick(f.clock, wo.INITIATIVE_TURNS)
             if f.clock.dead:

@@ -88,7 +88,7 @@ def _rows(state, *, guide: bool, own: set[int]) -> list[dict]:
                "left": turn.actions_left(f.key) if turn and f.key in paces else 0,
                "clock": clock_text(f), "mine": f.character_pk in own,
                "status": ("dead" if f.dead else "fled" if f.fled else
-                          "out of action" if f.out else "")}
+                          "out of action" if f.out else "stunned" if f.stunned else "")}
         if guide or f.kind == ERRANT:
             row["save_chance"] = _chance(p_success(f.attributes.get("phys", 0),
                                                    f.pending_save)) \

@@ -322,7 +322,7 @@ def _wren_at_one_hp_wounded(campaign, guide, wren, column, wound_damage):
     ("shock", 3, True),  # "Concussed. Knocked out for D12 Initiative Turns ..."
     ("shock", 6, True),  # "Deep fried. Unconscious (Depletion 1) ..."
     ("trauma", 2, False),  # "Leg mangled. Can't run."
-    ("shock", 1, False),  # "Zapped. Stunned for an Initiative Turn."
+    ("toxic", 2, False),  # "Immune system compromised. HP halved."
 ])
 def test_a_wound_that_puts_the_errant_out_of_action_takes_them_out(
         campaign, guide, wren, column, damage, out):
@@ -423,3 +423,69 @@ def test_an_alert_deviant_acts_in_the_surprise_turn(campaign, guide, wren):
         go(campaign, guide, f, "act", {"key": w, "kind": "move"})
     done = go(campaign, guide, f, "act", {"key": q, "kind": "move"})
     assert done.state.turn.actions[-1] == (q, "move")
+
+
+def test_stunned_for_an_initiative_turn_takes_no_action_that_turn_and_undo_restores(
+        campaign, guide, wren):
+    """IT §Death & Dying, shock 1: "Zapped. Stunned for an Initiative Turn." The rest of
+    the Turn it lands in (AMB-E87, AMB-E-FIGHT-5); the next Turn they act again; undoing
+    the wound gives the actions back."""
+    f, wound = _wren_at_one_hp_wounded(campaign, guide, wren, "shock", 1)
+    w = f"e{wren.pk}"
+    assert wound.state.fighters[w].stunned == 1 and not wound.state.fighters[w].out
+    assert f"{wren.display_name} is stunned: no action this Initiative Turn." in \
+        wound.step.text
+    go(campaign, guide, f, "next_phase")
+    go(campaign, guide, f, "pace", {"key": w, "pace": "quick"})
+    with pytest.raises(CampaignError, match="out of action"):
+        go(campaign, guide, f, "attack", {"key": w, "target": "n3"}, 1)
+    ended = go(campaign, guide, f, "end_turn")
+    assert ended.state.fighters[w].stunned == 0
+    assert f"{wren.display_name} is no longer stunned." in ended.step.text
+    go(campaign, guide, f, "turn", {"call": "even"}, 1, 1)  # the Company wins
+    go(campaign, guide, f, "pace", {"key": w, "pace": "quick"})
+    done = go(campaign, guide, f, "act", {"key": w, "kind": "move"})
+    assert done.state.turn.actions[-1] == (w, "move")
+    for _ in range(6):  # the act, pace, call, end of the Turn, pace, next phase
+        f.refresh_from_db()
+        fight.undo(campaign=campaign, by=guide, fight_pk=f.pk, version=f.version)
+    f.refresh_from_db()
+    fight.undo(campaign=campaign, by=guide, fight_pk=f.pk, version=f.version)  # the wound
+    state = fight.state_of(f)
+    assert state.fighters[w].stunned == 0 and state.fighters[w].pending_wound == 1
+    go(campaign, guide, f, "next_phase")
+    go(campaign, guide, f, "pace", {"key": w, "pace": "quick"})
+    assert go(campaign, guide, f, "act", {"key": w, "kind": "move"}).state.turn.actions[-1] \
+        == (w, "move")
+
+
+def test_a_stun_between_turns_takes_the_next_turn():
+    """A stun that lands after a Turn has ended (fire between Turns) takes the next Turn."""
+    state = fold([("setup", {"distance_die": 1, "surprise_die": 3, "npc_faces": 2}),
+                  ("errant", {"character_pk": 1, "name": "Wren", "hp": 0, "hp_max": 9,
+                              "damage_sides": 8, "renown": 1, "phys": 9, "skill": 9,
+                              "mind": 9, "pres": 9}),
+                  ("npc", {**GOBLIN, "key": "n1"})])
+    state.fighters["e1"].pending_wound = 1
+    state = apply(state, "wound", {"key": "e1", "column": "shock"})
+    assert state.fighters["e1"].stunned == 1
+    assert "no action next Initiative Turn" in state.log[-1][0]
+    state = apply(state, "turn", {"call": "even", "errant_die": 1, "guide_die": 1})
+    assert state.turn.combatant("e1").out_of_action
+    state = apply(state, "end_turn", {})
+    assert state.fighters["e1"].stunned == 0
+    state = apply(state, "turn", {"call": "even", "errant_die": 1, "guide_die": 1})
+    assert not state.turn.combatant("e1").out_of_action
+
+
+def test_hp_halved_halves_the_maximum_in_the_fight_and_undo_restores(campaign, guide, wren):
+    """Toxic 2: "Immune system compromised. HP halved." The fight's HP maximum halves,
+    rounded down (AMB-E89); undoing the wound restores it."""
+    f, wound = _wren_at_one_hp_wounded(campaign, guide, wren, "toxic", 2)
+    w = f"e{wren.pk}"
+    phys = wound.state.fighters[w].attributes["phys"]
+    assert wound.state.fighters[w].hp_max == phys // 2 and wound.state.fighters[w].hp == 0
+    assert f"HP maximum is halved: {phys} to {phys // 2}." in wound.step.text
+    f.refresh_from_db()
+    fight.undo(campaign=campaign, by=guide, fight_pk=f.pk, version=f.version)
+    assert fight.state_of(f).fighters[w].hp_max == phys
