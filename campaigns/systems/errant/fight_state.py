@@ -29,6 +29,7 @@ from rules.engine.errant.data.initiative_tables import (
 from rules.engine.errant.gear import DAMAGE_STEPS, die_label
 
 ERRANT, NPC = "errant", "npc"
+COMPANION = "companion"  # a Beast Master's animal companion (ER §The Deviant; AMB-E-BEAST)
 ATTRIBUTES = ("phys", "skill", "mind", "pres")
 NAME_LENGTH = 60
 TEXT_LENGTH = 120
@@ -57,6 +58,7 @@ class Fighter:
     attributes: dict = field(default_factory=dict)  # an Errant's phys, skill, mind, pres
     renown: int = 1
     alert: bool = False  # a Deviant's Awareness mastery: acts while surprised (AMB-E-ALERT)
+    sneak_dice: int = 0  # a sneak attack's damage dice: a Deviant's 2, 3 with Assassin
     threat: int = 0
     att: str = ""
     mv: str = ""
@@ -98,7 +100,10 @@ class Fighter:
 
     @property
     def save_attribute(self) -> int:
-        """phys for an Errant's 0-HP Save; an NPC saves on Threat + 8 (IT §NPC Attributes)."""
+        """phys for an Errant's 0-HP Save; an NPC saves on Threat + 8 (IT §NPC Attributes);
+        an animal companion on its Deviant's skill (AMB-E-BEAST)."""
+        if self.kind == COMPANION:
+            return self.attributes.get("skill", 0)
         return self.attributes.get("phys", 0) if self.kind == ERRANT else self.threat + 8
 
 
@@ -221,9 +226,32 @@ def _errant(state: FightState, p: dict) -> None:
         key=key, name=_text(p, "name", NAME_LENGTH, "Name"), side=ini.COMPANY, kind=ERRANT,
         hp=_int(p, "hp", 0, hp_max, "HP"), hp_max=hp_max,
         damage_sides=_sides(p), character_pk=p["character_pk"], attributes=attrs,
-        renown=_int(p, "renown", 1, 99, "Renown"), alert=p.get("alert") is True)
-    _say(state, f"{state.fighters[key].name} joins the fight"
-                + (" (Alert: acts even when surprised)." if state.fighters[key].alert else "."))
+        renown=_int(p, "renown", 1, 99, "Renown"), alert=p.get("alert") is True,
+        sneak_dice=_int({"sneak_dice": p.get("sneak_dice", 0)}, "sneak_dice", 0, MAX_DICE,
+                        "Sneak attack dice"))
+    errant = state.fighters[key]
+    _say(state, f"{errant.name} joins the fight"
+                + (" (Alert: acts even when surprised)." if errant.alert else "."))
+    companion = p.get("companion")
+    if companion is not None:
+        _companion(state, errant, companion if isinstance(companion, dict) else {})
+
+
+def _companion(state: FightState, errant: Fighter, p: dict) -> None:
+    """ER §The Deviant, Beast Master: "you gain an animal companion. It takes its own actions
+    during Initiative Turns, though it obeys all your commands. All Checks made by your
+    animal companion are resolved using your skill. It has HP and SPD equal to your skill,
+    a damage die of D6, and can perform sneak attacks." It joins on the Company's side with
+    its Deviant; no Morale (it obeys), and at 0 HP it dies as an NPC does (AMB-E-BEAST)."""
+    key = f"c{errant.character_pk}"
+    hp = _int(p, "hp", 1, 99, "The companion's HP")
+    skill = _int(p, "skill", 0, 99, "The companion's skill")
+    state.fighters[key] = Fighter(
+        key=key, name=f"{errant.name}'s animal companion"[:NAME_LENGTH], side=ini.COMPANY,
+        kind=COMPANION, hp=hp, hp_max=hp, damage_sides=_sides(p), attributes={"skill": skill},
+        sneak_dice=_int(p, "sneak_dice", 0, MAX_DICE, "Sneak attack dice"))
+    _say(state, f"{state.fighters[key].name} joins the fight (HP {hp}, "
+                f"{state.fighters[key].damage_die}, Checks on skill {skill}).")
 
 
 def _sides(p: dict) -> int:
@@ -362,6 +390,10 @@ def _attack(state: FightState, p: dict) -> None:
     p = {**ATTACK_DEFAULTS, **p}
     turn = _need_turn(state)
     attacker, target, steps, _ = attack_sides(state, p)
+    sneak = p.get("sneak") is True
+    if sneak and len(p.get("faces") or ()) != sneak_dice(attacker):
+        raise FightError("bad_faces", f"{attacker.name}'s sneak attack rolls "
+                         f"{attacker.sneak_dice} damage dice.", "sneak")
     try:
         state.turn = (ini.immediate_action if p.get("immediate") else ini.act)(
             turn, attacker.key, "attack")
@@ -372,7 +404,8 @@ def _attack(state: FightState, p: dict) -> None:
     except (ini.InitiativeError, wo.CombatError) as error:
         raise _rules(error, "faces") from None
     damage = roll.damage
-    notes = [f"{attacker.name} attacks {target.name}: {die_label(roll.sides)} rolled "
+    notes = [f"{attacker.name} {'sneak attacks' if sneak else 'attacks'} {target.name}: "
+             + (f"{len(roll.faces)} " if sneak else "") + f"{die_label(roll.sides)} rolled "
              f"{', '.join(map(str, roll.faces))}"
              + (f" {roll.bonus:+d}" if roll.bonus else "") + f" = {damage} damage"]
     if p["blocks"]:
@@ -415,9 +448,22 @@ def _attack(state: FightState, p: dict) -> None:
     _say(state, "; ".join(public) + ".", "; ".join(guide) + ".")
 
 
+def sneak_dice(attacker: Fighter) -> int:
+    """ER §The Deviant, Sneak Attack: "When you make an Attack Roll against someone unaware
+    of your presence ... rolling two damage dice" (three with Assassin); a Beast Master's
+    companion "can perform sneak attacks" (AMB-E-BEAST). Refused for anyone else: an NPC's
+    several dice are typed as Dice."""
+    if not attacker.sneak_dice:
+        raise FightError("no_sneak", f"{attacker.name} cannot make a sneak attack (a "
+                         "Deviant's, or a Beast Master's companion's).", "sneak")
+    return attacker.sneak_dice
+
+
 def _gambit_attribute(target: Fighter, p: dict) -> int:
     if target.kind == NPC:
         return target.threat + 8
+    if target.kind == COMPANION:
+        return target.attributes["skill"]
     name = p.get("gambit_attribute") or "phys"
     if name not in ATTRIBUTES:
         raise FightError("bad_gambit_attribute", "Choose phys, skill, mind or pres.",
@@ -428,7 +474,7 @@ def _gambit_attribute(target: Fighter, p: dict) -> int:
 def _hurt(state: FightState, target: Fighter, damage: int) -> tuple[list, list]:
     """The damage on the target: an NPC (its Warband first) dies at 0 HP; an Errant at 0
     owes a phys Save against the damage, and damage beyond 0 a wound."""
-    if target.kind == NPC:
+    if target.kind in (NPC, COMPANION):
         before = target.hp
         if target.warband:
             band_before = target.band_hp
@@ -438,11 +484,12 @@ def _hurt(state: FightState, target: Fighter, damage: int) -> tuple[list, list]:
         else:
             target.hp = max(0, target.hp - damage)
             guide = [f"{target.name} {before} to {target.hp} HP"]
+        public = guide if target.kind == COMPANION else []  # the Company's own: no secret
         if target.hp == 0:
             target.dead = True
             _mark_out(state, target.key)
-            return [f"{target.name} falls"], [*guide, f"{target.name} falls"]
-        return [], guide
+            return [*public, f"{target.name} falls"], [*guide, f"{target.name} falls"]
+        return public, guide
     h = wo.hit(target.hp, damage)
     lines = [f"{target.name} {h.hp_before} to {h.hp_after} HP"]
     target.hp = h.hp_after

@@ -52,7 +52,7 @@ STEP_FIELDS = {
     "pace": ("key", "pace"),
     "act": ("key", "kind", "note", "immediate"),
     "attack": ("key", "target", "enhance", "impair", "blocks", "bonus", "dice", "reduction",
-               "gambit", "gambit_attribute", "immediate"),
+               "gambit", "gambit_attribute", "immediate", "sneak"),
     "save": ("key",), "wound": ("key", "column"), "stabilise": ("key",),
     "morale": ("key",), "effect": ("label", "turns", "source"),
     "hazard": ("key", "hazard", "turns", "douse", "feet"),
@@ -180,7 +180,7 @@ def payload_of(kind: str, data) -> dict:
     text, for the fold to refuse beside its field), checkboxes as booleans."""
     payload = {}
     for name in STEP_FIELDS[kind]:
-        if name == "immediate":
+        if name in ("immediate", "sneak"):
             payload[name] = data.get(name) == "on"
             continue
         raw = data.get(name, "")

@@ -489,3 +489,87 @@ def test_hp_halved_halves_the_maximum_in_the_fight_and_undo_restores(campaign, g
     f.refresh_from_db()
     fight.undo(campaign=campaign, by=guide, fight_pk=f.pk, version=f.version)
     assert fight.state_of(f).fighters[w].hp_max == phys
+
+
+def _deviant(campaign, name, proficiencies):
+    user = MembershipFactory(campaign=campaign).user
+    errant = make_wren(user, name=name, archetype="deviant", kit_choice="burglars_tools",
+                       proficiencies=proficiencies)
+    services.character_join(campaign=campaign, character=errant, by=user)
+    return errant
+
+
+@pytest.mark.parametrize("proficiencies, dice", [
+    ([["stealth", 1]], 2),  # ER §The Deviant, Sneak Attack: "rolling two damage dice"
+    ([["stealth", 2]], 3),  # Assassin: "you roll three damage dice when making a sneak attack"
+])
+def test_a_deviants_sneak_attack_rolls_two_dice_three_with_assassin(
+        campaign, guide, wren, proficiencies, dice):
+    moth = _deviant(campaign, "Moth", proficiencies)
+    f = fight.start(campaign=campaign, by=guide, name="Alley", rng=Dice(3, 6),
+                    character_pks=[wren.pk, moth.pk])
+    m = f"e{moth.pk}"
+    assert fight.state_of(f).fighters[m].sneak_dice == dice
+    go(campaign, guide, f, "npc", {**GOBLIN, "hp": 30})
+    go(campaign, guide, f, "turn", {"call": "even"}, 1, 1)  # the Company wins
+    go(campaign, guide, f, "pace", {"key": m, "pace": "quick"})
+    done = go(campaign, guide, f, "attack", {"key": m, "target": "n4", "sneak": True,
+                                             "dice": 1}, *([5] * dice))
+    assert done.step.payload["faces"] == [5] * dice
+    assert done.state.fighters["n4"].hp == 30 - 5 * dice
+    assert f"Moth sneak attacks Goblin: {dice} D6 rolled" in done.step.text
+    # Wren is a Violent: no sneak attack; refused beside the field, nothing rolled
+    go(campaign, guide, f, "pace", {"key": f"e{wren.pk}", "pace": "quick"})
+    with pytest.raises(CampaignError, match="cannot make a sneak attack") as refused:
+        go(campaign, guide, f, "attack", {"key": f"e{wren.pk}", "target": "n4",
+                                          "sneak": True})
+    assert refused.value.field == "sneak"
+    # the fold refuses a sneak step whose dice do not match the attacker's
+    state = fight.state_of(f)
+    with pytest.raises(FightError, match=f"rolls {dice} damage dice"):
+        apply(state, "attack", {"key": m, "target": "n4", "faces": [1], "sneak": True,
+                                "immediate": True})
+
+
+def test_a_beast_masters_companion_joins_acts_sneaks_and_dies_at_0_hp(campaign, guide):
+    """ER §The Deviant, Beast Master: the companion "takes its own actions during
+    Initiative Turns"; HP equal to the Deviant's skill, a D6, sneak attacks, Checks on
+    their skill (a gambit's Save); at 0 HP it dies (AMB-E-BEAST)."""
+    fen = _deviant(campaign, "Fen", [["survival", 2], ["stealth", 1]])
+    f = fight.start(campaign=campaign, by=guide, name="Wood", rng=Dice(3, 6),
+                    character_pks=[fen.pk])
+    state = fight.state_of(f)
+    c = f"c{fen.pk}"
+    companion = state.fighters[c]
+    skill = state.fighters[f"e{fen.pk}"].attributes["skill"]
+    assert (companion.side, companion.kind, companion.hp, companion.hp_max) == (
+        "company", "companion", skill, skill)
+    assert companion.damage_die == "D6" and companion.sneak_dice == 2
+    assert companion.character_pk is None  # nothing of it is written to a sheet
+    assert f"Fen's animal companion joins the fight (HP {skill}, D6, Checks on skill " \
+        f"{skill})." in f.steps.get(kind="errant").text
+    go(campaign, guide, f, "npc", {**GOBLIN, "hp": 30, "damage_sides": 20})
+    go(campaign, guide, f, "turn", {"call": "even"}, 1, 1)
+    go(campaign, guide, f, "pace", {"key": c, "pace": "quick"})
+    done = go(campaign, guide, f, "attack", {"key": c, "target": "n3", "sneak": True}, 6, 6)
+    assert done.state.fighters["n3"].hp == 18
+    # the goblin's gambit against it: the companion saves on the Deviant's skill
+    go(campaign, guide, f, "next_phase")
+    go(campaign, guide, f, "pace", {"key": "n3", "pace": "quick"})
+    hit = go(campaign, guide, f, "attack", {"key": "n3", "target": c, "reduction": 1,
+                                            "gambit": "trip"}, 20, 20)
+    chance = p_success(skill, 1)
+    assert f"DV 1 ({chance.numerator}/{chance.denominator} to save)" in hit.step.guide_text
+    assert hit.state.fighters[c].dead and hit.state.fighters[c].hp == 0
+    assert hit.state.fighters[c].pending_save is None  # it dies, no Save, no wound
+    assert "Fen's animal companion falls" in hit.step.text
+    f.refresh_from_db()
+    fight.undo(campaign=campaign, by=guide, fight_pk=f.pk, version=f.version)
+    assert not fight.state_of(f).fighters[c].dead
+
+
+def test_no_companion_without_the_mastery(campaign, guide):
+    fen = _deviant(campaign, "Fen", [["survival", 1]])
+    f = fight.start(campaign=campaign, by=guide, name="Wood", rng=Dice(3, 6),
+                    character_pks=[fen.pk])
+    assert list(fight.state_of(f).fighters) == [f"e{fen.pk}"]
