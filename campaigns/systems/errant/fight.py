@@ -43,6 +43,7 @@ from .fight_state import (
     FightState,
     apply,
     attack_sides,
+    fire_dice,
     fold,
     hazard_dice,
     sneak_dice,
@@ -223,6 +224,12 @@ def _roll(state: FightState, kind: str, payload: dict, rng: random.Random) -> di
         except FightError as error:
             raise _refusal(error) from None
         payload["faces"] = [rng.randint(1, n) for n in sides]
+    elif kind == "fire" and payload.get("do") == "burn":
+        try:
+            _, count = fire_dice(state, payload)
+        except FightError as error:
+            raise _refusal(error) from None
+        payload["faces"] = [rng.randint(1, 6) for _ in range(count)]
     elif kind == "save":
         payload["roll"] = rng.randint(1, 20)
     elif kind == "morale":

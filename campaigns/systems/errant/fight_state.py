@@ -36,7 +36,8 @@ TEXT_LENGTH = 120
 MAX_DICE = 5  # dice in one Attack Roll (a Violent's combat dice, a monster's several)
 ATTACK_DEFAULTS = {"enhance": 0, "impair": 0, "blocks": 0, "bonus": 0, "reduction": 0}
 STEP_KINDS = ("setup", "errant", "npc", "turn", "pace", "act", "attack", "save", "wound",
-              "stabilise", "morale", "effect", "next_phase", "end_turn", "end", "hazard")
+              "stabilise", "morale", "effect", "next_phase", "end_turn", "end", "hazard",
+              "fire")
 
 
 class FightError(ValueError):
@@ -69,6 +70,10 @@ class Fighter:
     band_hp: int = 0
     out: bool = False  # out of action (a failed 0-HP Save, or a wound that says so)
     stunned: int = 0  # Initiative Turns of no action left, the current one included
+    on_fire: bool = False  # IT §Drowning, Falling, Burning (AMB-E10, AMB-E-FIRE)
+    fire_turns: int = 0  # Initiative Turns on fire whose damage was rolled
+    doused: int = 0  # actions taken to put the fire out: 1D6 fewer each
+    burnt_in_turn: int = -1  # the Initiative Turn whose fire damage was last rolled
     dead: bool = False
     fled: bool = False  # Morale broke
     wounds: list = field(default_factory=list)  # [(column, row, text)]
@@ -85,6 +90,11 @@ class Fighter:
         """The points of Exhaustion the wounds taken in this fight give ("Concussed ... and
         1 point of Exhaustion", IT §Death & Dying)."""
         return sum(WOUND_TABLES[column][row - 1].exhaustion for column, row, _ in self.wounds)
+
+    @property
+    def fire_dice(self) -> int:
+        """The D6s the fire deals in its next Turn: n D6 in the n-th, less 1 per dousing."""
+        return wo.burning_dice(self.fire_turns + 1, self.doused) if self.on_fire else 0
 
     @property
     def damage_die(self) -> str:
@@ -717,6 +727,78 @@ def _hazard(state: FightState, p: dict) -> None:
     _say(state, "; ".join([head, *public]) + ".", "; ".join([head, *guide]) + ".")
 
 
+FIRE_STEPS = ("ignite", "burn", "douse", "out")
+
+
+def fire_dice(state: FightState, p: dict) -> tuple[Fighter, int]:
+    """The burning combatant and the D6s a "burn" rolls (IT §Drowning, Falling, Burning: "1D6
+    damage per Initiative Turn they have been on fire (i.e. the first Initiative Turn they
+    take 1D6, the second 2D6, and so on). Taking an action to put out the fire removes 1D6
+    from the damage they will take"; AMB-E10, AMB-E-FIRE); 0 for the other fire steps."""
+    f = state.fighter(p.get("key"))
+    if not f.active:
+        raise FightError("target_gone", f"{f.name} is no longer in the fight.", "key")
+    do = p.get("do")
+    if do not in FIRE_STEPS:
+        raise FightError("bad_fire", "Set on fire, burn, douse or put out.", "do")
+    if do == "ignite":
+        if f.on_fire:
+            raise FightError("on_fire", f"{f.name} is already on fire.", "key")
+        return f, 0
+    if not f.on_fire:
+        raise FightError("not_on_fire", f"{f.name} is not on fire.", "key")
+    if do == "burn":
+        if f.burnt_in_turn == state.turn_number:
+            raise FightError("burnt", f"{f.name}'s fire has burned this Initiative Turn: "
+                             "once a Turn.", "key")
+        return f, f.fire_dice
+    return f, 0
+
+
+def _fire(state: FightState, p: dict) -> None:
+    f, count = fire_dice(state, p)
+    do = p["do"]
+    if do == "ignite":
+        f.on_fire, f.fire_turns, f.doused, f.burnt_in_turn = True, 0, 0, -1
+        _say(state, f"{f.name} is on fire: 1D6 in the first Initiative Turn, one more D6 "
+                    "each Turn after, 1D6 fewer per action putting it out.")
+    elif do == "out":
+        f.on_fire = False
+        _say(state, f"{f.name}'s fire is out.")
+    elif do == "douse":
+        turn = _need_turn(state)
+        actor = state.fighter(p.get("actor") or f.key, "actor")
+        try:
+            state.turn = ini.act(turn, actor.key, "other")
+        except ini.InitiativeError as error:
+            raise _rules(error, "actor") from None
+        f.doused += 1
+        text = (f"{actor.name} takes an action to put out {f.name}'s fire: 1D6 fewer")
+        if f.fire_dice:
+            text += f" (next Turn on fire: {f.fire_dice}D6)."
+        else:
+            f.on_fire = False
+            text += f"; no D6 left, {f.name}'s fire is out."
+        _say(state, text)
+    else:
+        faces = p.get("faces") or []
+        if len(faces) != count or any(not isinstance(x, int) or isinstance(x, bool)
+                                      or not 1 <= x <= 6 for x in faces):
+            raise FightError("bad_faces", "The fire's dice do not match.", "key")
+        f.fire_turns += 1
+        f.burnt_in_turn = state.turn_number
+        head = (f"{f.name} burns (Turn {f.fire_turns} on fire, {f.fire_turns}D6"
+                + (f" less {f.doused} doused" if f.doused else "") + "): ")
+        if not faces:
+            f.on_fire = False
+            _say(state, head + "no D6 left, the fire is out.")
+            return
+        damage = sum(faces)
+        head += f"{len(faces)}D6 {' + '.join(map(str, faces))} = {damage} damage"
+        public, guide = _hurt(state, f, damage)
+        _say(state, "; ".join([head, *public]) + ".", "; ".join([head, *guide]) + ".")
+
+
 def _end(state: FightState, p: dict) -> None:
     if state.in_turn:
         raise FightError("turn_open", "End this Initiative Turn first.")
@@ -727,7 +809,8 @@ def _end(state: FightState, p: dict) -> None:
 APPLY = {"setup": _setup, "errant": _errant, "npc": _npc, "turn": _start_turn, "pace": _pace,
          "act": _act, "attack": _attack, "save": _save, "wound": _wound,
          "stabilise": _stabilise, "morale": _morale, "effect": _effect,
-         "next_phase": _next_phase, "end_turn": _end_turn, "end": _end, "hazard": _hazard}
+         "next_phase": _next_phase, "end_turn": _end_turn, "end": _end, "hazard": _hazard,
+         "fire": _fire}
 
 
 def apply(state: FightState, kind: str, payload: dict) -> FightState:

@@ -573,3 +573,74 @@ def test_no_companion_without_the_mastery(campaign, guide):
     f = fight.start(campaign=campaign, by=guide, name="Wood", rng=Dice(3, 6),
                     character_pks=[fen.pk])
     assert list(fight.state_of(f).fighters) == [f"e{fen.pk}"]
+
+
+def test_burning_escalates_a_d6_a_turn_and_a_dousing_action_removes_one(
+        campaign, guide, started, wren, ash):
+    """IT §Drowning, Falling, Burning: "the first Initiative Turn they take 1D6, the second
+    2D6, and so on. Taking an action to put out the fire removes 1D6" (AMB-E10, IT over
+    QR's flat 1D6). The fight counts the Turns and the dousing (AMB-E-FIRE); one click a
+    Turn; undo takes each step back."""
+    go(campaign, guide, started, "npc", {**GOBLIN, "hp": 40})
+    w, a = f"e{wren.pk}", f"e{ash.pk}"
+    with pytest.raises(CampaignError, match="not on fire"):
+        go(campaign, guide, started, "fire", {"key": w, "do": "burn"})
+    lit = go(campaign, guide, started, "fire", {"key": "n4", "do": "ignite"})
+    assert lit.state.fighters["n4"].on_fire and lit.state.fighters["n4"].fire_dice == 1
+    assert "Goblin is on fire" in lit.step.text
+    first = go(campaign, guide, started, "fire", {"key": "n4", "do": "burn"}, 4)
+    assert first.step.payload["faces"] == [4] and first.state.fighters["n4"].hp == 36
+    assert "Goblin burns (Turn 1 on fire, 1D6): 1D6 4 = 4 damage" in first.step.guide_text
+    assert first.state.fighters["n4"].fire_dice == 2
+    with pytest.raises(CampaignError, match="once a Turn"):
+        go(campaign, guide, started, "fire", {"key": "n4", "do": "burn"}, 1, 1)
+    go(campaign, guide, started, "turn", {"call": "even"}, 1, 1)  # the Company wins
+    second = go(campaign, guide, started, "fire", {"key": "n4", "do": "burn"}, 3, 5)
+    assert second.state.fighters["n4"].hp == 28 and second.state.fighters["n4"].fire_dice == 3
+    # Wren douses the goblin's fire: her action, 1D6 fewer next Turn
+    with pytest.raises(CampaignError, match="quickly or slowly"):
+        go(campaign, guide, started, "fire", {"key": "n4", "do": "douse", "actor": w})
+    go(campaign, guide, started, "pace", {"key": w, "pace": "quick"})
+    doused = go(campaign, guide, started, "fire", {"key": "n4", "do": "douse", "actor": w})
+    assert doused.state.turn.actions_of(w) == ("other",)
+    assert doused.state.fighters["n4"].fire_dice == 2
+    assert "next Turn on fire: 2D6" in doused.step.text
+    go(campaign, guide, started, "pace", {"key": a, "pace": "quick"})
+    again = go(campaign, guide, started, "fire", {"key": "n4", "do": "douse", "actor": a})
+    assert again.state.fighters["n4"].fire_dice == 1  # Turn 3: 3D6 less 2 doused
+    started.refresh_from_db()
+    fight.undo(campaign=campaign, by=guide, fight_pk=started.pk, version=started.version)
+    back = fight.state_of(started).fighters["n4"]
+    assert back.on_fire and back.fire_dice == 2 and back.doused == 1
+    for _ in range(3):  # Ash's pace, Wren's dousing, her pace
+        started.refresh_from_db()
+        fight.undo(campaign=campaign, by=guide, fight_pk=started.pk, version=started.version)
+    back = fight.state_of(started).fighters["n4"]
+    assert (back.fire_turns, back.doused, back.fire_dice) == (2, 0, 3)
+
+
+def test_a_burn_can_kill_and_refused_fire_steps_leave_the_state():
+    state = fold([("setup", {"distance_die": 1, "surprise_die": 3, "npc_faces": 2}),
+                  ("npc", {**GOBLIN, "key": "n1", "hp": 2})])
+    for bad in ({"key": "n1", "do": "smother"}, {"key": "zz", "do": "ignite"},
+                {"key": "n1", "do": "douse"}, {"key": "n1", "do": "out"}):
+        with pytest.raises(FightError):
+            apply(state, "fire", bad)
+    state = apply(state, "fire", {"key": "n1", "do": "ignite"})
+    with pytest.raises(FightError, match="already on fire"):
+        apply(state, "fire", {"key": "n1", "do": "ignite"})
+    with pytest.raises(FightError, match="do not match"):
+        apply(state, "fire", {"key": "n1", "do": "burn", "faces": [1, 2]})
+    with pytest.raises(FightError, match="Start an Initiative Turn"):
+        apply(state, "fire", {"key": "n1", "do": "douse"})
+    # doused before its first Turn's damage: 1D6 less 1, the fire is out
+    state = apply(state, "errant", {"character_pk": 1, "name": "Wren", "hp": 9, "hp_max": 9,
+                                    "damage_sides": 8, "renown": 1, "phys": 9, "skill": 9,
+                                    "mind": 9, "pres": 9})
+    turn = apply(state, "turn", {"call": "even", "errant_die": 1, "guide_die": 1})
+    turn = apply(turn, "pace", {"key": "e1", "pace": "quick"})
+    out = apply(turn, "fire", {"key": "n1", "do": "douse", "actor": "e1"})
+    assert not out.fighters["n1"].on_fire and "Goblin's fire is out" in out.log[-1][0]
+    burnt = apply(state, "fire", {"key": "n1", "do": "burn", "faces": [6]})
+    assert burnt.fighters["n1"].dead and "Goblin falls" in burnt.log[-1][1]
+    assert state.fighters["n1"].hp == 2  # the state before is left as it was

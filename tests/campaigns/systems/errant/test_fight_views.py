@@ -253,3 +253,39 @@ def test_the_sneak_attack_box_through_the_pages(client, campaign, guide, player,
     assert response.status_code == 302
     step = ErrantFightStep.objects.filter(kind="attack").latest("seq")
     assert len(step.payload["faces"]) == 3 and "Moth sneak attacks" in step.text
+
+
+def test_fire_in_one_click_through_the_pages(client, campaign, guide, player, running, wren):
+    """The combatants' table: Set on fire, then Burn (n D6 in the n-th Turn, AMB-E10) in one
+    click; anonymous is sent to log in, a player (the owner or not) is refused; hostile
+    input is refused beside the table, never a 500; undo takes the burn back."""
+    w = f"e{wren.pk}"
+    url = co("errant_fight_step", campaign, running.pk, "fire")
+    data = {"version": running.version, "key": w, "do": "ignite"}
+    assert client.post(url, data).url.startswith(reverse("login"))
+    client.force_login(player)
+    assert client.post(url, data).status_code == 403
+    client.force_login(guide)
+    page = client.get(co("errant_fight", campaign)).content.decode()
+    assert f'data-ignite="{w}"' in page
+    before = ErrantFightStep.objects.count()
+    for bad in ({"do": "smother"}, {"do": "burn"}, {"key": "<script>x</script>"},
+                {"do": "\x00"}):
+        response = client.post(url, {**data, **bad})
+        body = response.content.decode()
+        assert response.status_code == 200 and 'data-fight-error="fire"' in body
+        assert "<script>x</script>" not in body
+    assert ErrantFightStep.objects.count() == before
+    assert client.post(url, data).status_code == 302
+    running.refresh_from_db()
+    page = client.get(co("errant_fight", campaign)).content.decode()
+    assert f'data-burn="{w}"' in page and "on fire: next Turn 1D6" in page
+    hp = fight.state_of(running).fighters[w].hp
+    assert client.post(url, {"version": running.version, "key": w, "do": "burn"}
+                       ).status_code == 302
+    state = fight.state_of(running)
+    assert state.fighters[w].fire_turns == 1 and state.fighters[w].hp < hp
+    running.refresh_from_db()
+    client.post(co("errant_fight_undo", campaign, running.pk), {"version": running.version})
+    state = fight.state_of(running)
+    assert state.fighters[w].fire_turns == 0 and state.fighters[w].hp == hp
