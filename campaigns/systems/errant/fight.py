@@ -43,8 +43,10 @@ from .fight_state import (
     FightState,
     apply,
     attack_sides,
+    fire_dice,
     fold,
     hazard_dice,
+    sneak_dice,
 )
 from .turn_models import ErrantTurn
 
@@ -104,7 +106,8 @@ def errant_payload(errant: ErrantCharacter) -> dict:
     """An Errant's numbers for the fight, from the sheet (ER §Record Other Details): HP now
     (hp_current, or the maximum), the attributes, Renown and the damage die; whether a
     Deviant has the Alert mastery (ER §The Deviant, Awareness: "you may still act in an
-    Initiative Turn even when surprised", AMB-E-ALERT)."""
+    Initiative Turn even when surprised", AMB-E-ALERT); a Deviant's sneak attack dice (2, 3
+    with Assassin) and a Beast Master's animal companion (HP = skill, D6, AMB-E-BEAST)."""
     sheet = sheet_for(errant)
     stats = sheet.stats
     hp_max = max(0, int(stats["hp_max"].value or 0))
@@ -116,7 +119,18 @@ def errant_payload(errant: ErrantCharacter) -> dict:
             "damage_sides": sides if sides in DAMAGE_STEPS else DEFAULT_DAMAGE_SIDES,
             "renown": max(1, int(stats["renown"].value or 1)),
             "alert": archetypes.has_mastery(sheet.build, "awareness"),
+            "sneak_dice": archetypes.sneak_attack_dice(sheet.build),
+            **_companion_payload(sheet),
             **{a: int(stats[a].value or 0) for a in ATTRIBUTES}}
+
+
+def _companion_payload(sheet) -> dict:
+    companion = archetypes.animal_companion(sheet.build, int(sheet.stats["skill"].value or 0))
+    if companion is None or companion.hp < 1:
+        return {}
+    return {"companion": {"hp": companion.hp, "skill": companion.check_attribute,
+                          "damage_sides": companion.damage_sides,
+                          "sneak_dice": companion.sneak_dice}}
 
 
 def _write(fight: ErrantFight, state: FightState, kind: str, payload: dict, by,
@@ -193,7 +207,9 @@ def _roll(state: FightState, kind: str, payload: dict, rng: random.Random) -> di
         payload["errant_die"], payload["guide_die"] = rng.randint(1, 6), rng.randint(1, 6)
     elif kind == "attack":
         try:
-            _, _, _, sides = attack_sides(state, payload)
+            attacker, _, _, sides = attack_sides(state, payload)
+            if payload.get("sneak") is True:
+                payload["dice"] = sneak_dice(attacker)
         except FightError as error:
             raise _refusal(error) from None
         dice = payload.get("dice", 1)
@@ -208,6 +224,12 @@ def _roll(state: FightState, kind: str, payload: dict, rng: random.Random) -> di
         except FightError as error:
             raise _refusal(error) from None
         payload["faces"] = [rng.randint(1, n) for n in sides]
+    elif kind == "fire" and payload.get("do") == "burn":
+        try:
+            _, count = fire_dice(state, payload)
+        except FightError as error:
+            raise _refusal(error) from None
+        payload["faces"] = [rng.randint(1, 6) for _ in range(count)]
     elif kind == "save":
         payload["roll"] = rng.randint(1, 20)
     elif kind == "morale":

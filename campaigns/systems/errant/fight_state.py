@@ -29,13 +29,15 @@ from rules.engine.errant.data.initiative_tables import (
 from rules.engine.errant.gear import DAMAGE_STEPS, die_label
 
 ERRANT, NPC = "errant", "npc"
+COMPANION = "companion"  # a Beast Master's animal companion (ER §The Deviant; AMB-E-BEAST)
 ATTRIBUTES = ("phys", "skill", "mind", "pres")
 NAME_LENGTH = 60
 TEXT_LENGTH = 120
 MAX_DICE = 5  # dice in one Attack Roll (a Violent's combat dice, a monster's several)
 ATTACK_DEFAULTS = {"enhance": 0, "impair": 0, "blocks": 0, "bonus": 0, "reduction": 0}
 STEP_KINDS = ("setup", "errant", "npc", "turn", "pace", "act", "attack", "save", "wound",
-              "stabilise", "morale", "effect", "next_phase", "end_turn", "end", "hazard")
+              "stabilise", "morale", "effect", "next_phase", "end_turn", "end", "hazard",
+              "fire")
 
 
 class FightError(ValueError):
@@ -57,6 +59,7 @@ class Fighter:
     attributes: dict = field(default_factory=dict)  # an Errant's phys, skill, mind, pres
     renown: int = 1
     alert: bool = False  # a Deviant's Awareness mastery: acts while surprised (AMB-E-ALERT)
+    sneak_dice: int = 0  # a sneak attack's damage dice: a Deviant's 2, 3 with Assassin
     threat: int = 0
     att: str = ""
     mv: str = ""
@@ -66,6 +69,11 @@ class Fighter:
     armour: str = "none"
     band_hp: int = 0
     out: bool = False  # out of action (a failed 0-HP Save, or a wound that says so)
+    stunned: int = 0  # Initiative Turns of no action left, the current one included
+    on_fire: bool = False  # IT §Drowning, Falling, Burning (AMB-E10, AMB-E-FIRE)
+    fire_turns: int = 0  # Initiative Turns on fire whose damage was rolled
+    doused: int = 0  # actions taken to put the fire out: 1D6 fewer each
+    burnt_in_turn: int = -1  # the Initiative Turn whose fire damage was last rolled
     dead: bool = False
     fled: bool = False  # Morale broke
     wounds: list = field(default_factory=list)  # [(column, row, text)]
@@ -84,6 +92,11 @@ class Fighter:
         return sum(WOUND_TABLES[column][row - 1].exhaustion for column, row, _ in self.wounds)
 
     @property
+    def fire_dice(self) -> int:
+        """The D6s the fire deals in its next Turn: n D6 in the n-th, less 1 per dousing."""
+        return wo.burning_dice(self.fire_turns + 1, self.doused) if self.on_fire else 0
+
+    @property
     def damage_die(self) -> str:
         return die_label(self.damage_sides)
 
@@ -97,7 +110,10 @@ class Fighter:
 
     @property
     def save_attribute(self) -> int:
-        """phys for an Errant's 0-HP Save; an NPC saves on Threat + 8 (IT §NPC Attributes)."""
+        """phys for an Errant's 0-HP Save; an NPC saves on Threat + 8 (IT §NPC Attributes);
+        an animal companion on its Deviant's skill (AMB-E-BEAST)."""
+        if self.kind == COMPANION:
+            return self.attributes.get("skill", 0)
         return self.attributes.get("phys", 0) if self.kind == ERRANT else self.threat + 8
 
 
@@ -220,9 +236,32 @@ def _errant(state: FightState, p: dict) -> None:
         key=key, name=_text(p, "name", NAME_LENGTH, "Name"), side=ini.COMPANY, kind=ERRANT,
         hp=_int(p, "hp", 0, hp_max, "HP"), hp_max=hp_max,
         damage_sides=_sides(p), character_pk=p["character_pk"], attributes=attrs,
-        renown=_int(p, "renown", 1, 99, "Renown"), alert=p.get("alert") is True)
-    _say(state, f"{state.fighters[key].name} joins the fight"
-                + (" (Alert: acts even when surprised)." if state.fighters[key].alert else "."))
+        renown=_int(p, "renown", 1, 99, "Renown"), alert=p.get("alert") is True,
+        sneak_dice=_int({"sneak_dice": p.get("sneak_dice", 0)}, "sneak_dice", 0, MAX_DICE,
+                        "Sneak attack dice"))
+    errant = state.fighters[key]
+    _say(state, f"{errant.name} joins the fight"
+                + (" (Alert: acts even when surprised)." if errant.alert else "."))
+    companion = p.get("companion")
+    if companion is not None:
+        _companion(state, errant, companion if isinstance(companion, dict) else {})
+
+
+def _companion(state: FightState, errant: Fighter, p: dict) -> None:
+    """ER §The Deviant, Beast Master: "you gain an animal companion. It takes its own actions
+    during Initiative Turns, though it obeys all your commands. All Checks made by your
+    animal companion are resolved using your skill. It has HP and SPD equal to your skill,
+    a damage die of D6, and can perform sneak attacks." It joins on the Company's side with
+    its Deviant; no Morale (it obeys), and at 0 HP it dies as an NPC does (AMB-E-BEAST)."""
+    key = f"c{errant.character_pk}"
+    hp = _int(p, "hp", 1, 99, "The companion's HP")
+    skill = _int(p, "skill", 0, 99, "The companion's skill")
+    state.fighters[key] = Fighter(
+        key=key, name=f"{errant.name}'s animal companion"[:NAME_LENGTH], side=ini.COMPANY,
+        kind=COMPANION, hp=hp, hp_max=hp, damage_sides=_sides(p), attributes={"skill": skill},
+        sneak_dice=_int(p, "sneak_dice", 0, MAX_DICE, "Sneak attack dice"))
+    _say(state, f"{state.fighters[key].name} joins the fight (HP {hp}, "
+                f"{state.fighters[key].damage_die}, Checks on skill {skill}).")
 
 
 def _sides(p: dict) -> int:
@@ -292,7 +331,7 @@ def _start_turn(state: FightState, p: dict) -> None:
     except ini.InitiativeError as error:
         raise _rules(error, "call") from None
     for f in state.fighters.values():
-        if f.active and f.out:
+        if f.active and (f.out or f.stunned):
             turn = ini.set_out_of_action(turn, f.key)
     state.turn, state.turn_number, state.order = turn, number, roll
     state.errant_turn = p.get("errant_turn")
@@ -361,6 +400,10 @@ def _attack(state: FightState, p: dict) -> None:
     p = {**ATTACK_DEFAULTS, **p}
     turn = _need_turn(state)
     attacker, target, steps, _ = attack_sides(state, p)
+    sneak = p.get("sneak") is True
+    if sneak and len(p.get("faces") or ()) != sneak_dice(attacker):
+        raise FightError("bad_faces", f"{attacker.name}'s sneak attack rolls "
+                         f"{attacker.sneak_dice} damage dice.", "sneak")
     try:
         state.turn = (ini.immediate_action if p.get("immediate") else ini.act)(
             turn, attacker.key, "attack")
@@ -371,7 +414,8 @@ def _attack(state: FightState, p: dict) -> None:
     except (ini.InitiativeError, wo.CombatError) as error:
         raise _rules(error, "faces") from None
     damage = roll.damage
-    notes = [f"{attacker.name} attacks {target.name}: {die_label(roll.sides)} rolled "
+    notes = [f"{attacker.name} {'sneak attacks' if sneak else 'attacks'} {target.name}: "
+             + (f"{len(roll.faces)} " if sneak else "") + f"{die_label(roll.sides)} rolled "
              f"{', '.join(map(str, roll.faces))}"
              + (f" {roll.bonus:+d}" if roll.bonus else "") + f" = {damage} damage"]
     if p["blocks"]:
@@ -414,9 +458,22 @@ def _attack(state: FightState, p: dict) -> None:
     _say(state, "; ".join(public) + ".", "; ".join(guide) + ".")
 
 
+def sneak_dice(attacker: Fighter) -> int:
+    """ER §The Deviant, Sneak Attack: "When you make an Attack Roll against someone unaware
+    of your presence ... rolling two damage dice" (three with Assassin); a Beast Master's
+    companion "can perform sneak attacks" (AMB-E-BEAST). Refused for anyone else: an NPC's
+    several dice are typed as Dice."""
+    if not attacker.sneak_dice:
+        raise FightError("no_sneak", f"{attacker.name} cannot make a sneak attack (a "
+                         "Deviant's, or a Beast Master's companion's).", "sneak")
+    return attacker.sneak_dice
+
+
 def _gambit_attribute(target: Fighter, p: dict) -> int:
     if target.kind == NPC:
         return target.threat + 8
+    if target.kind == COMPANION:
+        return target.attributes["skill"]
     name = p.get("gambit_attribute") or "phys"
     if name not in ATTRIBUTES:
         raise FightError("bad_gambit_attribute", "Choose phys, skill, mind or pres.",
@@ -427,7 +484,7 @@ def _gambit_attribute(target: Fighter, p: dict) -> int:
 def _hurt(state: FightState, target: Fighter, damage: int) -> tuple[list, list]:
     """The damage on the target: an NPC (its Warband first) dies at 0 HP; an Errant at 0
     owes a phys Save against the damage, and damage beyond 0 a wound."""
-    if target.kind == NPC:
+    if target.kind in (NPC, COMPANION):
         before = target.hp
         if target.warband:
             band_before = target.band_hp
@@ -437,11 +494,12 @@ def _hurt(state: FightState, target: Fighter, damage: int) -> tuple[list, list]:
         else:
             target.hp = max(0, target.hp - damage)
             guide = [f"{target.name} {before} to {target.hp} HP"]
+        public = guide if target.kind == COMPANION else []  # the Company's own: no secret
         if target.hp == 0:
             target.dead = True
             _mark_out(state, target.key)
-            return [f"{target.name} falls"], [*guide, f"{target.name} falls"]
-        return [], guide
+            return [*public, f"{target.name} falls"], [*guide, f"{target.name} falls"]
+        return public, guide
     h = wo.hit(target.hp, damage)
     lines = [f"{target.name} {h.hp_before} to {h.hp_after} HP"]
     target.hp = h.hp_after
@@ -498,9 +556,33 @@ def _wound(state: FightState, p: dict) -> None:
             text += f" {f.name} is out of action."
         f.out = True
         _mark_out(state, f.key)
+    if result.wound is not None and not f.dead:
+        text += _wound_effects(state, f, result.wound)
     if f.clock and not f.clock.stopped:
         text += f" {_clock_text(f.clock)}"
     _say(state, text)
+
+
+def _wound_effects(state: FightState, f: Fighter, w) -> str:
+    """What a wound's row does in the fight besides the clock and out of action
+    (AMB-E-FIGHT-5): "HP halved" halves the maximum, rounded down (CR §Rounding; AMB-E89),
+    and HP with it if above; "Stunned for an Initiative Turn" takes no action for that many
+    Turns, the current one included (AMB-E87): the rest of this Turn, or the next if it
+    comes between Turns."""
+    text = ""
+    if w.halves_hp:
+        before = f.hp_max
+        f.hp_max = wo.max_hp_with_wounds(f.hp_max, [w])
+        f.hp = min(f.hp, f.hp_max)
+        text += f" {f.name}'s HP maximum is halved: {before} to {f.hp_max}."
+    if w.stunned_turns and not f.out:
+        f.stunned = max(f.stunned, w.stunned_turns)
+        if state.in_turn:
+            _mark_out(state, f.key)
+            text += f" {f.name} is stunned: no action this Initiative Turn."
+        else:
+            text += f" {f.name} is stunned: no action next Initiative Turn."
+    return text
 
 
 def _clock_text(clock: wo.DeathClock) -> str:
@@ -573,6 +655,10 @@ def _end_turn(state: FightState, p: dict) -> None:
     if expired:
         text += " Expired: " + ", ".join(e.label for e in expired) + "."
     for f in state.fighters.values():
+        if f.stunned:
+            f.stunned -= 1
+            if not f.stunned and not f.out and f.active:
+                text += f" {f.name} is no longer stunned."
         if f.clock is not None and not f.dead:
             f.clock = wo.tick(f.clock, wo.INITIATIVE_TURNS)
             if f.clock.dead:
@@ -641,6 +727,78 @@ def _hazard(state: FightState, p: dict) -> None:
     _say(state, "; ".join([head, *public]) + ".", "; ".join([head, *guide]) + ".")
 
 
+FIRE_STEPS = ("ignite", "burn", "douse", "out")
+
+
+def fire_dice(state: FightState, p: dict) -> tuple[Fighter, int]:
+    """The burning combatant and the D6s a "burn" rolls (IT §Drowning, Falling, Burning: "1D6
+    damage per Initiative Turn they have been on fire (i.e. the first Initiative Turn they
+    take 1D6, the second 2D6, and so on). Taking an action to put out the fire removes 1D6
+    from the damage they will take"; AMB-E10, AMB-E-FIRE); 0 for the other fire steps."""
+    f = state.fighter(p.get("key"))
+    if not f.active:
+        raise FightError("target_gone", f"{f.name} is no longer in the fight.", "key")
+    do = p.get("do")
+    if do not in FIRE_STEPS:
+        raise FightError("bad_fire", "Set on fire, burn, douse or put out.", "do")
+    if do == "ignite":
+        if f.on_fire:
+            raise FightError("on_fire", f"{f.name} is already on fire.", "key")
+        return f, 0
+    if not f.on_fire:
+        raise FightError("not_on_fire", f"{f.name} is not on fire.", "key")
+    if do == "burn":
+        if f.burnt_in_turn == state.turn_number:
+            raise FightError("burnt", f"{f.name}'s fire has burned this Initiative Turn: "
+                             "once a Turn.", "key")
+        return f, f.fire_dice
+    return f, 0
+
+
+def _fire(state: FightState, p: dict) -> None:
+    f, count = fire_dice(state, p)
+    do = p["do"]
+    if do == "ignite":
+        f.on_fire, f.fire_turns, f.doused, f.burnt_in_turn = True, 0, 0, -1
+        _say(state, f"{f.name} is on fire: 1D6 in the first Initiative Turn, one more D6 "
+                    "each Turn after, 1D6 fewer per action putting it out.")
+    elif do == "out":
+        f.on_fire = False
+        _say(state, f"{f.name}'s fire is out.")
+    elif do == "douse":
+        turn = _need_turn(state)
+        actor = state.fighter(p.get("actor") or f.key, "actor")
+        try:
+            state.turn = ini.act(turn, actor.key, "other")
+        except ini.InitiativeError as error:
+            raise _rules(error, "actor") from None
+        f.doused += 1
+        text = (f"{actor.name} takes an action to put out {f.name}'s fire: 1D6 fewer")
+        if f.fire_dice:
+            text += f" (next Turn on fire: {f.fire_dice}D6)."
+        else:
+            f.on_fire = False
+            text += f"; no D6 left, {f.name}'s fire is out."
+        _say(state, text)
+    else:
+        faces = p.get("faces") or []
+        if len(faces) != count or any(not isinstance(x, int) or isinstance(x, bool)
+                                      or not 1 <= x <= 6 for x in faces):
+            raise FightError("bad_faces", "The fire's dice do not match.", "key")
+        f.fire_turns += 1
+        f.burnt_in_turn = state.turn_number
+        head = (f"{f.name} burns (Turn {f.fire_turns} on fire, {f.fire_turns}D6"
+                + (f" less {f.doused} doused" if f.doused else "") + "): ")
+        if not faces:
+            f.on_fire = False
+            _say(state, head + "no D6 left, the fire is out.")
+            return
+        damage = sum(faces)
+        head += f"{len(faces)}D6 {' + '.join(map(str, faces))} = {damage} damage"
+        public, guide = _hurt(state, f, damage)
+        _say(state, "; ".join([head, *public]) + ".", "; ".join([head, *guide]) + ".")
+
+
 def _end(state: FightState, p: dict) -> None:
     if state.in_turn:
         raise FightError("turn_open", "End this Initiative Turn first.")
@@ -651,7 +809,8 @@ def _end(state: FightState, p: dict) -> None:
 APPLY = {"setup": _setup, "errant": _errant, "npc": _npc, "turn": _start_turn, "pace": _pace,
          "act": _act, "attack": _attack, "save": _save, "wound": _wound,
          "stabilise": _stabilise, "morale": _morale, "effect": _effect,
-         "next_phase": _next_phase, "end_turn": _end_turn, "end": _end, "hazard": _hazard}
+         "next_phase": _next_phase, "end_turn": _end_turn, "end": _end, "hazard": _hazard,
+         "fire": _fire}
 
 
 def apply(state: FightState, kind: str, payload: dict) -> FightState:

@@ -52,10 +52,11 @@ STEP_FIELDS = {
     "pace": ("key", "pace"),
     "act": ("key", "kind", "note", "immediate"),
     "attack": ("key", "target", "enhance", "impair", "blocks", "bonus", "dice", "reduction",
-               "gambit", "gambit_attribute", "immediate"),
+               "gambit", "gambit_attribute", "immediate", "sneak"),
     "save": ("key",), "wound": ("key", "column"), "stabilise": ("key",),
     "morale": ("key",), "effect": ("label", "turns", "source"),
     "hazard": ("key", "hazard", "turns", "douse", "feet"),
+    "fire": ("key", "do", "actor"),
     "next_phase": (), "end_turn": (), "end": (),
 }
 ACT_KINDS = ("move", "item", "ready", "other", "sorcery", "miracle")  # the Attack form's apart
@@ -88,7 +89,8 @@ def _rows(state, *, guide: bool, own: set[int]) -> list[dict]:
                "left": turn.actions_left(f.key) if turn and f.key in paces else 0,
                "clock": clock_text(f), "mine": f.character_pk in own,
                "status": ("dead" if f.dead else "fled" if f.fled else
-                          "out of action" if f.out else "")}
+                          "out of action" if f.out else "stunned" if f.stunned else ""),
+               "fire": (f"on fire: next Turn {f.fire_dice}D6" if f.on_fire else "")}
         if guide or f.kind == ERRANT:
             row["save_chance"] = _chance(p_success(f.attributes.get("phys", 0),
                                                    f.pending_save)) \
@@ -180,7 +182,7 @@ def payload_of(kind: str, data) -> dict:
     text, for the fold to refuse beside its field), checkboxes as booleans."""
     payload = {}
     for name in STEP_FIELDS[kind]:
-        if name == "immediate":
+        if name in ("immediate", "sneak"):
             payload[name] = data.get(name) == "on"
             continue
         raw = data.get(name, "")

@@ -72,6 +72,42 @@ def has_mastery(build, key: str) -> bool:
 
 
 LORE_SORCERY_DEPLETION = 1  # ER §The Deviant, Lore mastery: "your Sorcery Depletion is 1"
+# ER §The Deviant, Sneak Attack: "rolling two damage dice"; Stealth mastery Assassin: "you
+# roll three damage dice when making a sneak attack".
+SNEAK_ATTACK_DICE, ASSASSIN_SNEAK_ATTACK_DICE = 2, 3
+# Survival mastery Beast Master: the animal companion's "damage die of D6".
+COMPANION_DAMAGE_DIE = 6
+
+
+def sneak_attack_dice(build) -> int:
+    """The damage dice of a Deviant's sneak attack (an Attack Roll against someone unaware
+    of them): 2, 3 with the Assassin mastery; 0 for the other Archetypes, who have none."""
+    if build.archetype != DEVIANT:
+        return 0
+    return ASSASSIN_SNEAK_ATTACK_DICE if has_mastery(build, "stealth") else SNEAK_ATTACK_DICE
+
+
+@dataclass(frozen=True)
+class Companion:
+    """ER §The Deviant, Survival mastery Beast Master: "It has HP and SPD equal to your
+    skill, a damage die of D6, and can perform sneak attacks"; "All Checks made by your
+    animal companion are resolved using your skill"; it "receives the benefits of any of
+    your proficiencies, if applicable": its sneak attacks roll the Deviant's sneak dice
+    (3 with Assassin, AMB-E-BEAST)."""
+
+    hp: int
+    spd: int
+    damage_sides: int
+    sneak_dice: int
+    check_attribute: int  # the Deviant's skill
+
+
+def animal_companion(build, skill: int) -> Companion | None:
+    """The Beast Master's animal companion, or None without the mastery."""
+    if not has_mastery(build, "survival"):
+        return None
+    skill = max(skill, 0)
+    return Companion(skill, skill, COMPANION_DAMAGE_DIE, sneak_attack_dice(build), skill)
 
 
 def jettons(skill: int, renown: int) -> int:
@@ -183,10 +219,15 @@ class ArchetypeValue:
 
 def archetype_values(archetype: str, renown: int, skill: int, pres: int,
                      encumbrance: int = 0, deeds: int = 0, *,
-                     lore_mastery: bool = False) -> tuple[ArchetypeValue, ...]:
+                     lore_mastery: bool = False, assassin: bool = False,
+                     pack_rat: bool = False, beast_master: bool = False
+                     ) -> tuple[ArchetypeValue, ...]:
     """The Archetype's resources at this Renown, in the sheet's order. A Deviant with Lore
     mastery (ER §The Deviant: "you can cast Sorceries from Grimoires ...; your Sorcery
-    Depletion is 1") also has a Sorcery Depletion, 1 at every Renown (AMB-E-LORE)."""
+    Depletion is 1") also has a Sorcery Depletion, 1 at every Renown (AMB-E-LORE). Every
+    Deviant has sneak attack dice (2, 3 with Assassin); Pack Rat retrieves from any slot as
+    from a handy one (AMB-E-PACKRAT); a Beast Master's animal companion has HP and SPD equal
+    to skill and a D6 (AMB-E-BEAST)."""
     src = f"ER §{ARCHETYPE_NAMES[archetype]}"
     if archetype == VIOLENT:
         return (
@@ -204,11 +245,28 @@ def archetype_values(archetype: str, renown: int, skill: int, pres: int,
                            "2 at Renown 1, + 1 per Renown"),
             ArchetypeValue("jettons", "Jettons", jettons(skill, renown), src,
                            f"skill {skill} + 2 x Renown {renown}"),
+            ArchetypeValue("sneak_attack_dice", "Sneak attack dice",
+                           ASSASSIN_SNEAK_ATTACK_DICE if assassin else SNEAK_ATTACK_DICE, src,
+                           "Assassin (Stealth mastery): three damage dice" if assassin else
+                           "two damage dice against someone unaware of you"),
         ) + ((ArchetypeValue("sorcery_depletion", "Sorcery Depletion",
                              LORE_SORCERY_DEPLETION, src,
                              "Lore mastery: 1 at every Renown; casts Sorceries from "
                              "Grimoires, Renown halved for their effects"),)
-             if lore_mastery else ())
+             if lore_mastery else ()) + ((ArchetypeValue(
+                 "retrieve", "Retrieving an item", "free action", src,
+                 "Pack Rat (Sleight of hand mastery): any item in any Item Slot as if it "
+                 "were a handy slot, not an action at 1-in-4"),) if pack_rat else ()) + ((
+                 ArchetypeValue("companion_hp", "Animal companion HP", max(skill, 0), src,
+                                f"Beast Master (Survival mastery): skill {skill}"),
+                 ArchetypeValue("companion_spd", "Animal companion SPD", max(skill, 0), src,
+                                f"skill {skill}; it takes its own actions and makes its "
+                                "Checks with your skill"),
+                 ArchetypeValue("companion_damage_die", "Animal companion damage die",
+                                f"D{COMPANION_DAMAGE_DIE}", src,
+                                "can perform sneak attacks; a new one at the next Downtime "
+                                "Turn if it dies"),
+             ) if beast_master else ())
     if archetype == OCCULT:
         return (
             ArchetypeValue("prepared_sorceries", "Prepared Sorceries",

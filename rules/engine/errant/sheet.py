@@ -191,18 +191,26 @@ EXTRA_NAMES = (
 )
 ARCHETYPE_NAMES_BY_KEY = {
     "violent": ("attack_rolls", "feats_known", "combat_dice"),
-    "deviant": ("proficiency_points", "jettons"),
+    "deviant": ("proficiency_points", "jettons", "sneak_attack_dice"),
     "occult": ("prepared_sorceries", "sorcery_depletion", "stabilise", "stabilise_dv",
                "maleficence", "retorts"),
     "zealot": ("favour", "relics_attuned"),
 }
-LORE_NAMES = ("sorcery_depletion",)  # a Deviant's, with Lore mastery
+# A Deviant's rows with a mastery (ER §The Deviant), in the sheet's order.
+MASTERY_NAMES = (
+    ("lore", ("sorcery_depletion",)),  # AMB-E-LORE
+    ("sleight_of_hand", ("retrieve",)),  # Pack Rat, AMB-E-PACKRAT
+    ("survival", ("companion_hp", "companion_spd", "companion_damage_die")),  # AMB-E-BEAST
+)
+LORE_NAMES = MASTERY_NAMES[0][1]
 
 
 def archetype_names(build: ErrantBuild) -> tuple[str, ...]:
     """The Archetype's rows of this sheet: a Deviant with Lore mastery adds Sorcery
-    Depletion (ER §The Deviant; AMB-E-LORE)."""
-    extra = (LORE_NAMES if archetypes.has_mastery(build, "lore") else ())
+    Depletion (AMB-E-LORE), with Pack Rat the retrieving (AMB-E-PACKRAT), with Beast Master
+    the animal companion's numbers (AMB-E-BEAST) (ER §The Deviant)."""
+    extra = tuple(name for key, names in MASTERY_NAMES if archetypes.has_mastery(build, key)
+                  for name in names)
     return (*ARCHETYPE_NAMES_BY_KEY.get(build.archetype, ()), *extra)
 
 
@@ -260,6 +268,11 @@ class ErrantSheet(SheetLookups):
 
     def names(self) -> tuple[str, ...]:
         return (*DERIVED_NAMES, *EXTRA_NAMES, *archetype_names(self.build))
+
+    @property
+    def archetype_stat_names(self) -> tuple[str, ...]:
+        """The Archetype's rows, in order (the sheet's Archetype section)."""
+        return archetype_names(self.build)
 
     def derived(self) -> dict[str, int | str | float | None]:
         """The export's `derived` object: every data-stat name and its value."""
@@ -455,7 +468,10 @@ def compute_sheet(build: ErrantBuild) -> ErrantSheet:
             source=f"ER §{ARCHETYPE_NAMES[build.archetype]}")
         for value in archetypes.archetype_values(
                 build.archetype, renown, attrs.skill, attrs.pres, enc, build.favour_deeds,
-                lore_mastery=archetypes.has_mastery(build, "lore")):
+                lore_mastery=archetypes.has_mastery(build, "lore"),
+                assassin=archetypes.has_mastery(build, "stealth"),
+                pack_rat=archetypes.has_mastery(build, "sleight_of_hand"),
+                beast_master=archetypes.has_mastery(build, "survival")):
             add(value.name, value.label, value.value, notes=(value.rule,), source=value.source)
         if build.archetype == DEVIANT:
             issues += archetypes.proficiency_problems(proficiencies, renown)

@@ -150,12 +150,19 @@ def location_totals(items: Iterable[Carried]) -> dict[str, Fraction]:
 RETRIEVE_DIE = 4  # PR §Hand, Handy & Worn: "a 1-in-4 chance ... 2-in-4 ..."
 
 
-def p_retrieve(attempt: int, *, from_body: bool = False) -> Fraction:
+def retrieve_is_free(location: str, *, pack_rat: bool = False) -> bool:
+    """PR §Hand, Handy & Worn: hand and handy slots are accessed "instantaneously as a free
+    action"; a Deviant with Pack Rat (ER §The Deviant, Sleight of hand mastery) "can
+    retrieve any item in any Item Slot as if it were a handy slot"."""
+    return pack_rat or location in (HAND, HANDY)
+
+
+def p_retrieve(attempt: int, *, from_body: bool = False, pack_rat: bool = False) -> Fraction:
     """Retrieving an item from outside the hand and handy slots in an Initiative Turn: an
     action, 1-in-4 on the first attempt, +1 each attempt, certain by the fourth; from hand
     or handy slots (or with a Deviant's Pack Rat, any slot) it is certain."""
     if attempt < 1:
         raise ValueError("attempts are counted from 1")
-    if from_body:
+    if from_body or pack_rat:
         return Fraction(1)
     return Fraction(min(attempt, RETRIEVE_DIE), RETRIEVE_DIE)

@@ -39,6 +39,7 @@ class Wound:
     exhaustion: int = 0
     halves_hp: bool = False  # "HP halved"
     no_hp_recovery: bool = False  # "Can't recover HP"
+    stunned_turns: int = 0  # "Stunned for an Initiative Turn": no action that many Turns
 
 
 # Column keys and names are inferred (AMB-E11): the SRD and QR print the four tables
@@ -67,7 +68,7 @@ WOUND_TABLES: dict[str, tuple[Wound, ...]] = {
               reaper=True, out_of_action=True),
     ),
     "shock": (
-        Wound(1, "Zapped. Stunned for an Initiative Turn."),
+        Wound(1, "Zapped. Stunned for an Initiative Turn.", stunned_turns=1),
         Wound(2, "Knocked out. Unconscious (Depletion 1).", out_of_action=True),
         Wound(3, "Concussed. Knocked out for D12 Initiative Turns and 1 point of Exhaustion.",
               out_of_action=True, exhaustion=1),

@@ -322,7 +322,7 @@ def _wren_at_one_hp_wounded(campaign, guide, wren, column, wound_damage):
     ("shock", 3, True),  # "Concussed. Knocked out for D12 Initiative Turns ..."
     ("shock", 6, True),  # "Deep fried. Unconscious (Depletion 1) ..."
     ("trauma", 2, False),  # "Leg mangled. Can't run."
-    ("shock", 1, False),  # "Zapped. Stunned for an Initiative Turn."
+    ("toxic", 2, False),  # "Immune system compromised. HP halved."
 ])
 def test_a_wound_that_puts_the_errant_out_of_action_takes_them_out(
         campaign, guide, wren, column, damage, out):
@@ -423,3 +423,224 @@ def test_an_alert_deviant_acts_in_the_surprise_turn(campaign, guide, wren):
         go(campaign, guide, f, "act", {"key": w, "kind": "move"})
     done = go(campaign, guide, f, "act", {"key": q, "kind": "move"})
     assert done.state.turn.actions[-1] == (q, "move")
+
+
+def test_stunned_for_an_initiative_turn_takes_no_action_that_turn_and_undo_restores(
+        campaign, guide, wren):
+    """IT §Death & Dying, shock 1: "Zapped. Stunned for an Initiative Turn." The rest of
+    the Turn it lands in (AMB-E87, AMB-E-FIGHT-5); the next Turn they act again; undoing
+    the wound gives the actions back."""
+    f, wound = _wren_at_one_hp_wounded(campaign, guide, wren, "shock", 1)
+    w = f"e{wren.pk}"
+    assert wound.state.fighters[w].stunned == 1 and not wound.state.fighters[w].out
+    assert f"{wren.display_name} is stunned: no action this Initiative Turn." in \
+        wound.step.text
+    go(campaign, guide, f, "next_phase")
+    go(campaign, guide, f, "pace", {"key": w, "pace": "quick"})
+    with pytest.raises(CampaignError, match="out of action"):
+        go(campaign, guide, f, "attack", {"key": w, "target": "n3"}, 1)
+    ended = go(campaign, guide, f, "end_turn")
+    assert ended.state.fighters[w].stunned == 0
+    assert f"{wren.display_name} is no longer stunned." in ended.step.text
+    go(campaign, guide, f, "turn", {"call": "even"}, 1, 1)  # the Company wins
+    go(campaign, guide, f, "pace", {"key": w, "pace": "quick"})
+    done = go(campaign, guide, f, "act", {"key": w, "kind": "move"})
+    assert done.state.turn.actions[-1] == (w, "move")
+    for _ in range(6):  # the act, pace, call, end of the Turn, pace, next phase
+        f.refresh_from_db()
+        fight.undo(campaign=campaign, by=guide, fight_pk=f.pk, version=f.version)
+    f.refresh_from_db()
+    fight.undo(campaign=campaign, by=guide, fight_pk=f.pk, version=f.version)  # the wound
+    state = fight.state_of(f)
+    assert state.fighters[w].stunned == 0 and state.fighters[w].pending_wound == 1
+    go(campaign, guide, f, "next_phase")
+    go(campaign, guide, f, "pace", {"key": w, "pace": "quick"})
+    assert go(campaign, guide, f, "act", {"key": w, "kind": "move"}).state.turn.actions[-1] \
+        == (w, "move")
+
+
+def test_a_stun_between_turns_takes_the_next_turn():
+    """A stun that lands after a Turn has ended (fire between Turns) takes the next Turn."""
+    state = fold([("setup", {"distance_die": 1, "surprise_die": 3, "npc_faces": 2}),
+                  ("errant", {"character_pk": 1, "name": "Wren", "hp": 0, "hp_max": 9,
+                              "damage_sides": 8, "renown": 1, "phys": 9, "skill": 9,
+                              "mind": 9, "pres": 9}),
+                  ("npc", {**GOBLIN, "key": "n1"})])
+    state.fighters["e1"].pending_wound = 1
+    state = apply(state, "wound", {"key": "e1", "column": "shock"})
+    assert state.fighters["e1"].stunned == 1
+    assert "no action next Initiative Turn" in state.log[-1][0]
+    state = apply(state, "turn", {"call": "even", "errant_die": 1, "guide_die": 1})
+    assert state.turn.combatant("e1").out_of_action
+    state = apply(state, "end_turn", {})
+    assert state.fighters["e1"].stunned == 0
+    state = apply(state, "turn", {"call": "even", "errant_die": 1, "guide_die": 1})
+    assert not state.turn.combatant("e1").out_of_action
+
+
+def test_hp_halved_halves_the_maximum_in_the_fight_and_undo_restores(campaign, guide, wren):
+    """Toxic 2: "Immune system compromised. HP halved." The fight's HP maximum halves,
+    rounded down (AMB-E89); undoing the wound restores it."""
+    f, wound = _wren_at_one_hp_wounded(campaign, guide, wren, "toxic", 2)
+    w = f"e{wren.pk}"
+    phys = wound.state.fighters[w].attributes["phys"]
+    assert wound.state.fighters[w].hp_max == phys // 2 and wound.state.fighters[w].hp == 0
+    assert f"HP maximum is halved: {phys} to {phys // 2}." in wound.step.text
+    f.refresh_from_db()
+    fight.undo(campaign=campaign, by=guide, fight_pk=f.pk, version=f.version)
+    assert fight.state_of(f).fighters[w].hp_max == phys
+
+
+def _deviant(campaign, name, proficiencies):
+    user = MembershipFactory(campaign=campaign).user
+    errant = make_wren(user, name=name, archetype="deviant", kit_choice="burglars_tools",
+                       proficiencies=proficiencies)
+    services.character_join(campaign=campaign, character=errant, by=user)
+    return errant
+
+
+@pytest.mark.parametrize("proficiencies, dice", [
+    ([["stealth", 1]], 2),  # ER §The Deviant, Sneak Attack: "rolling two damage dice"
+    ([["stealth", 2]], 3),  # Assassin: "you roll three damage dice when making a sneak attack"
+])
+def test_a_deviants_sneak_attack_rolls_two_dice_three_with_assassin(
+        campaign, guide, wren, proficiencies, dice):
+    moth = _deviant(campaign, "Moth", proficiencies)
+    f = fight.start(campaign=campaign, by=guide, name="Alley", rng=Dice(3, 6),
+                    character_pks=[wren.pk, moth.pk])
+    m = f"e{moth.pk}"
+    assert fight.state_of(f).fighters[m].sneak_dice == dice
+    go(campaign, guide, f, "npc", {**GOBLIN, "hp": 30})
+    go(campaign, guide, f, "turn", {"call": "even"}, 1, 1)  # the Company wins
+    go(campaign, guide, f, "pace", {"key": m, "pace": "quick"})
+    done = go(campaign, guide, f, "attack", {"key": m, "target": "n4", "sneak": True,
+                                             "dice": 1}, *([5] * dice))
+    assert done.step.payload["faces"] == [5] * dice
+    assert done.state.fighters["n4"].hp == 30 - 5 * dice
+    assert f"Moth sneak attacks Goblin: {dice} D6 rolled" in done.step.text
+    # Wren is a Violent: no sneak attack; refused beside the field, nothing rolled
+    go(campaign, guide, f, "pace", {"key": f"e{wren.pk}", "pace": "quick"})
+    with pytest.raises(CampaignError, match="cannot make a sneak attack") as refused:
+        go(campaign, guide, f, "attack", {"key": f"e{wren.pk}", "target": "n4",
+                                          "sneak": True})
+    assert refused.value.field == "sneak"
+    # the fold refuses a sneak step whose dice do not match the attacker's
+    state = fight.state_of(f)
+    with pytest.raises(FightError, match=f"rolls {dice} damage dice"):
+        apply(state, "attack", {"key": m, "target": "n4", "faces": [1], "sneak": True,
+                                "immediate": True})
+
+
+def test_a_beast_masters_companion_joins_acts_sneaks_and_dies_at_0_hp(campaign, guide):
+    """ER §The Deviant, Beast Master: the companion "takes its own actions during
+    Initiative Turns"; HP equal to the Deviant's skill, a D6, sneak attacks, Checks on
+    their skill (a gambit's Save); at 0 HP it dies (AMB-E-BEAST)."""
+    fen = _deviant(campaign, "Fen", [["survival", 2], ["stealth", 1]])
+    f = fight.start(campaign=campaign, by=guide, name="Wood", rng=Dice(3, 6),
+                    character_pks=[fen.pk])
+    state = fight.state_of(f)
+    c = f"c{fen.pk}"
+    companion = state.fighters[c]
+    skill = state.fighters[f"e{fen.pk}"].attributes["skill"]
+    assert (companion.side, companion.kind, companion.hp, companion.hp_max) == (
+        "company", "companion", skill, skill)
+    assert companion.damage_die == "D6" and companion.sneak_dice == 2
+    assert companion.character_pk is None  # nothing of it is written to a sheet
+    assert f"Fen's animal companion joins the fight (HP {skill}, D6, Checks on skill " \
+        f"{skill})." in f.steps.get(kind="errant").text
+    go(campaign, guide, f, "npc", {**GOBLIN, "hp": 30, "damage_sides": 20})
+    go(campaign, guide, f, "turn", {"call": "even"}, 1, 1)
+    go(campaign, guide, f, "pace", {"key": c, "pace": "quick"})
+    done = go(campaign, guide, f, "attack", {"key": c, "target": "n3", "sneak": True}, 6, 6)
+    assert done.state.fighters["n3"].hp == 18
+    # the goblin's gambit against it: the companion saves on the Deviant's skill
+    go(campaign, guide, f, "next_phase")
+    go(campaign, guide, f, "pace", {"key": "n3", "pace": "quick"})
+    hit = go(campaign, guide, f, "attack", {"key": "n3", "target": c, "reduction": 1,
+                                            "gambit": "trip"}, 20, 20)
+    chance = p_success(skill, 1)
+    assert f"DV 1 ({chance.numerator}/{chance.denominator} to save)" in hit.step.guide_text
+    assert hit.state.fighters[c].dead and hit.state.fighters[c].hp == 0
+    assert hit.state.fighters[c].pending_save is None  # it dies, no Save, no wound
+    assert "Fen's animal companion falls" in hit.step.text
+    f.refresh_from_db()
+    fight.undo(campaign=campaign, by=guide, fight_pk=f.pk, version=f.version)
+    assert not fight.state_of(f).fighters[c].dead
+
+
+def test_no_companion_without_the_mastery(campaign, guide):
+    fen = _deviant(campaign, "Fen", [["survival", 1]])
+    f = fight.start(campaign=campaign, by=guide, name="Wood", rng=Dice(3, 6),
+                    character_pks=[fen.pk])
+    assert list(fight.state_of(f).fighters) == [f"e{fen.pk}"]
+
+
+def test_burning_escalates_a_d6_a_turn_and_a_dousing_action_removes_one(
+        campaign, guide, started, wren, ash):
+    """IT §Drowning, Falling, Burning: "the first Initiative Turn they take 1D6, the second
+    2D6, and so on. Taking an action to put out the fire removes 1D6" (AMB-E10, IT over
+    QR's flat 1D6). The fight counts the Turns and the dousing (AMB-E-FIRE); one click a
+    Turn; undo takes each step back."""
+    go(campaign, guide, started, "npc", {**GOBLIN, "hp": 40})
+    w, a = f"e{wren.pk}", f"e{ash.pk}"
+    with pytest.raises(CampaignError, match="not on fire"):
+        go(campaign, guide, started, "fire", {"key": w, "do": "burn"})
+    lit = go(campaign, guide, started, "fire", {"key": "n4", "do": "ignite"})
+    assert lit.state.fighters["n4"].on_fire and lit.state.fighters["n4"].fire_dice == 1
+    assert "Goblin is on fire" in lit.step.text
+    first = go(campaign, guide, started, "fire", {"key": "n4", "do": "burn"}, 4)
+    assert first.step.payload["faces"] == [4] and first.state.fighters["n4"].hp == 36
+    assert "Goblin burns (Turn 1 on fire, 1D6): 1D6 4 = 4 damage" in first.step.guide_text
+    assert first.state.fighters["n4"].fire_dice == 2
+    with pytest.raises(CampaignError, match="once a Turn"):
+        go(campaign, guide, started, "fire", {"key": "n4", "do": "burn"}, 1, 1)
+    go(campaign, guide, started, "turn", {"call": "even"}, 1, 1)  # the Company wins
+    second = go(campaign, guide, started, "fire", {"key": "n4", "do": "burn"}, 3, 5)
+    assert second.state.fighters["n4"].hp == 28 and second.state.fighters["n4"].fire_dice == 3
+    # Wren douses the goblin's fire: her action, 1D6 fewer next Turn
+    with pytest.raises(CampaignError, match="quickly or slowly"):
+        go(campaign, guide, started, "fire", {"key": "n4", "do": "douse", "actor": w})
+    go(campaign, guide, started, "pace", {"key": w, "pace": "quick"})
+    doused = go(campaign, guide, started, "fire", {"key": "n4", "do": "douse", "actor": w})
+    assert doused.state.turn.actions_of(w) == ("other",)
+    assert doused.state.fighters["n4"].fire_dice == 2
+    assert "next Turn on fire: 2D6" in doused.step.text
+    go(campaign, guide, started, "pace", {"key": a, "pace": "quick"})
+    again = go(campaign, guide, started, "fire", {"key": "n4", "do": "douse", "actor": a})
+    assert again.state.fighters["n4"].fire_dice == 1  # Turn 3: 3D6 less 2 doused
+    started.refresh_from_db()
+    fight.undo(campaign=campaign, by=guide, fight_pk=started.pk, version=started.version)
+    back = fight.state_of(started).fighters["n4"]
+    assert back.on_fire and back.fire_dice == 2 and back.doused == 1
+    for _ in range(3):  # Ash's pace, Wren's dousing, her pace
+        started.refresh_from_db()
+        fight.undo(campaign=campaign, by=guide, fight_pk=started.pk, version=started.version)
+    back = fight.state_of(started).fighters["n4"]
+    assert (back.fire_turns, back.doused, back.fire_dice) == (2, 0, 3)
+
+
+def test_a_burn_can_kill_and_refused_fire_steps_leave_the_state():
+    state = fold([("setup", {"distance_die": 1, "surprise_die": 3, "npc_faces": 2}),
+                  ("npc", {**GOBLIN, "key": "n1", "hp": 2})])
+    for bad in ({"key": "n1", "do": "smother"}, {"key": "zz", "do": "ignite"},
+                {"key": "n1", "do": "douse"}, {"key": "n1", "do": "out"}):
+        with pytest.raises(FightError):
+            apply(state, "fire", bad)
+    state = apply(state, "fire", {"key": "n1", "do": "ignite"})
+    with pytest.raises(FightError, match="already on fire"):
+        apply(state, "fire", {"key": "n1", "do": "ignite"})
+    with pytest.raises(FightError, match="do not match"):
+        apply(state, "fire", {"key": "n1", "do": "burn", "faces": [1, 2]})
+    with pytest.raises(FightError, match="Start an Initiative Turn"):
+        apply(state, "fire", {"key": "n1", "do": "douse"})
+    # doused before its first Turn's damage: 1D6 less 1, the fire is out
+    state = apply(state, "errant", {"character_pk": 1, "name": "Wren", "hp": 9, "hp_max": 9,
+                                    "damage_sides": 8, "renown": 1, "phys": 9, "skill": 9,
+                                    "mind": 9, "pres": 9})
+    turn = apply(state, "turn", {"call": "even", "errant_die": 1, "guide_die": 1})
+    turn = apply(turn, "pace", {"key": "e1", "pace": "quick"})
+    out = apply(turn, "fire", {"key": "n1", "do": "douse", "actor": "e1"})
+    assert not out.fighters["n1"].on_fire and "Goblin's fire is out" in out.log[-1][0]
+    burnt = apply(state, "fire", {"key": "n1", "do": "burn", "faces": [6]})
+    assert burnt.fighters["n1"].dead and "Goblin falls" in burnt.log[-1][1]
+    assert state.fighters["n1"].hp == 2  # the state before is left as it was

@@ -2,6 +2,8 @@
 player, the Guide), the live view's secrets and its 304, hostile input answered beside the
 form, never a 500."""
 
+import random
+
 import pytest
 from django.urls import reverse
 
@@ -12,6 +14,17 @@ from tests.characters.systems.errant.helpers import make_wren
 from tests.factories import CampaignFactory, MembershipFactory
 
 pytestmark = pytest.mark.django_db
+
+class Dice(random.Random):
+    """Gives the faces listed, in order."""
+
+    def __init__(self, *faces):
+        super().__init__()
+        self.faces = list(faces)
+
+    def randint(self, a, b):
+        return self.faces.pop(0) if self.faces else a
+
 
 NPC = {"name": "Bog hag", "threat": 3, "hp": 13, "att": "claws D8", "mv": "2",
        "morale": 9, "alignment": "Chaotic", "damage_sides": 8, "warband": 0}
@@ -191,3 +204,88 @@ def test_the_guides_page_marks_an_alert_deviant(client, campaign, guide, wren):
     page = client.get(co("errant_fight", campaign)).content.decode()
     assert page.count("data-alert") == 1
     assert "Alert: acts even when surprised" in page.split("Quill", 1)[1]
+
+
+def test_the_sneak_attack_box_through_the_pages(client, campaign, guide, player, other,
+                                                wren):
+    """The Attack form's Sneak attack box (ER §The Deviant): anonymous is sent to log in,
+    a player (the Deviant's owner or another) is refused, the Guide rolls the Deviant's
+    three dice (Assassin); a Violent's sneak attack is refused beside the form, no 500."""
+    moth = make_wren(other, name="Moth", archetype="deviant", kit_choice="burglars_tools",
+                     proficiencies=[["stealth", 2]])
+    services.character_join(campaign=campaign, character=moth, by=other)
+    f = fight.start(campaign=campaign, by=guide, name="Alley",
+                    character_pks=[wren.pk, moth.pk], rng=Dice(3, 3))  # nobody surprised
+    f.refresh_from_db()
+    fight.step(campaign=campaign, by=guide, fight_pk=f.pk, version=f.version, kind="npc",
+               payload={**NPC, "hp": 99})
+    f.refresh_from_db()
+    fight.step(campaign=campaign, by=guide, fight_pk=f.pk, version=f.version, kind="turn",
+               payload={"call": "even"}, rng=Dice(1, 1))  # the Company wins
+    state = fight.state_of(f)
+    npc = next(k for k in state.fighters if k.startswith("n"))
+    m = f"e{moth.pk}"
+    for key in (m, f"e{wren.pk}"):
+        f.refresh_from_db()
+        fight.step(campaign=campaign, by=guide, fight_pk=f.pk, version=f.version,
+                   kind="pace", payload={"key": key, "pace": "quick"})
+    f.refresh_from_db()
+    url = co("errant_fight_step", campaign, f.pk, "attack")
+    data = {"version": f.version, "key": m, "target": npc, "sneak": "on", "dice": "1"}
+    assert client.post(url, data).url.startswith(reverse("login"))
+    for user in (other, player):
+        client.force_login(user)
+        assert client.post(url, data).status_code == 403
+    client.force_login(guide)
+    page = client.get(co("errant_fight", campaign)).content.decode()
+    assert 'name="sneak"' in page and "Moth (D6; sneak attack 3 dice)" in page
+    before = ErrantFightStep.objects.count()
+    refused = client.post(url, {**data, "key": f"e{wren.pk}"})
+    body = refused.content.decode()
+    assert refused.status_code == 200 and 'data-fight-error="attack"' in body
+    assert 'data-error-field="sneak"' in body and "cannot make a sneak attack" in body
+    assert ErrantFightStep.objects.count() == before
+    hostile = client.post(url, {**data, "key": "<script>x</script>"})
+    assert hostile.status_code == 200 and "<script>x</script>" not in hostile.content.decode()
+    assert ErrantFightStep.objects.count() == before
+    f.refresh_from_db()
+    response = client.post(url, {**data, "version": f.version})
+    assert response.status_code == 302
+    step = ErrantFightStep.objects.filter(kind="attack").latest("seq")
+    assert len(step.payload["faces"]) == 3 and "Moth sneak attacks" in step.text
+
+
+def test_fire_in_one_click_through_the_pages(client, campaign, guide, player, running, wren):
+    """The combatants' table: Set on fire, then Burn (n D6 in the n-th Turn, AMB-E10) in one
+    click; anonymous is sent to log in, a player (the owner or not) is refused; hostile
+    input is refused beside the table, never a 500; undo takes the burn back."""
+    w = f"e{wren.pk}"
+    url = co("errant_fight_step", campaign, running.pk, "fire")
+    data = {"version": running.version, "key": w, "do": "ignite"}
+    assert client.post(url, data).url.startswith(reverse("login"))
+    client.force_login(player)
+    assert client.post(url, data).status_code == 403
+    client.force_login(guide)
+    page = client.get(co("errant_fight", campaign)).content.decode()
+    assert f'data-ignite="{w}"' in page
+    before = ErrantFightStep.objects.count()
+    for bad in ({"do": "smother"}, {"do": "burn"}, {"key": "<script>x</script>"},
+                {"do": "\x00"}):
+        response = client.post(url, {**data, **bad})
+        body = response.content.decode()
+        assert response.status_code == 200 and 'data-fight-error="fire"' in body
+        assert "<script>x</script>" not in body
+    assert ErrantFightStep.objects.count() == before
+    assert client.post(url, data).status_code == 302
+    running.refresh_from_db()
+    page = client.get(co("errant_fight", campaign)).content.decode()
+    assert f'data-burn="{w}"' in page and "on fire: next Turn 1D6" in page
+    hp = fight.state_of(running).fighters[w].hp
+    assert client.post(url, {"version": running.version, "key": w, "do": "burn"}
+                       ).status_code == 302
+    state = fight.state_of(running)
+    assert state.fighters[w].fire_turns == 1 and state.fighters[w].hp < hp
+    running.refresh_from_db()
+    client.post(co("errant_fight_undo", campaign, running.pk), {"version": running.version})
+    state = fight.state_of(running)
+    assert state.fighters[w].fire_turns == 0 and state.fighters[w].hp == hp

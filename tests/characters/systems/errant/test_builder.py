@@ -261,3 +261,23 @@ def test_a_deviant_with_lore_mastery_shows_sorcery_depletion(player, user):
     assert stats(player.get(errant.get_absolute_url()))["sorcery_depletion"] == "1"
     printed = player.get(reverse("characters:print", args=[errant.pk])).content.decode()
     assert 'Sorcery Depletion</th><td data-field="sorcery_depletion">1<' in printed
+
+
+def test_a_deviants_pack_rat_beast_master_and_assassin_on_the_pages(player, user):
+    """ER §The Deviant masteries shown where they apply: the builder's preview, the sheet
+    and the printed sheet (AMB-E-PACKRAT, AMB-E-BEAST; Assassin's three sneak dice)."""
+    deviant = posted(archetype="deviant", kit_choice="burglars_tools",
+                     proficiency_survival="2")
+    shown = stats(player.post(reverse("characters:preview"), deviant))
+    assert shown["companion_hp"] == shown["skill"] == shown["companion_spd"]
+    assert shown["companion_damage_die"] == "D6" and shown["sneak_attack_dice"] == "2"
+    assert "retrieve" not in shown
+    errant = make_wren(user, archetype="deviant", kit_choice="burglars_tools",
+                       proficiencies=[["sleight_of_hand", 2], ["stealth", 1]])
+    page = stats(player.get(errant.get_absolute_url()))
+    assert page["retrieve"] == "free action" and page["sneak_attack_dice"] == "2"
+    assert "companion_hp" not in page
+    assassin = make_wren(user, name="Moth", archetype="deviant",
+                         kit_choice="burglars_tools", proficiencies=[["stealth", 2]])
+    printed = player.get(reverse("characters:print", args=[assassin.pk])).content.decode()
+    assert 'Sneak attack dice</th><td data-field="sneak_attack_dice">3<' in printed

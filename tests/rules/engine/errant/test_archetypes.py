@@ -5,6 +5,8 @@ Equipment)."""
 from fractions import Fraction as F
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rules.engine.errant import archetypes as R
 from rules.engine.errant.data import (
@@ -131,7 +133,36 @@ def test_lore_mastery_gives_a_deviant_sorcery_depletion_1():
         values = {v.name: v.value for v in R.archetype_values(DEVIANT, renown, 13, 10,
                                                                lore_mastery=True)}
         assert values == {"proficiency_points": renown + 1, "jettons": 13 + 2 * renown,
-                          "sorcery_depletion": 1}
+                          "sneak_attack_dice": 2, "sorcery_depletion": 1}
     assert R.sorcery_depletion(7) == 3
     assert [v.name for v in R.archetype_values(DEVIANT, 7, 13, 10)] == [
-        "proficiency_points", "jettons"]
+        "proficiency_points", "jettons", "sneak_attack_dice"]
+
+
+def test_sneak_attack_two_dice_three_with_assassin():
+    """ER §The Deviant: Sneak Attack "rolling two damage dice"; Stealth mastery Assassin:
+    "you roll three damage dice when making a sneak attack"; other Archetypes have none."""
+    assert R.sneak_attack_dice(ErrantBuild(archetype=DEVIANT)) == 2
+    assert R.sneak_attack_dice(ErrantBuild(archetype=DEVIANT,
+                                           proficiencies=(("stealth", 1),))) == 2
+    assert R.sneak_attack_dice(ErrantBuild(archetype=DEVIANT,
+                                           proficiencies=(("stealth", 2),))) == 3
+    assert R.sneak_attack_dice(ErrantBuild(archetype=OCCULT,
+                                           proficiencies=(("stealth", 2),))) == 0
+    values = {v.name: v.value for v in R.archetype_values(DEVIANT, 1, 9, 9, assassin=True)}
+    assert values["sneak_attack_dice"] == 3
+
+
+@given(st.integers(0, 30), st.booleans())
+def test_a_beast_masters_companion_has_hp_and_spd_of_skill_and_a_d6(skill, assassin):
+    """Survival mastery Beast Master: "HP and SPD equal to your skill, a damage die of D6,
+    and can perform sneak attacks"; Checks on your skill; Assassin benefits it too
+    (AMB-E-BEAST). No mastery, no companion."""
+    build = ErrantBuild(archetype=DEVIANT, proficiencies=(
+        ("survival", 2), *((("stealth", 2),) if assassin else ())))
+    c = R.animal_companion(build, skill)
+    assert (c.hp, c.spd, c.damage_sides, c.check_attribute) == (skill, skill, 6, skill)
+    assert c.sneak_dice == (3 if assassin else 2)
+    assert R.animal_companion(ErrantBuild(archetype=DEVIANT,
+                                          proficiencies=(("survival", 1),)), skill) is None
+    assert R.animal_companion(ErrantBuild(proficiencies=(("survival", 2),)), skill) is None

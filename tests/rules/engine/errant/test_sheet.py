@@ -267,7 +267,9 @@ def test_a_deviant_with_lore_mastery_has_sorcery_depletion_1():
                                                   ("fitness", 2), ("awareness", 2))))
     assert master.value("renown") == 7 and master.value("sorcery_depletion") == 1
     assert master["sorcery_depletion"].label == "Sorcery Depletion"
-    assert master.names()[-3:] == ("proficiency_points", "jettons", "sorcery_depletion")
+    assert master.names()[-4:] == ("proficiency_points", "jettons", "sneak_attack_dice",
+                                   "sorcery_depletion")
+    assert master.value("sneak_attack_dice") == 3  # Stealth mastery: Assassin
     assert master.derived()["sorcery_depletion"] == 1
     expert = compute_sheet(violent(archetype="deviant", items=items,
                                    proficiencies=(("lore", 1), ("stealth", 1))))
@@ -276,3 +278,27 @@ def test_a_deviant_with_lore_mastery_has_sorcery_depletion_1():
     occult = compute_sheet(violent(archetype="occult", xp=xp_for_renown(7),
                                    proficiencies=(("lore", 2),)))
     assert occult.value("sorcery_depletion") == 3  # an Occult's own, not the mastery's
+
+
+def test_pack_rat_and_beast_master_rows_on_a_deviants_sheet():
+    """ER §The Deviant: Pack Rat (Sleight of hand mastery) retrieves from any slot as from a
+    handy one, a free action (AMB-E-PACKRAT); Beast Master (Survival mastery) has an animal
+    companion with HP and SPD equal to skill and a D6 (AMB-E-BEAST); Assassin (Stealth
+    mastery) rolls three sneak attack dice. Expertise gives none of them."""
+    items = items_from_kit(starting_kit("deviant", "burglars_tools"))
+    master = compute_sheet(violent(archetype="deviant", items=items, proficiencies=(
+        ("sleight_of_hand", 2), ("survival", 2))))
+    skill = master.value("skill")
+    assert master.value("retrieve") == "free action"
+    assert "as if it were a handy slot" in master["retrieve"].explanation
+    assert (master.value("companion_hp"), master.value("companion_spd"),
+            master.value("companion_damage_die")) == (skill, skill, "D6")
+    assert master.value("sneak_attack_dice") == 2
+    assert master.names()[-5:] == ("sneak_attack_dice", "retrieve", "companion_hp",
+                                   "companion_spd", "companion_damage_die")
+    assert master.derived()["companion_hp"] == skill
+    expert = compute_sheet(violent(archetype="deviant", items=items, proficiencies=(
+        ("sleight_of_hand", 1), ("survival", 1))))
+    for name in ("retrieve", "companion_hp", "companion_spd", "companion_damage_die"):
+        assert name not in expert.stats and name not in expert.derived()
+    assert "sneak_attack_dice" not in compute_sheet(violent()).derived()

@@ -127,5 +127,10 @@ def test_exhaustion_kills_at_phys():
 def test_retrieving_from_the_backpack():
     assert [S.p_retrieve(n) for n in (1, 2, 3, 4, 5)] == [F(1, 4), F(1, 2), F(3, 4), 1, 1]
     assert S.p_retrieve(1, from_body=True) == 1
+    # ER §The Deviant, Pack Rat: "any item in any Item Slot as if it were a handy slot"
+    assert S.p_retrieve(1, pack_rat=True) == 1
+    assert [S.retrieve_is_free(place) for place in (S.HAND, S.HANDY, S.WORN, S.BACKPACK,
+                                                    S.CONTAINER)] == [1, 1, 0, 0, 0]
+    assert all(S.retrieve_is_free(place, pack_rat=True) for place in S.LOCATIONS)
     with pytest.raises(ValueError):
         S.p_retrieve(0)
