@@ -118,7 +118,15 @@ def clash_refusal(check: Roll) -> str:
 
 
 def _rally(sheet: CharacterSheet, data: Mapping) -> RollSpec:
+    # Characters > Defenses > Status, Burning: "They also cannot Rally"; Scenes > Actions
+    # > Rally: "One cannot Rally while taking ongoing damage, such as from the Burning
+    # Status."
+    if sheet.has_status("burning"):
+        raise RollRefused(BURNING_NO_RALLY, "burning_no_rally", field="rally")
     return rolls.rally(str(sheet.value("rally")))
+
+
+BURNING_NO_RALLY = "Burning: no Rally while taking ongoing damage. Put the fire out first."
 
 
 def _fall(sheet: CharacterSheet, data: Mapping) -> RollSpec:

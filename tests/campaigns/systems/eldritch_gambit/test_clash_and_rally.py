@@ -12,6 +12,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns.systems.eldritch_gambit import roll_services
+from campaigns.systems.eldritch_gambit.roll_kinds import BURNING_NO_RALLY
 from campaigns.systems.eldritch_gambit.rolls import Roll
 from characters.systems.eldritch_gambit.builds import sheet_for
 from rules.engine.rolling import Rolled
@@ -307,3 +308,61 @@ def test_a_double_click_is_one_clash(client, table, natural):
     for _ in range(2):
         roll(client, hero, what="clash", check=check.pk, weapon="0", request_key="same")
     assert Roll.objects.filter(kind=Roll.Kind.DAMAGE).count() == 1
+
+
+# -- 3. no Rally while Burning ---------------------------------------------------------------
+
+
+def test_a_burning_character_cannot_rally(client, table):
+    hero = table["hero"]
+    hero.statuses = ["burning"]
+    hero.save()
+    client.force_login(table["player"])
+    response = roll(client, hero, what="rally")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f'id="rally-error">{BURNING_NO_RALLY}' in html
+    assert not Roll.objects.filter(kind=Roll.Kind.RALLY).exists()
+    response = client.post(reverse("characters:roll", args=[hero.pk]), {"what": "rally"})
+    assert response.status_code == 409 and BURNING_NO_RALLY.encode() in response.content
+    assert not Roll.objects.filter(kind=Roll.Kind.RALLY).exists()
+    # The Imp is refused too: it is the rule, not a permission.
+    client.force_login(table["imp"])
+    assert roll(client, hero, what="rally").status_code == 200
+    assert not Roll.objects.filter(kind=Roll.Kind.RALLY).exists()
+
+
+def test_the_rally_button_is_disabled_with_the_reason_while_burning(client, table):
+    hero = table["hero"]
+    client.force_login(table["player"])
+    html = client.get(reverse("characters:play", args=[hero.pk])).content.decode()
+    button = html.split('id="roll-rally"', 1)[1].split(">", 1)[0]
+    assert "disabled" not in button and 'id="rally-burning"' not in html
+    hero.statuses = ["burning"]
+    hero.save()
+    html = client.get(reverse("characters:play", args=[hero.pk])).content.decode()
+    button = html.split('id="roll-rally"', 1)[1].split(">", 1)[0]
+    assert "disabled" in button and 'aria-describedby="rally-burning"' in button
+    assert "Burning: cannot Rally while taking ongoing damage" in html
+
+
+def test_rally_once_the_fire_is_out(client, table):
+    hero = table["hero"]
+    hero.statuses = []
+    hero.save()
+    client.force_login(table["player"])
+    assert roll(client, hero, what="rally").status_code == 200
+    assert Roll.objects.filter(kind=Roll.Kind.RALLY).count() == 1
+
+
+def test_rally_refused_for_anonymous_and_others_before_the_rule(client, table):
+    hero = table["hero"]
+    hero.statuses = ["burning"]
+    hero.save()
+    url = reverse("characters:roll", args=[hero.pk])
+    assert client.post(url, {"what": "rally"}).status_code == 302
+    for who in ("other", "stranger"):
+        client.force_login(table[who])
+        response = client.post(url, {"what": "rally"})
+        assert response.status_code == 404 and BURNING_NO_RALLY.encode() not in (
+            response.content)
