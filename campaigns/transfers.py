@@ -198,8 +198,9 @@ def _split(lot: _Lot, quantity: int) -> _Lot:
 def _move(lot: _Lot, *, to_character: Character | None, to_stash: Campaign | None) -> None:
     """The lot changes hands: the line leaves any container it was in and lands loose,
     neither worn nor dropped; what is inside keeps its place in it. Nothing stays
-    attuned: the giver's WP comes back ("until they discard the item or someone else
-    spends a WP to wield it", Magic > Materia) and the receiver attunes it anew."""
+    attuned: the WP the giver spent on it is no longer held ("until they discard the
+    item or someone else spends a WP to wield it", Magic > Materia; docs/RULES.md,
+    Materia) and the receiver attunes it anew."""
     holder = Q(character=to_character) if to_character is not None else Q(stash=to_stash)
     start = (InventoryItem.objects.filter(holder).aggregate(p=Max("position"))["p"] or 0) + 1
     for offset, line in enumerate(lot.lines):

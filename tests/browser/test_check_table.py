@@ -122,9 +122,9 @@ def test_attacking_with_the_spear_fills_its_hit_and_offers_its_damage(page, live
         htmx_settled(page)
         expect(page.locator("#roll-result")).to_contain_text("Spear damage")
         assert Roll.objects.filter(kind="damage", label="Spear damage").count() == 1
-    else:  # a Failure is a clash: both sides Roll damage
+    else:  # a melee Failure is a clash: both sides Roll damage (no shield: no Block)
         expect(page.locator("#check-damage button")).to_have_text(
-            f"Roll damage with Spear ({spear.damage}) for the clash")
+            f"Roll clash damage with Spear ({spear.damage})")
     # The log names the spear; the Imp's session log too.
     expect(page.locator("#roll-log")).to_contain_text("Attack, Melee: DEX with Spear")
     violations = axe_check(page)

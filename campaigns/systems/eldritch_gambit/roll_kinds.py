@@ -4,10 +4,10 @@ logs. The roll view (roll_views.py) looks the kind up and 404s an unknown
 one; the dice are rolled and logged by roll_services.py, the numbers come
 from the rules engine (rules/engine/eldritch_gambit/rolls.py).
 
-A kind without a form (damage, a Critical, Rally) reads the posted data as is: only
-the weapon's value (see `damage_lines`). A kind with a form is bound with its prefix
-("fall-zones"), so that every small form of the page can carry what is typed in the
-others (hx-include ".keep-typed").
+A kind without a form (damage, a Critical, a clash, Rally) reads the posted data as is:
+the weapon's value (see `damage_lines`), and a clash the Check it follows. A kind with a
+form is bound with its prefix ("fall-zones"), so that every small form of the page can
+carry what is typed in the others (hx-include ".keep-typed").
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from rules.engine.eldritch_gambit.sheet import CharacterSheet
 from rules.engine.eldritch_gambit.templates import has_trait
 
 from . import roll_services
-from .roll_forms import BuildupForm, FallForm, FireForm, RollOffForm
+from .roll_forms import ATTACK_MELEE, ATTACK_RANGED, BuildupForm, FallForm, FireForm, RollOffForm
+from .roll_services import RollRefused
 from .rolls import Roll
 
 # -- the weapons a damage Roll can name -----------------------------------------------------
@@ -67,8 +68,65 @@ def _critical(sheet: CharacterSheet, data: Mapping) -> RollSpec:
     return rolls.weapon_damage(line.title, line.damage, line.critical_bonus, critical=True)
 
 
+def _clash(*, character, by, sheet: CharacterSheet, data: Mapping,
+           request_key: str | None) -> Roll:
+    """The clash's damage after a failed melee Attack Check (`check`: its pk), with the
+    weapon posted and the Block bonus of the shield carried ready (rolls.clash_damage).
+    Derived from the Check: its outcome that stands (after a Gambit, the Gambit's) must
+    be a Failure, and its Action the melee Attack; a ranged Attack's Failure is a miss
+    ("foe evades your shot", Scenes > Actions > Attack, Ranged). RollRefused otherwise;
+    Http404 for a Check that is not the character's."""
+    roll_services.require_may_roll(character, by)
+    check_pk = parse_id(data.get("check"))
+    check = None if check_pk is None else (
+        Roll.objects.filter(pk=check_pk, character=character, kind=Roll.Kind.CHECK)
+        .select_related("gambit").first())
+    if check is None:
+        raise Http404("No such Check.")
+    refusal = clash_refusal(check)
+    if refusal:
+        raise RollRefused(refusal, "no_clash")
+    line = weapon_line(sheet, data.get("weapon", ""))
+    shield = sheet.block
+    spec = rolls.clash_damage(line.title, line.damage,
+                              block=shield.shield.block if shield else 0,
+                              block_name=shield.name if shield else "")
+    return roll_services.make_roll(character=character, by=by, spec=spec,
+                                   kind=Roll.Kind.DAMAGE, request_key=request_key)
+
+
+def final_outcome(check: Roll) -> str:
+    """The outcome that stands: the Gambit's, if one was called (Basics > Gambits)."""
+    gambit = getattr(check, "gambit", None)
+    return gambit.outcome if gambit is not None else check.outcome
+
+
+def clash_refusal(check: Roll) -> str:
+    """Why the Check has no clash ("" when it has one): only a melee Attack's Failure
+    clashes (Scenes > Actions > Attack, Melee: "Failure: clash, both sides Roll damage";
+    Attack, Ranged: "Failure: foe evades your shot", and a thrown weapon "avoids clashes
+    and counters")."""
+    outcome = final_outcome(check)
+    if outcome != Roll.Outcome.FAILURE:
+        return (f"No clash: the Check ended in a {Roll.Outcome(outcome).label}; only a "
+                "failed melee Attack clashes.")
+    if check.action != ATTACK_MELEE:
+        if check.action == ATTACK_RANGED:
+            return "No clash: a failed ranged Attack is a miss, the foe evades the shot."
+        return "No clash: only a failed melee Attack clashes."
+    return ""
+
+
 def _rally(sheet: CharacterSheet, data: Mapping) -> RollSpec:
+    # Characters > Defenses > Status, Burning: "They also cannot Rally"; Scenes > Actions
+    # > Rally: "One cannot Rally while taking ongoing damage, such as from the Burning
+    # Status."
+    if sheet.has_status("burning"):
+        raise RollRefused(BURNING_NO_RALLY, "burning_no_rally", field="rally")
     return rolls.rally(str(sheet.value("rally")))
+
+
+BURNING_NO_RALLY = "Burning: no Rally while taking ongoing damage. Put the fire out first."
 
 
 def _fall(sheet: CharacterSheet, data: Mapping) -> RollSpec:
@@ -139,6 +197,7 @@ class RollKind:
 ROLL_KINDS: dict[str, RollKind] = {kind.what: kind for kind in (
     RollKind("damage", Roll.Kind.DAMAGE, spec=_damage),
     RollKind("critical", Roll.Kind.DAMAGE, spec=_critical),
+    RollKind("clash", Roll.Kind.DAMAGE, roll=_clash),
     RollKind("rally", Roll.Kind.RALLY, spec=_rally),
     RollKind("fall", Roll.Kind.FALL, spec=_fall, form_class=FallForm),
     RollKind("fire", Roll.Kind.FIRE, spec=_fire, form_class=FireForm),

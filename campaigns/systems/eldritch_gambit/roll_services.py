@@ -52,6 +52,9 @@ def _require_may_roll(character: Character, by) -> None:
             "not_your_character")
 
 
+require_may_roll = _require_may_roll  # for the Roll kinds that read the log first (a clash)
+
+
 def current_session(character: Character) -> Session | None:
     """The campaign's current session: the latest by number (None outside a campaign or
     before its first session)."""
@@ -298,4 +301,5 @@ def roll_off(*, character: Character, by, attacker: str, defender: str, label: s
 
 
 __all__ = ["RollRefused", "call_gambit", "chances_of", "current_session",
-           "make_check", "make_roll", "may_roll_for", "reroll", "roll_off"]
+           "make_check", "make_roll", "may_roll_for", "require_may_roll", "reroll",
+           "roll_off"]

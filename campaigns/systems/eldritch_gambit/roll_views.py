@@ -46,7 +46,7 @@ from .roll_forms import (
     FallForm,
     weapon_fill,
 )
-from .roll_kinds import FORM_KINDS, damage_lines, roll_kind
+from .roll_kinds import FORM_KINDS, clash_refusal, damage_lines, roll_kind
 from .roll_services import RollRefused
 from .rolls import Roll
 
@@ -188,6 +188,8 @@ def _context(request, character, sheet, **extra) -> dict:
         # The Action's suggested outcome (Scenes > Actions), e.g. a Failure's clash.
         context["outcome_text"] = check.detail.get(f"{final}_text", "")
         context["check_weapon"] = _check_weapon(sheet, check)
+        # A Failure offers the clash's damage only after a melee Attack (clash_refusal).
+        context["clash"] = final == Roll.Outcome.FAILURE and not clash_refusal(check)
     context["action"] = context["check_form"].chosen_action if context["check_form"].is_bound \
         else None
     return context
@@ -337,9 +339,11 @@ def gambit(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def roll_view(request: HttpRequest, pk: int) -> HttpResponse:
-    """Damage (normal or Critical) for a listed weapon, Rally, a fall, fire, Buildup, a
-    Roll-off. `what` names the Roll's kind (roll_kinds.py; 404 for any other);
-    the small forms carry their own fields."""
+    """Damage (normal, Critical or a clash's) for a listed weapon, Rally, a fall, fire,
+    Buildup, a Roll-off. `what` names the Roll's kind (roll_kinds.py; 404 for any other);
+    the small forms carry their own fields. A refused Roll (RollRefused: a Rally while
+    Burning, a clash after anything but a failed melee Attack) comes back with its
+    message and nothing rolled."""
     character = _character(request, pk)
     items = list(character.items.select_related("catalog_item"))
     sheet = sheet_for(character, items)
@@ -352,6 +356,11 @@ def roll_view(request: HttpRequest, pk: int) -> HttpResponse:
             result = kind.make(character=character, by=request.user, sheet=sheet,
                                data=form.cleaned_data if form is not None else request.POST,
                                request_key=key)
+        except RollRefused as refused:  # a Rally while Burning, a clash with no Failure
+            context = _context(request, character, sheet, typed=request.POST,
+                               roll_error=refused.message, roll_error_what=kind.what, **bound)
+            return _render(request, context, "rolls-panel",
+                           status=200 if request.htmx else 409)
         except RollError as error:
             if form is None or kind.refused_field is None:
                 raise

@@ -26,11 +26,13 @@ from characters.inventory import (  # noqa: F401
 from characters.inventory import pk_of as _pk
 from characters.models import Character, CoinEntry, InventoryItem
 from rules.engine.eldritch_gambit.gear import GearPiece, price_cp
+from rules.engine.eldritch_gambit.rolls import can_spend_wp
 from rules.engine.eldritch_gambit.seeds import STARTING_COINS_CP, SeedRoll, roll_starting_coins
 from rules.engine.eldritch_gambit.sheet import container_contents_load
 from rules.models import GearItem
 
-from .builds import gear_piece
+from .builds import gear_piece, sheet_for
+from .models import EldritchGambitCharacter
 
 Kind = InventoryItem.Kind
 Quality = InventoryItem.Quality
@@ -38,6 +40,8 @@ Coverage = InventoryItem.Coverage
 
 MAX_ITEM_LOAD = 99  # a free-form item's Load: sanity, not a rule (a Large body is 8)
 MAX_CHARGES = 99
+# Magic > Materia: "Casters must spend a single WP to attune their minds with a Materia".
+MATERIA_WP_COST = 1
 MAX_COINS_CP = 100_000_000
 NOTE_LENGTH = 300
 NAME_LENGTH = 120
@@ -640,14 +644,43 @@ def charges_set(*, character: Character, item: InventoryItem | int,
 @transaction.atomic
 def materia_attune(*, character: Character, item: InventoryItem | int,
                    attuned: bool | None = None) -> InventoryItem:
-    """Attune (or stop): each attuned Materia holds 1 WP down (Magic > Materia); the
-    engine lowers WP. None toggles."""
-    character = _lock(character)
-    item = _Inventory(character).get(item)
+    """Attune a Materia: "Casters must spend a single WP to attune ... This WP does not
+    come back until they discard the item or someone else spends a WP to wield it"
+    (Magic > Materia; Characters > Willpower: "cannot be regained until the item is
+    discarded"). Attuning spends a WP a unit from current WP, never below the WP floor,
+    and writes the current WP that is left; the engine lowers WP itself by the attuned
+    Materia. Stopping is refused: the WP stays held until the line is removed, sold or
+    handed to another character. Already so (a double click): nothing changes, nothing
+    is spent again. None: the other state (so only ever an attunement)."""
+    # The character and its build locked together, as a Reroll locks them before it
+    # spends WP (campaigns' roll_services.reroll): one after the other, never crossed.
+    character = EldritchGambitCharacter.objects.select_for_update().get(pk=character.pk)
+    inventory = _Inventory(character)
+    item = inventory.get(item, field="attuned")
     if item.kind != Kind.MATERIA:
         raise InventoryError(f"{item.name} is not a Materia.", "not_materia", field="attuned")
-    item.attuned = not item.attuned if attuned is None else attuned
+    wanted = not item.attuned if attuned is None else attuned
+    if wanted == item.attuned:
+        return item
+    if not wanted:
+        raise InventoryError(
+            f"{item.name} stays attuned: the WP spent on it is held until it is discarded "
+            "(Remove or Sell) or handed to another character.", "attunement_held",
+            field="attuned")
+    sheet = sheet_for(character, inventory.items)
+    current, floor = sheet["wp_current"].value, sheet["wp_floor"].value
+    cost = item.quantity * MATERIA_WP_COST
+    if not can_spend_wp(current, floor, cost):
+        raise InventoryError(
+            f"Attuning {describe(item.name, item.quantity, item.quality)} spends {cost} WP: "
+            f"current WP {current} cannot drop below the floor of {floor}.", "wp_floor",
+            field="attuned")
+    item.attuned = True
     item.save(update_fields=["attuned"])
+    # Written even from "at maximum" (blank): discarding the item later lifts WP again,
+    # but the WP spent is regained as any other, not refilled by itself (docs/RULES.md).
+    character.wp_current = current - cost
+    character.save(update_fields=["wp_current", "updated_at"])
     return item
 
 

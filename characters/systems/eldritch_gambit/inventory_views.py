@@ -428,4 +428,4 @@ def item_charges(request, character, item_pk, data):
 @_item_action.view(SwitchForm)
 def item_attune(request, character, item_pk, data):
     item = services.materia_attune(character=character, item=item_pk, attuned=data["on"])
-    return f"{item.name} is {'attuned' if item.attuned else 'no longer attuned'}."
+    return f"{item.name} is attuned: {item.quantity} WP spent, held until it is discarded or given."

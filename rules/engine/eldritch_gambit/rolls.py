@@ -109,6 +109,17 @@ def weapon_damage(name: str, damage: str, critical_bonus: int, *, critical: bool
     return RollSpec(label, dice.count, dice.sides, dice.modifier, bonus, note=note)
 
 
+def clash_damage(name: str, damage: str, *, block: int = 0, block_name: str = "") -> RollSpec:
+    """A weapon line's damage in a clash (Scenes > Actions > Attack, Melee: "Failure:
+    clash, both sides Roll damage + mods"), with the Block bonus of the wielder's ready
+    shield (Resources > Shields: "add the Block bonus to the wielder's Clash damage
+    Roll"; Legend: "The Clash damage Roll itself can rely on a different weapon")."""
+    dice = Dice.parse(damage)
+    note = f"Clash: + {block} Block ({block_name})" if block else "Clash: no shield ready, no Block"
+    return RollSpec(f"{name} clash damage", dice.count, dice.sides, dice.modifier,
+                    max(block, 0), note=note)
+
+
 def rally(rally_dice: str) -> RollSpec:
     """The sheet's Rally: armor die (Size-adjusted) + END (Characters > Defenses)."""
     dice = Dice.parse(rally_dice)

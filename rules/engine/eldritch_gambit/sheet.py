@@ -215,6 +215,17 @@ class CharacterSheet(SheetLookups):
         return tuple(natural_attack_line(attack, self.build.attributes, self.size)
                      for attack in attack_traits(self.build.traits))
 
+    @cached_property
+    def block(self) -> GearPiece | None:
+        """The ready shield (or other Blocking piece) whose Block bonus goes on a Clash
+        damage Roll: Resources > Shields, "Shields and other Blocking weapons aid Melee
+        clashes/failures: add the Block bonus to the wielder's Clash damage Roll". A
+        piece carried ready (equipped, not dropped) with a Block above 0; the largest
+        Block if several are (docs/RULES.md); None without one."""
+        blocking = [piece for piece in carried_pieces(self.build.gear)
+                    if piece.equipped and piece.shield is not None and piece.shield.block > 0]
+        return max(blocking, key=lambda piece: piece.shield.block, default=None)
+
     @property
     def attribute_stats(self) -> tuple[Stat, ...]:
         return tuple(self.stats[row.key] for row in self.attributes)

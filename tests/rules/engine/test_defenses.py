@@ -383,3 +383,18 @@ def test_attuned_materia_cannot_take_wp_below_half(count, wp, warned):
     codes = [issue.code for issue in sheet.warnings]
     assert ("materia_below_floor" in codes) is warned
     assert not sheet.errors
+
+
+def test_the_clash_block_is_the_ready_shields_largest():
+    """Resources > Shields: "Shields and other Blocking weapons aid Melee clashes/failures:
+    add the Block bonus to the wielder's Clash damage Roll". Only what is carried ready
+    counts; of several, the largest Block (docs/RULES.md)."""
+    def block(*gear):
+        return compute_sheet(CharacterBuild(level=10, attributes=ASPHODEL, gear=gear)).block
+
+    assert block() is None
+    assert block(BUCKLER) is BUCKLER and BUCKLER.shield.block == 3
+    assert block(HEATER, BUCKLER) is BUCKLER  # the sheet's AF takes the Heater's +3
+    assert block(shield("Buckler", 1, 3, 0, equipped=False)) is None  # put away
+    assert block(shield("Buckler", 1, 3, 0, dropped=True)) is None
+    assert block(shield("Pavise", 3, 0, 2)) is None  # no Block to add

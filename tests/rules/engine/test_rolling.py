@@ -170,3 +170,17 @@ def test_jump_halves_fall_damage_rounding_up(zones, size, dice, total):
     assert spec.expression.endswith(" halved")
     assert spec.total_for(sum(dice)) == total
     assert not rolls.fall(zones, size).halved
+
+
+def test_clash_damage_adds_the_block_as_a_named_bonus():
+    # Resources > Shields: "add the Block bonus to the wielder's Clash damage Roll"; the
+    # Buckler's Block is +3 (STANDARD SHIELDS).
+    spec = rolls.clash_damage("Sword", "1d8+3", block=3, block_name="Buckler")
+    assert spec.label == "Sword clash damage"
+    assert spec.expression == "1d8+3+3" and spec.note == "Clash: + 3 Block (Buckler)"
+    result = rolls.roll_spec(spec, random.Random(9))
+    assert result.total == result.dice[0] + 6
+    bare = rolls.clash_damage("Sword", "1d8+3")
+    assert bare.expression == "1d8+3" and bare.note == "Clash: no shield ready, no Block"
+    # A normal damage Roll never carries it.
+    assert rolls.weapon_damage("Sword", "1d8+3", 8).bonus == 0

@@ -511,15 +511,89 @@ def test_attuned_materia_lower_wp_by_one_each(asphodel):
     inventory.materia_attune(character=asphodel, item=ring)
     inventory.materia_attune(character=asphodel, item=broom, attuned=True)
     assert stats(asphodel, "wp", "wp_floor") == {"wp": 9, "wp_floor": 6}
-    inventory.materia_attune(character=asphodel, item=ring)  # toggles off
-    assert stats(asphodel, "wp")["wp"] == 10
+    # Magic > Materia: "This WP does not come back until they discard the item": no
+    # stopping while it is carried; the toggle only ever attunes.
+    with refused("attunement_held") as info:
+        inventory.materia_attune(character=asphodel, item=ring)
+    assert info.value.message == (
+        "Wolf tattoo stays attuned: the WP spent on it is held until it is discarded "
+        "(Remove or Sell) or handed to another character.")
+    with refused("attunement_held"):
+        inventory.materia_attune(character=asphodel, item=ring, attuned=False)
+    ring.refresh_from_db()
+    assert ring.attuned and stats(asphodel, "wp")["wp"] == 9
     inventory.item_drop(character=asphodel, item=broom)  # set down is not discarded
-    assert stats(asphodel, "wp")["wp"] == 10
+    assert stats(asphodel, "wp")["wp"] == 9
     inventory.item_remove(character=asphodel, item=broom)
-    assert stats(asphodel, "wp")["wp"] == 11
+    assert stats(asphodel, "wp")["wp"] == 10
     rope = add(asphodel, "Rope (10m)")
     with refused("not_materia"):
         inventory.materia_attune(character=asphodel, item=rope)
+
+
+def test_attuning_spends_a_current_wp(asphodel):
+    """Magic > Materia: "Casters must spend a single WP to attune"; Asphodel: WP 11, floor
+    6. The spend is written to current WP, from a stored number or from full."""
+    ring = inventory.item_add(character=asphodel, by=asphodel.owner, name="Ring", load=0,
+                              kind="materia")
+    asphodel.wp_current = 8
+    asphodel.save()
+    inventory.materia_attune(character=asphodel, item=ring, attuned=True)
+    asphodel.refresh_from_db()
+    assert asphodel.wp_current == 7
+    assert stats(asphodel, "wp", "wp_current") == {"wp": 10, "wp_current": 7}
+    # The same request again (a double click): attuned already, nothing spent again.
+    inventory.materia_attune(character=asphodel, item=ring, attuned=True)
+    asphodel.refresh_from_db()
+    assert asphodel.wp_current == 7
+    # From full (blank): the WP spent is written, 11 -> 10.
+    fresh = AsphodelFactory()
+    tattoo = inventory.item_add(character=fresh, by=fresh.owner, name="Tattoo", load=0,
+                                kind="materia")
+    assert fresh.wp_current is None
+    inventory.materia_attune(character=fresh, item=tattoo)
+    fresh.refresh_from_db()
+    assert fresh.wp_current == 10 and stats(fresh, "wp", "wp_current") == {
+        "wp": 10, "wp_current": 10}
+
+
+def test_discarding_lifts_wp_again_and_the_spent_wp_is_regained_as_any(asphodel):
+    """Characters > Willpower: "cannot be regained until the item is discarded": once it
+    is gone WP is whole again, and the WP spent is regained the usual ways (docs/RULES.md):
+    current WP is not refilled by the discard itself."""
+    ring = inventory.item_add(character=asphodel, by=asphodel.owner, name="Ring", load=0,
+                              kind="materia")
+    inventory.materia_attune(character=asphodel, item=ring)
+    inventory.item_remove(character=asphodel, item=ring)
+    asphodel.refresh_from_db()
+    assert stats(asphodel, "wp", "wp_current") == {"wp": 11, "wp_current": 10}
+
+
+def test_attuning_is_refused_at_the_wp_floor(asphodel):
+    ring = inventory.item_add(character=asphodel, by=asphodel.owner, name="Ring", load=0,
+                              kind="materia")
+    asphodel.wp_current = 6  # the floor: half of 11, rounded up
+    asphodel.save()
+    with refused("wp_floor") as info:
+        inventory.materia_attune(character=asphodel, item=ring, attuned=True)
+    assert info.value.message == ("Attuning Ring spends 1 WP: current WP 6 cannot drop "
+                                  "below the floor of 6.")
+    assert info.value.field == "attuned"
+    ring.refresh_from_db()
+    asphodel.refresh_from_db()
+    assert not ring.attuned and asphodel.wp_current == 6
+    # Three on one line spend three WP: at 8 only two can be spent.
+    rings = inventory.item_add(character=asphodel, by=asphodel.owner, name="Rings", load=0,
+                               kind="materia", quantity=3)
+    asphodel.wp_current = 8
+    asphodel.save()
+    with refused("wp_floor"):
+        inventory.materia_attune(character=asphodel, item=rings)
+    asphodel.wp_current = 9
+    asphodel.save()
+    inventory.materia_attune(character=asphodel, item=rings)
+    asphodel.refresh_from_db()
+    assert asphodel.wp_current == 6 and stats(asphodel, "wp")["wp"] == 8
 
 
 # -- the purse -------------------------------------------------------------------------------
