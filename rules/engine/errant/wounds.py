@@ -30,6 +30,7 @@ from .data.initiative_tables import (
 from .gear import step_damage_die
 
 D6 = 6
+BOTH = 2  # "If both legs go, you can't walk": two of a pair (legs, arms, eyes)
 WOUND_ROWS = 9  # IT §Death & Dying: rows 1-9, then 10-15 Dead, 15+ Deader than Dead
 DEAD_FROM, DEADER_FROM = 10, 16  # AMB-E11: 15 is Dead, 16 and more Deader than Dead
 MORALE_RANGE = (2, 12)  # IT §Morale: "a Morale score between 2 and 12"
@@ -229,8 +230,10 @@ def wound(column: str, damage: int, received: Iterable[int] = (),
           impossible: Iterable[int] = ()) -> WoundResult:
     """The wound for `damage` beyond 0 HP in the chosen table (AMB-E11: the Guide picks the
     column). A wound already received as often as it can be (`limit`: 2 for legs, arms,
-    eyes), or one the Guide marks `impossible`, gives way to "the next available lower
-    wound"; with none lower, no new wound (AMB-E74). 10-15 Dead, 16+ Deader than Dead."""
+    eyes), one of a pair already gone ("losing a leg when both legs have been lost": a leg
+    mangled and one destroyed are both legs), or one the Guide marks `impossible`, gives
+    way to "the next available lower wound"; with none lower, no new wound (AMB-E74).
+    10-15 Dead, 16+ Deader than Dead."""
     if column not in WOUND_TABLES:
         raise CombatError("bad_column", f"Choose one of: {', '.join(WOUND_COLUMNS)}.")
     if damage < 1:
@@ -242,9 +245,12 @@ def wound(column: str, damage: int, received: Iterable[int] = (),
     taken = Counter(received)
     blocked = set(impossible)
     table = WOUND_TABLES[column]
+    limbs = Counter(table[r - 1].limb for r in taken.elements()
+                    if 1 <= r <= WOUND_ROWS and table[r - 1].limb)
     for row in range(damage, 0, -1):
         w = table[row - 1]
-        if row not in blocked and taken[row] < w.limit:
+        gone = w.limb and limbs[w.limb] >= BOTH  # "losing a leg when both legs have been lost"
+        if row not in blocked and taken[row] < w.limit and not gone:
             return WoundResult(column, damage, row, w)
     return WoundResult(column, damage, 0, None)
 
@@ -320,6 +326,93 @@ def max_hp_with_wounds(max_hp: int, wounds_: Iterable[Wound]) -> int:
 
 def can_recover_hp(wounds_: Iterable[Wound]) -> bool:
     return not any(w.no_hp_recovery for w in wounds_)
+
+
+UNARMED_IMPAIR = 2  # IT §Attacking: "An Errant fighting unarmed has their damage die
+# impaired 2 steps"
+NO_RUN_MOVE = 10  # IT §Speed & Movement: with no movement dice, "as an action can move 10
+# feet or yards" (AMB-E-FIGHT-6: the walk of one who can't run)
+
+
+@dataclass(frozen=True)
+class WoundLimits:
+    """What the wounds taken forbid in an Initiative Turn (IT §Death & Dying's tables;
+    AMB-E-FIGHT-6). Wounds "without a stated duration are permanent unless seen to by a
+    physician": these last the fight."""
+
+    legs: int = 0  # legs mangled or destroyed (trauma 2, 5)
+    arms: int = 0  # arms wrecked or destroyed (trauma 3, 6)
+    eyes: int = 0  # eyes destroyed (burn 1)
+    no_run: bool = False  # "Can't run"
+    no_move: bool = False  # "Can't move" (toxic 7)
+    no_casting: bool = False  # "unable to cast Sorceries or Miracles" (burn 2)
+
+    @property
+    def cannot_walk(self) -> bool:
+        """"If both legs go, you can't walk"."""
+        return self.legs >= BOTH
+
+    @property
+    def cannot_hold(self) -> bool:
+        """"If both arms go, you can't hold anything"."""
+        return self.arms >= BOTH
+
+    @property
+    def blind(self) -> bool:
+        """"If both eyes go, you're blind": a Status, its effects the Guide's (IT
+        §Statuses)."""
+        return self.eyes >= BOTH
+
+    @property
+    def walks_only(self) -> bool:
+        """Can't run but can still walk: a move is a walk of 10 feet or yards."""
+        return self.no_run and not (self.cannot_walk or self.no_move)
+
+    @property
+    def attack_impairment(self) -> int:
+        """Steps an Attack Roll is impaired: with both arms gone nothing is held, so the
+        Errant fights unarmed (2 steps)."""
+        return UNARMED_IMPAIR if self.cannot_hold else 0
+
+    def forbids(self, kind: str) -> str | None:
+        """Why an action of `kind` (initiative.ACTION_KINDS) is forbidden, or None."""
+        if kind == "move" and self.no_move:
+            return "can't move (nervous system shutdown)"
+        if kind == "move" and self.cannot_walk:
+            return "can't walk: both legs are gone"
+        if kind in ("sorcery", "miracle") and self.no_casting:
+            return "is unable to cast Sorceries or Miracles (mouth melted: can't speak)"
+        if kind == "item" and self.cannot_hold:
+            return "can't hold anything to use: both arms are gone"
+        return None
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """What the table shows beside the combatant."""
+        out = []
+        if self.no_move:
+            out.append("can't move")
+        elif self.cannot_walk:
+            out.append("can't walk")
+        elif self.no_run:
+            out.append(f"can't run (moves {NO_RUN_MOVE})")
+        if self.no_casting:
+            out.append("can't cast")
+        if self.cannot_hold:
+            out.append("can't hold anything (attacks unarmed)")
+        if self.blind:
+            out.append("blind")
+        return tuple(out)
+
+
+def wound_limits(wounds_: Iterable[Wound]) -> WoundLimits:
+    """The limits of every wound taken together; more wounds never lift a limit."""
+    wounds_ = list(wounds_)
+    count = Counter(w.limb for w in wounds_ if w.limb)
+    return WoundLimits(legs=count["leg"], arms=count["arm"], eyes=count["eye"],
+                       no_run=any(w.no_run for w in wounds_),
+                       no_move=any(w.no_move for w in wounds_),
+                       no_casting=any(w.no_casting for w in wounds_))
 
 
 def dead_of_attributes(attributes: Iterable[int]) -> bool:

@@ -40,6 +40,11 @@ class Wound:
     halves_hp: bool = False  # "HP halved"
     no_hp_recovery: bool = False  # "Can't recover HP"
     stunned_turns: int = 0  # "Stunned for an Initiative Turn": no action that many Turns
+    knocked_out_die: int = 0  # "Knocked out for D12 Initiative Turns": the die's sides
+    limb: str = ""  # "leg", "arm" or "eye": "If both ... go" counts them (AMB-E-FIGHT-6)
+    no_run: bool = False  # "Can't run"
+    no_move: bool = False  # "Can't move"
+    no_casting: bool = False  # "unable to cast Sorceries or Miracles"
 
 
 # Column keys and names are inferred (AMB-E11): the SRD and QR print the four tables
@@ -55,13 +60,17 @@ WOUND_TABLES: dict[str, tuple[Wound, ...]] = {
     "trauma": (
         Wound(1, "Slow internal bleeding. On death's door, but in Exploration Turns.",
               deaths_door_exploration=True),
-        Wound(2, "Leg mangled. Can't run. If both legs go, you can't walk.", limit=2),
-        Wound(3, "Arm wrecked. If both arms go, you can't hold anything.", limit=2),
+        Wound(2, "Leg mangled. Can't run. If both legs go, you can't walk.", limit=2,
+              limb="leg", no_run=True),
+        Wound(3, "Arm wrecked. If both arms go, you can't hold anything.", limit=2,
+              limb="arm"),
         Wound(4, "On death's door.", deaths_door=True),
         Wound(5, "Leg destroyed (severed or hanging by sinews). Can't run. If both legs go, "
-                 "you can't walk. Also on death's door.", limit=2, deaths_door=True),
+                 "you can't walk. Also on death's door.", limit=2, deaths_door=True,
+              limb="leg", no_run=True),
         Wound(6, "Arm destroyed (severed or hanging by sinews). If both arms go, you can't "
-                 "hold anything. Also on death's door.", limit=2, deaths_door=True),
+                 "hold anything. Also on death's door.", limit=2, deaths_door=True,
+              limb="arm"),
         Wound(7, "Head shot. On death's door and major brain trauma.", deaths_door=True),
         Wound(8, "Throat or lung torn open. Consigned to the reaper.", reaper=True),
         Wound(9, "Guts hanging out. Consigned to the reaper and out of action.",
@@ -71,7 +80,7 @@ WOUND_TABLES: dict[str, tuple[Wound, ...]] = {
         Wound(1, "Zapped. Stunned for an Initiative Turn.", stunned_turns=1),
         Wound(2, "Knocked out. Unconscious (Depletion 1).", out_of_action=True),
         Wound(3, "Concussed. Knocked out for D12 Initiative Turns and 1 point of Exhaustion.",
-              out_of_action=True, exhaustion=1),
+              out_of_action=True, knocked_out_die=12, exhaustion=1),
         Wound(4, "Cardiac arrest. On death's door and 1 point of Exhaustion.",
               deaths_door=True, exhaustion=1),
         Wound(5, "Scrambled. Major brain trauma and on death's door.", deaths_door=True),
@@ -84,9 +93,9 @@ WOUND_TABLES: dict[str, tuple[Wound, ...]] = {
               out_of_action=True),
     ),
     "burn": (
-        Wound(1, "Eye destroyed. If both eyes go, you're blind.", limit=2),
+        Wound(1, "Eye destroyed. If both eyes go, you're blind.", limit=2, limb="eye"),
         Wound(2, "Mouth melted. Can't speak, only grunt and moan (unable to cast Sorceries or "
-                 "Miracles.)"),
+                 "Miracles.)", no_casting=True),
         Wound(3, "Face melted."),
         Wound(4, "Fingers burnt off."),
         Wound(5, "Suffocating. On death's door and 1 point of Exhaustion.", deaths_door=True,
@@ -109,7 +118,8 @@ WOUND_TABLES: dict[str, tuple[Wound, ...]] = {
                  "1 point of Exhaustion.", deaths_door_exploration=True, exhaustion=1),
         Wound(6, "Rupture. You're throwing up black acrid blood. On death's door.",
               deaths_door=True),
-        Wound(7, "Nervous system shutdown. Can't move and on death's door.", deaths_door=True),
+        Wound(7, "Nervous system shutdown. Can't move and on death's door.", deaths_door=True,
+              no_move=True),
         Wound(8, "Immune system shutdown. Consigned to the reaper.", reaper=True),
         Wound(9, "Total organ failure. Consigned to the reaper and out of action.",
               reaper=True, out_of_action=True),

@@ -100,6 +100,7 @@ def test_four_tables_nine_rows():
     for table in WOUND_TABLES.values():
         assert [w.row for w in table] == list(range(1, 10))
         assert table[8].reaper and table[8].out_of_action
+    assert WOUND_TABLES["shock"][2].knocked_out_die == 12
 
 
 @pytest.mark.parametrize(("damage", "dead", "deader"), [
@@ -242,14 +243,69 @@ def test_a_wound_is_never_above_the_damage_nor_over_its_limit(column, damage, re
                                                               impossible):
     r = W.wound(column, damage, received, impossible)
     assert 0 <= r.row <= damage
+    table = WOUND_TABLES[column]
+    limbs = Counter(table[row - 1].limb for row in received if table[row - 1].limb)
     if r.wound:
         assert r.row not in impossible
         assert received.count(r.row) < r.wound.limit
+        assert not r.wound.limb or limbs[r.wound.limb] < 2  # a third leg is never lost
     else:
         # nothing at or below the damage was available
         for row in range(1, damage + 1):
-            w = WOUND_TABLES[column][row - 1]
-            assert row in impossible or received.count(row) >= w.limit
+            w = table[row - 1]
+            assert (row in impossible or received.count(row) >= w.limit
+                    or (w.limb and limbs[w.limb] >= 2))
+
+
+def test_no_leg_is_lost_when_both_legs_have_been_lost():
+    """IT §Death & Dying: "If an Errant would receive a wound they have already received or
+    cannot physically take (e.g. losing a leg when both legs have been lost), take the next
+    available lower wound." A leg mangled (2) and one destroyed (5) are both legs."""
+    assert W.wound("trauma", 5, received=[2]).row == 5  # the other leg
+    assert W.wound("trauma", 5, received=[2, 5]).row == 4  # no leg left: on death's door
+    assert W.wound("trauma", 2, received=[5, 5]).row == 1
+    assert W.wound("trauma", 6, received=[3, 3]).row == 5  # both arms gone: the leg
+    assert W.wound("burn", 1, received=[1, 1]).row == 0  # both eyes gone, nothing lower
+
+
+def _limits(*cells):
+    return W.wound_limits(WOUND_TABLES[c][r - 1] for c, r in cells)
+
+
+def test_wounds_that_forbid_a_kind_of_action():
+    """IT §Death & Dying's tables: "Can't move" (toxic 7), "If both legs go, you can't walk"
+    (trauma 2, 5), "unable to cast Sorceries or Miracles" (burn 2), "If both arms go, you
+    can't hold anything" (trauma 3, 6): AMB-E-FIGHT-6."""
+    none = _limits()
+    assert all(none.forbids(k) is None for k in ("move", "sorcery", "miracle", "item",
+                                                 "ready", "other", "attack"))
+    assert "can't move" in _limits(("toxic", 7)).forbids("move")
+    one_leg = _limits(("trauma", 2))
+    assert one_leg.forbids("move") is None and one_leg.walks_only
+    both = _limits(("trauma", 2), ("trauma", 5))
+    assert "can't walk" in both.forbids("move") and not both.walks_only
+    mute = _limits(("burn", 2))
+    assert mute.forbids("sorcery") and mute.forbids("miracle") and not mute.forbids("move")
+    one_arm = _limits(("trauma", 3))
+    assert one_arm.forbids("item") is None and one_arm.attack_impairment == 0
+    no_arms = _limits(("trauma", 3), ("trauma", 6))
+    assert "both arms" in no_arms.forbids("item") and no_arms.attack_impairment == 2
+    assert no_arms.forbids("attack") is None  # unarmed, IT §Attacking: 2 steps impaired
+    assert _limits(("burn", 1), ("burn", 1)).blind and not _limits(("burn", 1)).blind
+    assert _limits(("toxic", 7), ("trauma", 2)).labels[0] == "can't move"
+
+
+CELLS = [(c, r) for c in WOUND_TABLES for r in range(1, 10)]
+
+
+@given(st.lists(st.sampled_from(CELLS), max_size=6), st.sampled_from(CELLS),
+       st.sampled_from(["move", "sorcery", "miracle", "item", "ready", "other", "attack"]))
+def test_another_wound_never_lifts_a_limit(cells, more, kind):
+    before, after = _limits(*cells), _limits(*cells, more)
+    if before.forbids(kind):
+        assert after.forbids(kind)
+    assert after.attack_impairment >= before.attack_impairment
+    assert set(before.labels) - set(after.labels) <= {"can't run (moves 10)", "can't walk"}
 
 
 def test_npc_stat_line_from_the_bestiary():
