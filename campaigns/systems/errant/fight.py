@@ -47,6 +47,7 @@ from .fight_state import (
     fold,
     hazard_dice,
     sneak_dice,
+    wound_result,
 )
 from .turn_models import ErrantTurn
 
@@ -230,6 +231,14 @@ def _roll(state: FightState, kind: str, payload: dict, rng: random.Random) -> di
         except FightError as error:
             raise _refusal(error) from None
         payload["faces"] = [rng.randint(1, 6) for _ in range(count)]
+    elif kind == "wound":
+        payload.pop("knocked_out_turns", None)  # the server's roll only
+        try:
+            _, result = wound_result(state, payload)
+        except FightError as error:
+            raise _refusal(error) from None
+        if result.wound is not None and result.wound.knocked_out_die:
+            payload["knocked_out_turns"] = rng.randint(1, result.wound.knocked_out_die)
     elif kind == "save":
         payload["roll"] = rng.randint(1, 20)
     elif kind == "morale":

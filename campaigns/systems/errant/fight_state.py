@@ -70,6 +70,7 @@ class Fighter:
     band_hp: int = 0
     out: bool = False  # out of action (a failed 0-HP Save, or a wound that says so)
     stunned: int = 0  # Initiative Turns of no action left, the current one included
+    knocked_out: int = 0  # "Knocked out for D12 Initiative Turns": Turns left, as stunned
     on_fire: bool = False  # IT §Drowning, Falling, Burning (AMB-E10, AMB-E-FIRE)
     fire_turns: int = 0  # Initiative Turns on fire whose damage was rolled
     doused: int = 0  # actions taken to put the fire out: 1D6 fewer each
@@ -84,6 +85,11 @@ class Fighter:
     @property
     def active(self) -> bool:
         return not (self.dead or self.fled)
+
+    @property
+    def limits(self) -> wo.WoundLimits:
+        """What the wounds taken forbid (can't move, walk, run, cast, hold; AMB-E-FIGHT-6)."""
+        return wo.wound_limits(WOUND_TABLES[column][row - 1] for column, row, _ in self.wounds)
 
     @property
     def wound_exhaustion(self) -> int:
@@ -331,7 +337,7 @@ def _start_turn(state: FightState, p: dict) -> None:
     except ini.InitiativeError as error:
         raise _rules(error, "call") from None
     for f in state.fighters.values():
-        if f.active and (f.out or f.stunned):
+        if f.active and (f.out or f.stunned or f.knocked_out):
             turn = ini.set_out_of_action(turn, f.key)
     state.turn, state.turn_number, state.order = turn, number, roll
     state.errant_turn = p.get("errant_turn")
@@ -371,8 +377,14 @@ def _act(state: FightState, p: dict) -> None:
         state.turn = (ini.immediate_action if p.get("immediate") else ini.act)(turn, f.key, kind)
     except ini.InitiativeError as error:
         raise _rules(error, "kind") from None
+    limits = f.limits
+    reason = limits.forbids(kind)
+    if reason:
+        raise FightError("wound_forbids", f"{f.name} {reason} (IT §Death & Dying).", "kind")
     what = _text(p, "note", TEXT_LENGTH, "What they do", required=False)
-    _say(state, f"{f.name}: {kind}{' (immediate)' if p.get('immediate') else ''}"
+    walk = (f" (a walk of {wo.NO_RUN_MOVE} feet or yards at most: can't run)"
+            if kind == "move" and limits.walks_only else "")
+    _say(state, f"{f.name}: {kind}{' (immediate)' if p.get('immediate') else ''}{walk}"
                 f"{': ' + what if what else ''}.")
 
 
@@ -387,6 +399,7 @@ def attack_sides(state: FightState, p: dict) -> tuple[Fighter, Fighter, dict, in
     if not target.active:
         raise FightError("target_gone", f"{target.name} is no longer in the fight.", "target")
     steps = {n: _int(p, n, 0, 10, n.capitalize()) for n in ("enhance", "impair", "blocks")}
+    steps["impair"] += attacker.limits.attack_impairment  # both arms gone: unarmed
     if target.warband or attacker.warband:
         cat = {f.key: (f.category if f.warband else "individual") for f in (attacker, target)}
         delta = wo.warband_steps(cat[attacker.key], cat[target.key])
@@ -418,6 +431,9 @@ def _attack(state: FightState, p: dict) -> None:
              + (f"{len(roll.faces)} " if sneak else "") + f"{die_label(roll.sides)} rolled "
              f"{', '.join(map(str, roll.faces))}"
              + (f" {roll.bonus:+d}" if roll.bonus else "") + f" = {damage} damage"]
+    if attacker.limits.attack_impairment:
+        notes.append(f"unarmed, both arms gone: impaired {attacker.limits.attack_impairment} "
+                     "steps")
     if p["blocks"]:
         notes.append(f"{p['blocks']} Block{'s' if p['blocks'] > 1 else ''} used")
     reduction = _int(p, "reduction", 0, 99, "The gambit's reduction")
@@ -529,10 +545,8 @@ def _save(state: FightState, p: dict) -> None:
     _say(state, text + ".")
 
 
-def _wound(state: FightState, p: dict) -> None:
-    """IT §Death & Dying's wounds table. A row that puts the Errant out of action ("out of
-    action", "Unconscious", "Knocked out") takes them out as a failed Save does: no action
-    until the fight is over (AMB-E-FIGHT-4)."""
+def wound_result(state: FightState, p: dict) -> tuple[Fighter, wo.WoundResult]:
+    """The combatant and the wound their pending damage gives in the chosen table."""
     f = state.fighter(p.get("key"))
     if not f.pending_wound:
         raise FightError("no_wound", f"{f.name} has no wound to take.", "key")
@@ -540,7 +554,16 @@ def _wound(state: FightState, p: dict) -> None:
     if column not in WOUND_COLUMNS:
         raise FightError("bad_column", "Choose one of the four wound tables.", "column")
     received = [row for col, row, _ in f.wounds if col == column]
-    result = wo.wound(column, f.pending_wound, received)
+    return f, wo.wound(column, f.pending_wound, received)
+
+
+def _wound(state: FightState, p: dict) -> None:
+    """IT §Death & Dying's wounds table. A row that puts the Errant out of action ("out of
+    action", "Unconscious") takes them out as a failed Save does: no action until the fight
+    is over (AMB-E-FIGHT-4); "Knocked out for D12 Initiative Turns" for the D12 rolled
+    (`knocked_out_turns`, AMB-E-FIGHT-6)."""
+    f, result = wound_result(state, p)
+    column = result.column
     f.pending_wound = 0
     if result.dead:
         f.dead = True
@@ -557,19 +580,21 @@ def _wound(state: FightState, p: dict) -> None:
         f.out = True
         _mark_out(state, f.key)
     if result.wound is not None and not f.dead:
-        text += _wound_effects(state, f, result.wound)
+        text += _wound_effects(state, f, result.wound, p)
     if f.clock and not f.clock.stopped:
         text += f" {_clock_text(f.clock)}"
     _say(state, text)
 
 
-def _wound_effects(state: FightState, f: Fighter, w) -> str:
+def _wound_effects(state: FightState, f: Fighter, w, p: dict) -> str:
     """What a wound's row does in the fight besides the clock and out of action
     (AMB-E-FIGHT-5): "HP halved" halves the maximum, rounded down (CR §Rounding; AMB-E89),
     and HP with it if above; "Stunned for an Initiative Turn" takes no action for that many
     Turns, the current one included (AMB-E87): the rest of this Turn, or the next if it
     comes between Turns."""
     text = ""
+    if w.knocked_out_die:
+        text += _knock_out(state, f, w, p)
     if w.halves_hp:
         before = f.hp_max
         f.hp_max = wo.max_hp_with_wounds(f.hp_max, [w])
@@ -583,6 +608,27 @@ def _wound_effects(state: FightState, f: Fighter, w) -> str:
         else:
             text += f" {f.name} is stunned: no action next Initiative Turn."
     return text
+
+
+def _knock_out(state: FightState, f: Fighter, w, p: dict) -> str:
+    """"Knocked out for D12 Initiative Turns" (shock 3; AMB-E-FIGHT-6): no action for the
+    D12 rolled when the wound was taken (kept in the step, so the fold replays it), counted
+    as every duration is (AMB-E87): the Turn it lands in is the first, or the next when it
+    lands between Turns. They come to at the end of the last, at the HP they have (0
+    unless healed), still out if a failed Save put them out. A wound stored before the die
+    was rolled (no `knocked_out_turns`) keeps its reading then: out for the fight."""
+    turns = p.get("knocked_out_turns")
+    if turns is None:
+        f.out = True
+        _mark_out(state, f.key)
+        return f" {f.name} is out of action."
+    turns = _int(p, "knocked_out_turns", 1, w.knocked_out_die, "The knocked-out die")
+    f.knocked_out = max(f.knocked_out, turns)
+    if state.in_turn:
+        _mark_out(state, f.key)
+    when = "this" if state.in_turn else "the next"
+    return (f" {f.name} is knocked out: D{w.knocked_out_die} {turns}, no action for "
+            f"{turns} Initiative Turn{'s' if turns != 1 else ''} from {when} one.")
 
 
 def _clock_text(clock: wo.DeathClock) -> str:
@@ -659,6 +705,12 @@ def _end_turn(state: FightState, p: dict) -> None:
             f.stunned -= 1
             if not f.stunned and not f.out and f.active:
                 text += f" {f.name} is no longer stunned."
+        if f.knocked_out:
+            f.knocked_out -= 1
+            if not f.knocked_out and not f.dead and f.active:
+                text += (f" {f.name} comes to (HP {f.hp})" +
+                         (" but is still out of action." if f.out else
+                          " but is still stunned." if f.stunned else ": may act again."))
         if f.clock is not None and not f.dead:
             f.clock = wo.tick(f.clock, wo.INITIATIVE_TURNS)
             if f.clock.dead:

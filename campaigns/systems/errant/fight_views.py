@@ -89,7 +89,10 @@ def _rows(state, *, guide: bool, own: set[int]) -> list[dict]:
                "left": turn.actions_left(f.key) if turn and f.key in paces else 0,
                "clock": clock_text(f), "mine": f.character_pk in own,
                "status": ("dead" if f.dead else "fled" if f.fled else
-                          "out of action" if f.out else "stunned" if f.stunned else ""),
+                          "out of action" if f.out else
+                          f"knocked out ({f.knocked_out} Turn{'s' if f.knocked_out > 1 else ''})"
+                          if f.knocked_out else "stunned" if f.stunned else ""),
+               "limits": f.limits.labels if f.active else (),
                "fire": (f"on fire: next Turn {f.fire_dice}D6" if f.on_fire else "")}
         if guide or f.kind == ERRANT:
             row["save_chance"] = _chance(p_success(f.attributes.get("phys", 0),

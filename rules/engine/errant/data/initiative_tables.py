@@ -80,7 +80,7 @@ WOUND_TABLES: dict[str, tuple[Wound, ...]] = {
         Wound(1, "Zapped. Stunned for an Initiative Turn.", stunned_turns=1),
         Wound(2, "Knocked out. Unconscious (Depletion 1).", out_of_action=True),
         Wound(3, "Concussed. Knocked out for D12 Initiative Turns and 1 point of Exhaustion.",
-              out_of_action=True, knocked_out_die=12, exhaustion=1),
+              knocked_out_die=12, exhaustion=1),
         Wound(4, "Cardiac arrest. On death's door and 1 point of Exhaustion.",
               deaths_door=True, exhaustion=1),
         Wound(5, "Scrambled. Major brain trauma and on death's door.", deaths_door=True),

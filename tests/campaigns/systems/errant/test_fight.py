@@ -4,9 +4,13 @@ effects expiring, the Turn log's rows and HP written back, undo, stale pages and
 clicks, who may write."""
 
 import random
+import re
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 
 from campaigns import services
 from campaigns.services import CampaignError
@@ -299,7 +303,7 @@ def test_the_turn_log_leaves_a_fights_turn_to_the_fight_page(campaign, guide, st
     assert not row.undone and fight.state_of(started).turn is not None
 
 
-def _wren_at_one_hp_wounded(campaign, guide, wren, column, wound_damage):
+def _wren_at_one_hp_wounded(campaign, guide, wren, column, wound_damage, *wound_dice):
     """The auditor's case: Wren at 1 HP takes 1 + `wound_damage`, passes the Save (a d20
     one above the DV, within her phys) and takes the wound from `column`."""
     wren.hp_current = 1
@@ -313,13 +317,13 @@ def _wren_at_one_hp_wounded(campaign, guide, wren, column, wound_damage):
     assert dv + 1 <= w.attributes["phys"]
     saved = go(campaign, guide, f, "save", {"key": w.key}, dv + 1)
     assert "stays in action" in saved.step.text and not saved.state.fighters[w.key].out
-    return f, go(campaign, guide, f, "wound", {"key": w.key, "column": column})
+    return f, go(campaign, guide, f, "wound", {"key": w.key, "column": column}, *wound_dice)
 
 
 @pytest.mark.parametrize("column, damage, out", [
     ("trauma", 9, True),  # "Guts hanging out. Consigned to the reaper and out of action."
     ("shock", 2, True),  # "Knocked out. Unconscious (Depletion 1)."
-    ("shock", 3, True),  # "Concussed. Knocked out for D12 Initiative Turns ..."
+    ("shock", 3, False),  # "Concussed. Knocked out for D12 ...": timed, not out (below)
     ("shock", 6, True),  # "Deep fried. Unconscious (Depletion 1) ..."
     ("trauma", 2, False),  # "Leg mangled. Can't run."
     ("toxic", 2, False),  # "Immune system compromised. HP halved."
@@ -334,6 +338,10 @@ def test_a_wound_that_puts_the_errant_out_of_action_takes_them_out(
     go(campaign, guide, f, "next_phase")  # the NPCs' quick phase closes: the Company's
     go(campaign, guide, f, "pace", {"key": w, "pace": "quick"})
     attack = {"key": w, "target": "n3"}
+    if (column, damage) == ("shock", 3):  # knocked out for the D12 (1 here): this Turn
+        with pytest.raises(CampaignError, match="out of action"):
+            go(campaign, guide, f, "attack", attack, 1)
+        return
     if not out:
         done = go(campaign, guide, f, "attack", attack, 1)
         assert done.state.turn.actions_of(w) == ("attack",)
@@ -644,3 +652,182 @@ def test_a_burn_can_kill_and_refused_fire_steps_leave_the_state():
     burnt = apply(state, "fire", {"key": "n1", "do": "burn", "faces": [6]})
     assert burnt.fighters["n1"].dead and "Goblin falls" in burnt.log[-1][1]
     assert state.fighters["n1"].hp == 2  # the state before is left as it was
+
+
+def _undo(campaign, guide, f, times=1):
+    for _ in range(times):
+        f.refresh_from_db()
+        fight.undo(campaign=campaign, by=guide, fight_pk=f.pk, version=f.version)
+
+
+def test_knocked_out_for_the_d12_rolled_then_comes_to_and_undo_restores(
+        campaign, guide, wren):
+    """IT §Death & Dying, shock 3: "Concussed. Knocked out for D12 Initiative Turns and 1
+    point of Exhaustion." The server rolls the D12 with the wound (kept in the step); the
+    Turn it lands in is the first (AMB-E87, AMB-E-FIGHT-6); they come to at the end of the
+    last at 0 HP and act again; undoing the wound gives the actions back."""
+    f, wound = _wren_at_one_hp_wounded(campaign, guide, wren, "shock", 3, 2)  # D12: 2
+    w = f"e{wren.pk}"
+    assert wound.step.payload["knocked_out_turns"] == 2
+    errant = wound.state.fighters[w]
+    assert errant.knocked_out == 2 and not errant.out and errant.wound_exhaustion == 1
+    assert (f"{wren.display_name} is knocked out: D12 2, no action for 2 Initiative Turns "
+            "from this one.") in wound.step.text
+    assert fight.state_of(f).fighters[w].knocked_out == 2  # the replay rolls nothing
+    go(campaign, guide, f, "next_phase")
+    go(campaign, guide, f, "pace", {"key": w, "pace": "quick"})
+    with pytest.raises(CampaignError, match="out of action"):
+        go(campaign, guide, f, "act", {"key": w, "kind": "move"})
+    first = go(campaign, guide, f, "end_turn")
+    assert first.state.fighters[w].knocked_out == 1 and "comes to" not in first.step.text
+    go(campaign, guide, f, "turn", {"call": "even"}, 1, 1)  # the Company wins
+    go(campaign, guide, f, "pace", {"key": w, "pace": "quick"})
+    with pytest.raises(CampaignError, match="out of action"):
+        go(campaign, guide, f, "act", {"key": w, "kind": "move"})
+    second = go(campaign, guide, f, "end_turn")
+    assert f"{wren.display_name} comes to (HP 0): may act again." in second.step.text
+    go(campaign, guide, f, "turn", {"call": "even"}, 1, 1)
+    go(campaign, guide, f, "pace", {"key": w, "pace": "quick"})
+    done = go(campaign, guide, f, "act", {"key": w, "kind": "move"})
+    assert done.state.turn.actions[-1] == (w, "move") and done.state.fighters[w].hp == 0
+    _undo(campaign, guide, f, 10)  # the nine steps since the wound, then the wound
+    state = fight.state_of(f)
+    assert state.fighters[w].knocked_out == 0 and state.fighters[w].pending_wound == 3
+    go(campaign, guide, f, "next_phase")
+    go(campaign, guide, f, "pace", {"key": w, "pace": "quick"})
+    assert go(campaign, guide, f, "act", {"key": w, "kind": "move"}).state.turn.actions[-1] \
+        == (w, "move")
+
+
+def test_the_knocked_out_die_is_the_servers_and_a_failed_save_still_holds(
+        campaign, guide, wren):
+    """A D12 typed into the wound's form is ignored (the server rolls); coming to does not
+    undo a failed 0-HP Save (out of action until the fight is over)."""
+    wren.hp_current = 1
+    wren.save(update_fields=["hp_current"])
+    f = fight.start(campaign=campaign, by=guide, name="Mire", character_pks=[wren.pk],
+                    rng=Dice(3, 3))
+    _npc_hits_wren(campaign, guide, f, wren, [4], key="n3")
+    w = f"e{wren.pk}"
+    go(campaign, guide, f, "save", {"key": w}, 20)  # fails: out of action
+    wound = go(campaign, guide, f, "wound", {"key": w, "column": "shock",
+                                             "knocked_out_turns": 12}, 1)
+    assert wound.step.payload["knocked_out_turns"] == 1
+    ended = go(campaign, guide, f, "end_turn")
+    assert "comes to (HP 0) but is still out of action." in ended.step.text
+    assert ended.state.fighters[w].out
+
+
+def _fold_wren(**wren):
+    return fold([("setup", {"distance_die": 1, "surprise_die": 3, "npc_faces": 2}),
+                 ("errant", {"character_pk": 1, "name": "Wren", "hp": 0, "hp_max": 9,
+                             "damage_sides": 8, "renown": 3, "phys": 9, "skill": 9,
+                             "mind": 9, "pres": 9, **wren}),
+                 ("npc", {**GOBLIN, "key": "n1", "hp": 99})])
+
+
+def _wounded(state, *cells):
+    """Wren takes the wounds given as (column, damage, {payload extras})."""
+    for column, damage, *extra in cells:
+        state.fighters["e1"].pending_wound = damage
+        state = apply(state, "wound", {"key": "e1", "column": column,
+                                       **(extra[0] if extra else {})})
+    return state
+
+
+def _company_turn(state):
+    state = apply(state, "turn", {"call": "even", "errant_die": 1, "guide_die": 1})
+    return apply(state, "pace", {"key": "e1", "pace": "quick"})
+
+
+@given(st.integers(1, 12), st.booleans())
+@hyp_settings(max_examples=30, deadline=None)
+def test_knocked_out_lasts_exactly_the_d12_turns(turns, in_turn):
+    """For every D12, landing in a Turn or between Turns: no action in exactly that many
+    Turns (the current one counted, AMB-E87), then the Errant acts."""
+    state = _fold_wren()
+    if in_turn:
+        state = _company_turn(state)
+    state = _wounded(state, ("shock", 3, {"knocked_out_turns": turns}))
+    refused = 0
+    for _ in range(turns + 1):
+        if not state.in_turn:
+            state = _company_turn(state)
+        try:
+            state = apply(state, "act", {"key": "e1", "kind": "ready"})
+        except FightError as error:
+            assert error.code == "out_of_action"
+            refused += 1
+        state = apply(state, "end_turn", {})
+    assert refused == turns and state.fighters["e1"].knocked_out == 0
+    assert "Wren comes to (HP 0): may act again." in " ".join(p for p, _ in state.log)
+
+
+def test_a_knockout_stored_without_its_die_replays_as_before():
+    """A shock-3 wound stored before the D12 was rolled keeps the reading it was taken
+    with (out for the fight): the fold of old steps is unchanged."""
+    state = _wounded(_fold_wren(), ("shock", 3))
+    assert state.fighters["e1"].out and not state.fighters["e1"].knocked_out
+    with pytest.raises(FightError) as refused:
+        _wounded(_fold_wren(), ("shock", 3, {"knocked_out_turns": 13}))
+    assert refused.value.field == "knocked_out_turns"
+
+
+@pytest.mark.parametrize("cells, kind, message", [
+    ([("toxic", 7)], "move", "Wren can't move (nervous system shutdown)"),
+    ([("trauma", 2), ("trauma", 5)], "move", "Wren can't walk: both legs are gone"),
+    ([("burn", 2)], "sorcery", "Wren is unable to cast Sorceries or Miracles"),
+    ([("burn", 2)], "miracle", "Wren is unable to cast Sorceries or Miracles"),
+    ([("trauma", 3), ("trauma", 6)], "item", "Wren can't hold anything to use"),
+])
+@pytest.mark.parametrize("immediate", [False, True])
+def test_a_wound_that_forbids_an_action_refuses_it_beside_the_field(cells, kind, message,
+                                                                    immediate):
+    """IT §Death & Dying (AMB-E-FIGHT-6): refused beside the Action field, in the phase and
+    as an immediate action, for the rest of the fight; other kinds are taken."""
+    state = _wounded(_fold_wren(), *cells)
+    state = _company_turn(state)
+    with pytest.raises(FightError) as refused:
+        apply(state, "act", {"key": "e1", "kind": kind, "immediate": immediate})
+    assert refused.value.field == "kind" and refused.value.code == "wound_forbids"
+    assert message in refused.value.message
+    assert apply(state, "act", {"key": "e1", "kind": "other"}).turn.actions[-1] == \
+        ("e1", "other")
+    for _ in range(2):  # the next Turns too
+        state = apply(state, "end_turn", {})
+        state = _company_turn(state)
+        with pytest.raises(FightError, match=re.escape(message)):
+            apply(state, "act", {"key": "e1", "kind": kind})
+
+
+def test_cant_run_moves_as_a_walk_and_both_arms_gone_attacks_unarmed():
+    """"Leg mangled. Can't run": the move is taken and logged as a walk of 10 feet or yards
+    (IT §Speed & Movement, no movement dice). "If both arms go, you can't hold anything":
+    the Attack Roll is unarmed, impaired 2 steps (IT §Attacking)."""
+    state = _company_turn(_wounded(_fold_wren(), ("trauma", 2)))
+    moved = apply(state, "act", {"key": "e1", "kind": "move"})
+    assert "Wren: move (a walk of 10 feet or yards at most: can't run)." in moved.log[-1][0]
+    state = _company_turn(_wounded(_fold_wren(), ("trauma", 3), ("trauma", 6)))
+    hit = apply(state, "attack", {"key": "e1", "target": "n1", "faces": [4]})  # D8 -> D4
+    assert "D4 rolled 4" in hit.log[-1][0]
+    assert "unarmed, both arms gone: impaired 2 steps" in hit.log[-1][0]
+    with pytest.raises(FightError, match="from 1 to 4"):
+        apply(state, "attack", {"key": "e1", "target": "n1", "faces": [5]})
+
+
+def test_undoing_the_wound_lifts_what_it_forbade(campaign, guide, wren):
+    """Through the service: "Nervous system shutdown. Can't move" (toxic 7) refuses the
+    move with its reason beside the Action field; undo the wound and the move is taken."""
+    f, wound = _wren_at_one_hp_wounded(campaign, guide, wren, "toxic", 7)
+    w = f"e{wren.pk}"
+    assert wound.state.fighters[w].limits.no_move
+    go(campaign, guide, f, "next_phase")
+    go(campaign, guide, f, "pace", {"key": w, "pace": "quick"})
+    with pytest.raises(CampaignError, match="can't move") as refused:
+        go(campaign, guide, f, "act", {"key": w, "kind": "move"})
+    assert refused.value.field == "kind"
+    _undo(campaign, guide, f, 3)  # the pace, the phase, the wound
+    go(campaign, guide, f, "next_phase")
+    go(campaign, guide, f, "pace", {"key": w, "pace": "quick"})
+    assert go(campaign, guide, f, "act", {"key": w, "kind": "move"}).state.turn.actions[-1] \
+        == (w, "move")

@@ -3,6 +3,7 @@ player, the Guide), the live view's secrets and its 304, hostile input answered 
 form, never a 500."""
 
 import random
+import re
 
 import pytest
 from django.urls import reverse
@@ -289,3 +290,91 @@ def test_fire_in_one_click_through_the_pages(client, campaign, guide, player, ru
     client.post(co("errant_fight_undo", campaign, running.pk), {"version": running.version})
     state = fight.state_of(running)
     assert state.fighters[w].fire_turns == 0 and state.fighters[w].hp == hp
+
+
+def _wren_wounded(campaign, guide, wren, column, wound=7, *dice):
+    """Wren at 1 HP takes 1 + `wound` from the NPC, passes the Save and takes the wound
+    from `column`; the Company's quick phase opens with her pace chosen."""
+    wren.hp_current = 1
+    wren.save(update_fields=["hp_current"])
+    f = fight.start(campaign=campaign, by=guide, name="Mire", character_pks=[wren.pk],
+                    rng=Dice(3, 3))
+    w = f"e{wren.pk}"
+
+    def step(kind, payload, *faces):
+        f.refresh_from_db()
+        return fight.step(campaign=campaign, by=guide, fight_pk=f.pk, version=f.version,
+                          kind=kind, payload=payload, rng=Dice(*faces))
+
+    step("npc", {**NPC, "damage_sides": 20})
+    step("turn", {"call": "odd"}, 1, 1)  # even: the NPCs win
+    npc = next(k for k in fight.state_of(f).fighters if k.startswith("n"))
+    step("pace", {"key": npc, "pace": "quick"})
+    step("attack", {"key": npc, "target": w}, 1 + wound)  # 1 HP: DV 1 + wound
+    step("save", {"key": w}, 2 + wound)  # one above the DV, within phys: stays in action
+    step("wound", {"key": w, "column": column}, *dice)
+    step("next_phase", {})
+    step("pace", {"key": w, "pace": "quick"})
+    return f, w
+
+
+
+def test_a_wound_that_forbids_the_move_through_the_pages(client, campaign, guide, player,
+                                                         other, wren):
+    """IT §Death & Dying, toxic 7: "Nervous system shutdown. Can't move" (AMB-E-FIGHT-6).
+    Anonymous is sent to log in; a player (Wren's owner or another) gets 403; the Guide's
+    move is refused beside the Action field, what was chosen kept, nothing written; the
+    limit is named on the Guide's page and on the owner's live view; hostile input is
+    refused beside the form, never a 500; another kind of action is taken."""
+    f, w = _wren_wounded(campaign, guide, wren, "toxic")
+    assert fight.state_of(f).fighters[w].limits.no_move
+    f.refresh_from_db()
+    url = co("errant_fight_step", campaign, f.pk, "act")
+    data = {"version": f.version, "key": w, "kind": "move", "note": "to the door"}
+    assert client.post(url, data).url.startswith(reverse("login"))
+    for user in (player, other):
+        client.force_login(user)
+        assert client.post(url, data).status_code == 403
+    live = client.get(co("errant_fight_live", campaign)).content.decode()
+    assert "can&#x27;t move" not in live  # another player's Errant: no HP, wounds, limits
+    client.force_login(player)
+    live = client.get(co("errant_fight_live", campaign)).content.decode()
+    assert "data-limit" in live and "can&#x27;t move" in live
+    client.force_login(guide)
+    page = client.get(co("errant_fight", campaign)).content.decode()
+    assert "data-limit" in page and f"{wren.display_name} (can&#x27;t move)" in page
+    before = ErrantFightStep.objects.count()
+    refused = client.post(url, data)
+    body = refused.content.decode()
+    assert refused.status_code == 200 and 'data-fight-error="act"' in body
+    assert 'data-error-field="kind"' in body
+    assert f"{wren.display_name} can&#x27;t move (nervous system shutdown)" in body
+    assert 'value="to the door"' in body and "<option selected>move</option>" in body
+    for bad in ({"kind": "<script>x</script>"}, {"key": "\x00"}, {"kind": ""},
+                {"note": "x" * 500}):
+        response = client.post(url, {**data, **bad})
+        assert response.status_code == 200 and 'data-fight-error="act"' in \
+            response.content.decode()
+        assert "<script>x</script>" not in response.content.decode()
+    assert ErrantFightStep.objects.count() == before
+    taken = client.post(url, {**data, "kind": "ready"})
+    assert taken.status_code == 302, re.findall(r"data-fight-error.*", taken.content.decode())
+    assert fight.state_of(f).turn.actions[-1] == (w, "ready")
+
+
+def test_a_timed_knockout_shows_its_turns_left(client, campaign, guide, player, wren):
+    """IT §Death & Dying, shock 3: "Knocked out for D12 Initiative Turns" (AMB-E-FIGHT-6):
+    the Guide's page and the owner's live view show the Turns left; the act is refused
+    beside the form while it lasts."""
+    f, w = _wren_wounded(campaign, guide, wren, "shock", 3, 4)  # D12: 4
+    client.force_login(guide)
+    page = client.get(co("errant_fight", campaign)).content.decode()
+    assert "knocked out (4 Turns)" in page and "D12 4, no action for 4" in page
+    f.refresh_from_db()
+    refused = client.post(co("errant_fight_step", campaign, f.pk, "act"),
+                          {"version": f.version, "key": w, "kind": "ready",
+                           "knocked_out_turns": "1"})
+    assert refused.status_code == 200 and "out of action" in refused.content.decode()
+    client.force_login(player)
+    live = client.get(co("errant_fight_live", campaign)).content.decode()
+    assert "knocked out (4 Turns)" in live
