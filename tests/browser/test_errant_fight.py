@@ -93,7 +93,7 @@ def test_an_initiative_turn_with_the_call_quick_and_slow_and_the_live_view(
     # Phase 1, the Company quick: Ash's Attack Roll kills the goblin.
     expect(page.locator("[data-acting]")).to_contain_text("Ash")
     page.get_by_label("Attacker").select_option(f"e{ash.pk}")
-    page.get_by_label("Target").select_option("n4")
+    page.get_by_label("Target", exact=True).select_option("n4")
     page.locator("[data-attack]").click()
     damage = min(6, ash_die)
     expect(page.locator("[data-step='attack']").first).to_contain_text(
@@ -114,7 +114,7 @@ def test_an_initiative_turn_with_the_call_quick_and_slow_and_the_live_view(
     page.locator("[data-next-phase]").click()
     expect(page.locator("[data-phase='4']")).to_have_attribute("aria-current", "step")
     page.get_by_label("Attacker").select_option("n5")
-    page.get_by_label("Target").select_option(f"e{wren.pk}")
+    page.get_by_label("Target", exact=True).select_option(f"e{wren.pk}")
     page.locator("[data-attack]").click()
     expect(page.locator(f"[data-fighter='e{wren.pk}'] [data-hp]")).to_have_text(
         f"{wren_hp - 3}/{wren_hp}")
