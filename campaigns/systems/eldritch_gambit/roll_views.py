@@ -46,7 +46,7 @@ from .roll_forms import (
     FallForm,
     weapon_fill,
 )
-from .roll_kinds import FORM_KINDS, clash_refusal, damage_lines, roll_kind
+from .roll_kinds import FORM_KINDS, clash_refusal, damage_lines, rally_allies, roll_kind
 from .roll_services import RollRefused
 from .rolls import Roll
 
@@ -167,6 +167,10 @@ def _context(request, character, sheet, **extra) -> dict:
     }
     bound = {k: v for k, v in extra.items() if k.endswith("_form")}
     typed = extra.pop("typed", None)
+    # The Rally's allies (their CHA), read only when the Rolls panel is rendered.
+    context["rally_allies"] = lambda: rally_allies(character)
+    context["rally_ally"] = (typed.get("ally", "") if typed is not None
+                             and typed.get("what") == "rally" else "")
     context.update(_forms(character, sheet, typed, request, **bound))
     context.update({k: v for k, v in extra.items() if k not in bound})
     context.setdefault("odds", _odds_for(context["check_form"]))
