@@ -5,7 +5,8 @@ one; the dice are rolled and logged by roll_services.py, the numbers come
 from the rules engine (rules/engine/eldritch_gambit/rolls.py).
 
 A kind without a form (damage, a Critical, a clash, Rally) reads the posted data as is:
-the weapon's value (see `damage_lines`), and a clash the Check it follows. A kind with a
+the weapon's value (see `damage_lines`), a clash the Check it follows, a Rally the ally
+whose CHA it uses (if any). A kind with a
 form is bound with its prefix ("fall-zones"), so that every small form of the page can
 carry what is typed in the others (hx-include ".keep-typed").
 """
@@ -18,6 +19,8 @@ from dataclasses import dataclass
 from django import forms
 from django.http import Http404
 
+from characters.systems.eldritch_gambit.builds import sheet_for
+from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from config.parsing import parse_id
 from rules.engine.eldritch_gambit import rolls
 from rules.engine.eldritch_gambit.rolls import RollSpec
@@ -117,15 +120,55 @@ def clash_refusal(check: Roll) -> str:
     return ""
 
 
-def _rally(sheet: CharacterSheet, data: Mapping) -> RollSpec:
+def _rally(*, character, by, sheet: CharacterSheet, data: Mapping,
+           request_key: str | None) -> Roll:
+    """The sheet's Rally (armor die + END), or with `ally` posted (a character's pk) the
+    same die + that ally's CHA instead of END (Scenes > Actions > Rally: "instead of
+    their own END, the rallier may use the CHA of the ally that passed Initiative to
+    them"; the player affirms that this ally did). The ally must be another character
+    of the rallier's campaign, else RollRefused next to the Rally button."""
+    roll_services.require_may_roll(character, by)
     # Characters > Defenses > Status, Burning: "They also cannot Rally"; Scenes > Actions
     # > Rally: "One cannot Rally while taking ongoing damage, such as from the Burning
     # Status."
     if sheet.has_status("burning"):
         raise RollRefused(BURNING_NO_RALLY, "burning_no_rally", field="rally")
-    return rolls.rally(str(sheet.value("rally")))
+    dice = str(sheet.value("rally"))
+    posted = str(data.get("ally") or "").strip()
+    if posted:
+        ally = _ally(character, posted)
+        spec = rolls.rally_with_cha(dice, sheet.build.attributes.end,
+                                    sheet_for(ally, ()).value("cha"), ally.display_name)
+    else:
+        spec = rolls.rally(dice)
+    return roll_services.make_roll(character=character, by=by, spec=spec,
+                                   kind=Roll.Kind.RALLY, request_key=request_key)
 
 
+def rally_allies(character) -> list[tuple[object, int]]:
+    """The other characters of the character's campaign, each with its sheet's CHA: the
+    allies whose CHA a Rally may use (none outside a campaign)."""
+    if character.campaign_id is None:
+        return []
+    allies = (EldritchGambitCharacter.objects.filter(campaign_id=character.campaign_id)
+              .exclude(pk=character.pk).with_progress().order_by("name", "pk"))
+    # CHA is an Attribute: no gear changes it, so the sheets are computed without it.
+    return [(ally, sheet_for(ally, ()).value("cha")) for ally in allies]
+
+
+def _ally(character, posted: str):
+    pk = parse_id(posted)
+    ally = None
+    if pk is not None and pk != character.pk and character.campaign_id is not None:
+        ally = EldritchGambitCharacter.objects.filter(
+            pk=pk, campaign_id=character.campaign_id).first()
+    if ally is None:
+        raise RollRefused(NO_SUCH_ALLY, "no_such_ally", field="rally")
+    return ally
+
+
+NO_SUCH_ALLY = ("Choose an ally of this campaign from the list (the one who passed you "
+                "Initiative), or your own END.")
 BURNING_NO_RALLY = "Burning: no Rally while taking ongoing damage. Put the fire out first."
 
 
@@ -198,7 +241,7 @@ ROLL_KINDS: dict[str, RollKind] = {kind.what: kind for kind in (
     RollKind("damage", Roll.Kind.DAMAGE, spec=_damage),
     RollKind("critical", Roll.Kind.DAMAGE, spec=_critical),
     RollKind("clash", Roll.Kind.DAMAGE, roll=_clash),
-    RollKind("rally", Roll.Kind.RALLY, spec=_rally),
+    RollKind("rally", Roll.Kind.RALLY, roll=_rally),
     RollKind("fall", Roll.Kind.FALL, spec=_fall, form_class=FallForm),
     RollKind("fire", Roll.Kind.FIRE, spec=_fire, form_class=FireForm),
     RollKind("buildup", Roll.Kind.BUILDUP, spec=_buildup, form_class=BuildupForm),

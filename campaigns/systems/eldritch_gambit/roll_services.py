@@ -220,14 +220,46 @@ def make_roll(*, character: Character, by, spec: RollSpec, kind: str,
                    detail=detail)
 
 
+def may_pay_for_allies(sheet) -> bool:
+    """Characters > Defenses > Willpower: "Normally, one can only spend WP on their own
+    Rolls. The exception is that Fallen or Dead characters may spend WP on Rolls made by
+    allies." Fallen: the status, or HP 0 or below (the sheet derives it)."""
+    return sheet.has_status("fallen") or sheet.has_status("dead")
+
+
+def _require_ally_payer(payer: Character, sheet, rolled_by_ally: Character) -> None:
+    """The payer is Fallen or Dead, and the Roll's character is another of its campaign."""
+    if not may_pay_for_allies(sheet):
+        raise RollRefused(
+            f"{payer.display_name} is neither Fallen nor Dead: only the Fallen or Dead may "
+            "spend WP on an ally's Roll (Characters > Willpower).", "payer_not_fallen")
+    if payer.campaign_id is None or rolled_by_ally.campaign_id != payer.campaign_id:
+        raise RollRefused(
+            f"{rolled_by_ally.display_name} is not an ally of {payer.display_name}: WP goes "
+            "only on Rolls of the same campaign's characters.", "not_an_ally")
+
+
 @transaction.atomic
-def reroll(*, roll: Roll, by, rng: random.Random | None = None,
-           request_key: str | None = None) -> Roll:
+def reroll(*, roll: Roll, by, payer: Character | None = None,
+           rng: random.Random | None = None, request_key: str | None = None) -> Roll:
     """Basics > Rolls > Rerolls: spend one WP, roll the dice again and keep the better
     (both added on a tie). Never a Check or a Gambit, once per Roll, and never below the
     WP floor. The same request again (a double click: the same `request_key`) gets the
-    Reroll it made, without spending another WP."""
-    character = EldritchGambitCharacter.objects.select_for_update().get(pk=roll.character_id)
+    Reroll it made, without spending another WP.
+
+    The WP is the rolling character's own, or with `payer` another character's of the
+    same campaign that is Fallen or Dead (Characters > Defenses > Willpower: "Fallen or
+    Dead characters may spend WP on Rolls made by allies"): `by` must be the payer's
+    player or the campaign's Imp, the floor is the payer's and the payer's WP is
+    written; the Reroll stays the ally's Roll and names who paid."""
+    ally_pays = payer is not None and payer.pk != roll.character_id
+    spender = payer.pk if ally_pays else roll.character_id
+    # The characters first, by pk, then the Roll: the payer's Reroll also locks the
+    # roller (its new row's key points at it), before the Roll, as the roller's own
+    # Reroll does; so two Rerolls of one Roll never wait for each other in a circle.
+    locked = {c.pk: c for c in EldritchGambitCharacter.objects.select_for_update()
+              .filter(pk__in={spender, roll.character_id}).order_by("pk")}
+    character = locked[spender]
     _require_may_roll(character, by)
     original = Roll.objects.select_for_update().get(pk=roll.pk)
     if request_key:
@@ -235,6 +267,9 @@ def reroll(*, roll: Roll, by, rng: random.Random | None = None,
         if done is not None:
             return done
         _refuse_reused_key(request_key)
+    sheet = sheet_for(character)
+    if ally_pays:
+        _require_ally_payer(character, sheet, locked[original.character_id])
     if original.kind in (Roll.Kind.CHECK, Roll.Kind.GAMBIT):
         raise RollRefused("Checks cannot be Rerolled, nor their Gambits (Basics > Rerolls).",
                           "reroll_check")
@@ -243,13 +278,13 @@ def reroll(*, roll: Roll, by, rng: random.Random | None = None,
     if not original.detail.get("rerollable"):
         raise RollRefused(f"{original.label} is not the character's own Roll to Reroll.",
                           "not_rerollable")
-    sheet = sheet_for(character)
     wp_before = sheet["wp_current"].value
     wp_floor = sheet["wp_floor"].value
     if not rolls.can_spend_wp(wp_before, wp_floor):
+        whose = f"{character.display_name}'s WP" if ally_pays else "WP"
         raise RollRefused(
-            f"WP {wp_before} cannot drop below the floor of {wp_floor}: no WP to spend on a "
-            "Reroll.", "wp_floor")
+            f"{whose} {wp_before} cannot drop below the floor of {wp_floor}: no WP to spend "
+            "on a Reroll.", "wp_floor")
     spec = _spec_from(original)
     again = rolls.roll_spec(spec, rng)
     kept = rolls.reroll_keep(original.detail["dice_total"], again.dice_total)
@@ -260,10 +295,12 @@ def reroll(*, roll: Roll, by, rng: random.Random | None = None,
     detail.update(dice_total=kept, first_dice=original.dice, first_total=original.total,
                   tie=original.detail["dice_total"] == again.dice_total,
                   wp_before=wp_before, wp_after=wp_after, wp_floor=wp_floor, rerollable=False)
+    if ally_pays:
+        detail.update(paid_by=character.display_name, paid_by_id=character.pk)
     try:
         with transaction.atomic():
             return Roll.objects.create(
-                character=character, rolled_by=by, session=original.session,
+                character_id=original.character_id, rolled_by=by, session=original.session,
                 kind=Roll.Kind.REROLL, label=original.label,
                 expression=original.expression, dice=list(again.dice),
                 total=spec.total_for(kept), detail=detail, reroll_of=original,
@@ -301,5 +338,5 @@ def roll_off(*, character: Character, by, attacker: str, defender: str, label: s
 
 
 __all__ = ["RollRefused", "call_gambit", "chances_of", "current_session",
-           "make_check", "make_roll", "may_roll_for", "require_may_roll", "reroll",
-           "roll_off"]
+           "make_check", "make_roll", "may_pay_for_allies", "may_roll_for",
+           "require_may_roll", "reroll", "roll_off"]

@@ -46,7 +46,7 @@ from .roll_forms import (
     FallForm,
     weapon_fill,
 )
-from .roll_kinds import FORM_KINDS, clash_refusal, damage_lines, roll_kind
+from .roll_kinds import FORM_KINDS, clash_refusal, damage_lines, rally_allies, roll_kind
 from .roll_services import RollRefused
 from .rolls import Roll
 
@@ -167,6 +167,14 @@ def _context(request, character, sheet, **extra) -> dict:
     }
     bound = {k: v for k, v in extra.items() if k.endswith("_form")}
     typed = extra.pop("typed", None)
+    # The Rally's allies (their CHA), read only when the Rolls panel is rendered.
+    context["rally_allies"] = lambda: rally_allies(character)
+    # Fallen or Dead: WP on allies' Rolls (Characters > Defenses > Willpower).
+    context["pays_for_allies"] = (character.campaign_id is not None
+                                  and roll_services.may_pay_for_allies(sheet))
+    context["ally_rolls"] = lambda: _ally_rolls(character)
+    context["rally_ally"] = (typed.get("ally", "") if typed is not None
+                             and typed.get("what") == "rally" else "")
     context.update(_forms(character, sheet, typed, request, **bound))
     context.update({k: v for k, v in extra.items() if k not in bound})
     context.setdefault("odds", _odds_for(context["check_form"]))
@@ -193,6 +201,22 @@ def _context(request, character, sheet, **extra) -> dict:
     context["action"] = context["check_form"].chosen_action if context["check_form"].is_bound \
         else None
     return context
+
+
+ALLY_ROLLS = 10
+
+
+def _ally_rolls(character) -> list[Roll]:
+    """The allies' recent Rolls a Fallen or Dead character may pay a Reroll of: the
+    damage and Rally Rolls of the campaign's other characters (those a Reroll is for),
+    not yet Rerolled, newest first."""
+    if character.campaign_id is None:
+        return []
+    rolls = (Roll.objects.filter(character__campaign_id=character.campaign_id,
+                                 kind__in=(Roll.Kind.DAMAGE, Roll.Kind.RALLY),
+                                 reroll__isnull=True)
+             .exclude(character_id=character.pk).select_related("character")[:ALLY_ROLLS])
+    return [roll for roll in rolls if roll.detail.get("rerollable")]
 
 
 def _page_context(character) -> dict:
@@ -392,6 +416,34 @@ def reroll_view(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
     sheet = sheet_for(character)
     context = _context(request, character, sheet, result=result or original,
                        reroll_error=error, logged=error is None, typed=request.POST)
+    return _render(request, context, "rolls-panel", status=200 if error is None or
+                   request.htmx else 409)
+
+
+@login_required
+@require_POST
+def ally_reroll_view(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
+    """A Reroll of an ally's Roll paid with this character's WP, from its own Play page
+    (the page its player can open: the ally's is not theirs to see). The character must
+    be Fallen or Dead (Characters > Defenses > Willpower); roll_services.reroll refuses
+    otherwise, and a Roll outside the character's campaign is 404."""
+    payer = _character(request, pk)
+    if payer.campaign_id is None:
+        raise Http404("No ally outside a campaign.")
+    original = get_object_or_404(
+        Roll.objects.exclude(character_id=payer.pk), pk=roll_pk,
+        character__campaign_id=payer.campaign_id)
+    error = None
+    result = None
+    try:
+        result = roll_services.reroll(roll=original, by=request.user, payer=payer,
+                                      request_key=request_key(request.POST))
+    except RollRefused as refused:
+        error = refused.message
+    payer.refresh_from_db()
+    sheet = sheet_for(payer)
+    context = _context(request, payer, sheet, result=result, ally_reroll_error=error,
+                       ally_reroll_of=original.pk, logged=error is None, typed=request.POST)
     return _render(request, context, "rolls-panel", status=200 if error is None or
                    request.htmx else 409)
 

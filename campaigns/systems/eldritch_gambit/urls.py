@@ -52,6 +52,8 @@ character_urlpatterns = [
     path("<id:pk>/play/check/<id:roll_pk>/gambit/", roll_views.gambit, name="gambit"),
     path("<id:pk>/play/roll/", roll_views.roll_view, name="roll"),
     path("<id:pk>/play/roll/<id:roll_pk>/reroll/", roll_views.reroll_view, name="reroll"),
+    path("<id:pk>/play/roll/<id:roll_pk>/ally-reroll/", roll_views.ally_reroll_view,
+         name="ally_reroll"),
     path("<id:pk>/play/log/", roll_views.character_log, name="roll_log"),
 
     # Giving gear from the inventory page (transfer_views.py; the hand-over is the

@@ -474,15 +474,39 @@ def _fit(text: str, length: int) -> str:
 @transaction.atomic
 def item_set_quantity(*, character: Character, item: InventoryItem | int,
                       quantity: int) -> InventoryItem:
-    character = _lock(character)
+    """A line's quantity. On an attuned Materia line every unit is attuned (1 WP held a
+    unit, Magic > Materia): raising it attunes the units added, spending 1 WP a unit as
+    Attune does, never below the WP floor (refused next to the quantity, with a pointer
+    to adding them as a line of their own, unattuned); lowering it discards the units
+    taken off, so their held WP is lifted (the engine counts attuned units), regained the
+    usual ways, not refilled (docs/RULES.md, Materia)."""
+    # Locked as materia_attune locks it (the character and its build, as a Reroll does).
+    character = EldritchGambitCharacter.objects.select_for_update().get(pk=character.pk)
     _check_quantity(quantity)
     inventory = _Inventory(character)
     item = inventory.get(item)
+    cost = 0
+    added = quantity - item.quantity
+    if item.kind == Kind.MATERIA and item.attuned and added > 0:
+        sheet = sheet_for(character, inventory.items)
+        current, floor = sheet["wp_current"].value, sheet["wp_floor"].value
+        cost = added * MATERIA_WP_COST
+        if not can_spend_wp(current, floor, cost):
+            raise InventoryError(
+                f"{item.name} is attuned: {added} more attune{'s' if added == 1 else ''} "
+                f"for {cost} WP, and current WP {current} cannot drop below the floor of "
+                f"{floor}. Add {'it' if added == 1 else 'them'} as a line of "
+                f"{'its' if added == 1 else 'their'} own to carry "
+                f"{'it' if added == 1 else 'them'} unattuned.", "wp_floor",
+                field="quantity")
     before = inventory.gear()
     item.quantity = quantity
     _refuse_overfull(before, inventory.gear(), describe(item.name, quantity, item.quality),
                      field="quantity")
     item.save(update_fields=["quantity"])
+    if cost:
+        character.wp_current = current - cost
+        character.save(update_fields=["wp_current", "updated_at"])
     return item
 
 

@@ -368,6 +368,8 @@ _item_action = LineActions(character=_character, done=_line_done, failed=_line_f
 def item_quantity(request, character, item_pk, data):
     item = services.item_set_quantity(character=character, item=item_pk,
                                       quantity=data["quantity"])
+    if item.kind == InventoryItem.Kind.MATERIA and item.attuned:
+        return f"{item.name}: quantity {item.quantity}, all attuned ({item.quantity} WP held)."
     return f"{item.name}: quantity {item.quantity}."
 
 

@@ -126,6 +126,18 @@ def rally(rally_dice: str) -> RollSpec:
     return RollSpec("HP recovered", dice.count, dice.sides, dice.modifier)
 
 
+def rally_with_cha(rally_dice: str, end: int, cha: int, ally: str) -> RollSpec:
+    """The sheet's Rally with an ally's CHA in place of the rallier's END (Scenes >
+    Actions > Rally: "instead of their own END, the rallier may use the CHA of the ally
+    that passed Initiative to them"): the same die (armor, Size), END taken off, the
+    ally's CHA added."""
+    dice = Dice.parse(rally_dice)
+    return RollSpec(f"HP recovered with {ally}'s CHA", dice.count, dice.sides,
+                    dice.modifier - end + cha,
+                    note=f"{ally}'s CHA {cha:+d} instead of END {end:+d}: {ally} passed "
+                         "Initiative")
+
+
 def fall(zones: int, size: Size = Size.MEDIUM, *, plummet: bool = False,
          jump: bool = False) -> RollSpec:
     """1d6 per 5 m Zone fallen, at most 10d6; x the Size's HP multiple. A Plummet onto a

@@ -184,3 +184,19 @@ def test_clash_damage_adds_the_block_as_a_named_bonus():
     assert bare.expression == "1d8+3" and bare.note == "Clash: no shield ready, no Block"
     # A normal damage Roll never carries it.
     assert rolls.weapon_damage("Sword", "1d8+3", 8).bonus == 0
+
+
+def test_rally_with_an_allys_cha_swaps_end_for_it():
+    # Scenes > Actions > Rally: "instead of their own END, the rallier may use the CHA of
+    # the ally that passed Initiative to them". Characters > Defenses: "They can Rally for
+    # 1d4+4 HP. If they wear leather armor ... their Rally to 1d6+4" (END 4).
+    spec = rolls.rally_with_cha("1d6+4", end=4, cha=3, ally="Gravemind")
+    assert spec.expression == "1d6+3" and spec.rerollable
+    assert spec.label == "HP recovered with Gravemind's CHA"
+    assert spec.note == "Gravemind's CHA +3 instead of END +4: Gravemind passed Initiative"
+    # A Large rallier keeps its 2d (Bestiary > Size: the dice change "before adding ...
+    # END (Rally)"); a negative CHA lowers it, never below 0 (Basics > Rolls > Modifiers).
+    large = rolls.rally_with_cha("2d4+2", end=2, cha=-3, ally="Mope")
+    assert (large.count, large.sides, large.modifier) == (2, 4, -3)
+    assert all(rolls.roll_spec(large, random.Random(seed)).total >= 0 for seed in range(50))
+    assert rolls.rally_with_cha("1d4", end=0, cha=2, ally="A").expression == "1d4+2"

@@ -103,8 +103,12 @@ def test_damage_and_critical_come_from_the_weapon_line(sheet):
         claws.title, claws.damage, claws.critical_bonus, critical=True)
 
 
-def test_rally_fall_fire_and_buildup_come_from_the_sheet_and_the_form(sheet):
-    assert roll_kind("rally").spec(sheet, {}) == rolls.rally(str(sheet.value("rally")))
+def test_rally_fall_fire_and_buildup_come_from_the_sheet_and_the_form(hero, sheet):
+    rally = roll_kind("rally").make(character=hero, by=hero.owner, sheet=sheet, data={},
+                                    request_key=None)
+    spec = rolls.rally(str(sheet.value("rally")))
+    assert (rally.kind, rally.label, rally.expression) == ("rally", spec.label,
+                                                           spec.expression)
     assert roll_kind("fall").spec(sheet, {"zones": 3, "plummet": True}) == rolls.fall(
         3, sheet.size, plummet=True, jump=has_trait(sheet.build.traits, "Jump"))
     assert roll_kind("fire").spec(sheet, {"fire": "large"}) == rolls.fire("large")

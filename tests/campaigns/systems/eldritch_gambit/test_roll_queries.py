@@ -22,8 +22,9 @@ DATA = ("SELECT", "INSERT", "UPDATE", "DELETE")
 # Check, its Gambit (none yet).
 CHECK_QUERIES = 8
 # The same but the Gambit: the request key looked up twice (before rolling, then when
-# writing), and the roll's Reroll (none yet: its button shows).
-ROLL_QUERIES = 9
+# writing), the roll's Reroll (none yet: its button shows), and the campaign's other
+# characters, whatever their number (the Rally's allies and their CHA).
+ROLL_QUERIES = 10
 
 
 @pytest.fixture
@@ -31,6 +32,9 @@ def hero(client):
     campaign = CampaignFactory()
     player = MembershipFactory(campaign=campaign).user
     hero = AsphodelFactory(owner=player, campaign=campaign)
+    for _ in range(2):  # allies: the Rally lists their CHA
+        AsphodelFactory(name="Ally", owner=MembershipFactory(campaign=campaign).user,
+                        campaign=campaign)
     SessionFactory(campaign=campaign)
     client.force_login(player)
     return hero

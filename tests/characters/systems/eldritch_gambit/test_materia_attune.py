@@ -10,6 +10,7 @@ from campaigns.systems.eldritch_gambit import roll_services
 from campaigns.systems.eldritch_gambit.rolls import Roll
 from characters.models import InventoryItem
 from characters.systems.eldritch_gambit import inventory
+from characters.systems.eldritch_gambit.builds import sheet_for
 from characters.systems.eldritch_gambit.inventory import InventoryError
 from characters.systems.eldritch_gambit.models import EldritchGambitCharacter
 from rules.engine.eldritch_gambit import rolls
@@ -180,3 +181,123 @@ def test_attunements_and_rerolls_at_once_share_the_wp():
     results = run_at_once(10, act)
     spent = [r for r in results if isinstance(r, (InventoryItem, Roll))]
     assert len(spent) == 3 and wp_current(hero) == 6
+
+
+# -- the quantity of an attuned line (docs/RULES.md, Materia) --------------------------------
+
+
+def quantity_url(character, item):
+    return reverse("characters:item_quantity", args=[character.pk, item.pk])
+
+
+def attuned(hero, quantity=1, name="Wolf tattoo"):
+    item = materia(hero, name, quantity)
+    inventory.materia_attune(character=hero, item=item, attuned=True)
+    return item
+
+
+@pytest.mark.django_db
+def test_raising_an_attuned_line_attunes_the_units_added_for_a_wp_each():
+    hero = AsphodelFactory()  # WP 11 full, floor 6
+    tattoo = attuned(hero)  # 10 of 10
+    inventory.item_set_quantity(character=hero, item=tattoo, quantity=3)
+    hero.refresh_from_db()
+    sheet = sheet_for(hero)
+    assert wp_current(hero) == 8 and sheet.value("wp") == 8  # 11 less 3 attuned units
+    assert not [i for i in sheet.issues if i.code == "wp_current_over_maximum"]
+    # An unattuned Materia line, or any other, spends nothing.
+    ring = materia(hero, "Ring")
+    inventory.item_set_quantity(character=hero, item=ring, quantity=4)
+    assert wp_current(hero) == 8
+    # The same quantity again (a double click) spends nothing more.
+    inventory.item_set_quantity(character=hero, item=tattoo, quantity=3)
+    assert wp_current(hero) == 8
+
+
+@pytest.mark.django_db
+def test_raising_past_the_floor_is_refused_with_the_way_out():
+    hero = AsphodelFactory(wp_current=9)
+    tattoo = attuned(hero)  # WP 8, floor 6: two to spend
+    with pytest.raises(InventoryError) as refused:
+        inventory.item_set_quantity(character=hero, item=tattoo, quantity=4)
+    assert refused.value.code == "wp_floor" and refused.value.field == "quantity"
+    assert refused.value.message == (
+        "Wolf tattoo is attuned: 3 more attune for 3 WP, and current WP 8 cannot drop below "
+        "the floor of 6. Add them as a line of their own to carry them unattuned.")
+    tattoo.refresh_from_db()
+    assert tattoo.quantity == 1 and wp_current(hero) == 8
+    inventory.item_set_quantity(character=hero, item=tattoo, quantity=3)
+    assert wp_current(hero) == 6
+
+
+@pytest.mark.django_db
+def test_lowering_an_attuned_line_lifts_the_wp_its_units_held_not_refilled():
+    hero = AsphodelFactory()
+    tattoo = attuned(hero, quantity=3)  # 11 less 3: 8 of 8
+    assert wp_current(hero) == 8 and sheet_for(hero).value("wp") == 8
+    inventory.item_set_quantity(character=hero, item=tattoo, quantity=1)
+    hero.refresh_from_db()
+    sheet = sheet_for(hero)
+    # Two units discarded: WP is 10 again, to be regained the usual ways.
+    assert sheet.value("wp") == 10 and sheet.value("wp_current") == 8
+    tattoo.refresh_from_db()
+    assert tattoo.attuned and tattoo.quantity == 1
+
+
+@pytest.mark.django_db
+def test_the_quantity_says_what_it_costs_and_a_refusal_is_next_to_it(client):
+    hero = AsphodelFactory(wp_current=9)
+    tattoo = attuned(hero)  # WP 8: two to spend
+    client.force_login(hero.owner)
+    body = client.get(reverse("characters:inventory", args=[hero.pk])).content.decode()
+    assert (f'id="qty-{tattoo.pk}-attuned">Attuned: each one added is attuned for 1 WP (2 to '
+            "spend); each one taken off lifts the WP it held.") in body
+    body = client.post(quantity_url(hero, tattoo), {"quantity": "5"}, **HTMX).content.decode()
+    assert (f'id="qty-{tattoo.pk}-error">Wolf tattoo is attuned: 4 more attune for 4 WP'
+            in body)
+    assert wp_current(hero) == 8
+    body = client.post(quantity_url(hero, tattoo), {"quantity": "2"}, **HTMX).content.decode()
+    assert "Wolf tattoo: quantity 2, all attuned (2 WP held)." in body
+    assert wp_current(hero) == 7
+    for typed in ("-1", "0", "x", "1\x00", "9" * 30):
+        client.post(quantity_url(hero, tattoo), {"quantity": typed}, **HTMX)
+    tattoo.refresh_from_db()
+    assert tattoo.quantity == 2 and wp_current(hero) == 7
+
+
+@pytest.mark.django_db
+def test_only_the_owner_raises_an_attuned_line(client):
+    campaign = CampaignFactory()
+    player = MembershipFactory(campaign=campaign).user
+    hero = AsphodelFactory(owner=player, campaign=campaign)
+    tattoo = attuned(hero)
+    address = quantity_url(hero, tattoo)
+    assert client.post(address, {"quantity": "3"}).status_code == 302
+    for user in (campaign.owner, CoImpMembershipFactory(campaign=campaign).user,
+                 MembershipFactory(campaign=campaign).user, UserFactory()):
+        client.force_login(user)
+        assert client.post(address, {"quantity": "3"}, **HTMX).status_code == 404
+    tattoo.refresh_from_db()
+    assert tattoo.quantity == 1 and wp_current(hero) == 10
+
+
+@pytest.mark.django_db(transaction=True)
+@needs_postgresql
+def test_raises_and_rerolls_at_once_share_the_wp():
+    hero = AsphodelFactory(wp_current=10)
+    lines = [attuned(hero, name=f"Ring {i}") for i in range(2)]  # WP 8 of 9: two to spend
+    rallies = [roll_services.make_roll(character=hero, by=hero.owner,
+                                       spec=rolls.rally("1d4+2"), kind=Roll.Kind.RALLY)
+               for _ in range(5)]
+
+    def act(i):
+        if i < 5:
+            return inventory.item_set_quantity(character=hero, item=lines[i % 2],
+                                               quantity=2)
+        return roll_services.reroll(roll=rallies[i - 5], by=hero.owner)
+
+    results = run_at_once(10, act)
+    assert wp_current(hero) == 6
+    raised = InventoryItem.objects.filter(character=hero, quantity=2).count()
+    rerolled = len([r for r in results if isinstance(r, Roll)])
+    assert raised + rerolled == 2
