@@ -114,7 +114,7 @@ class CheckForm(BootstrapForm):
         # A tranquilizer's Dose, added to every Check's Difficulty while it lasts
         # (Scenery > Affliction; hazards.tranquilizer_raise, AMB-M-AFF-7).
         self.difficulty_raise = difficulty_raise
-        self.rally_refusal = rally_refusal  # Burning or Staggered: no Rally
+        self.rally_refusal = rally_refusal  # Burning, Staggered or afflicted: no Rally
         self.fields["action"].choices = [("", "A plain Check")] + [
             (a.name, f"{a.name}: {ATTRIBUTE_NAMES[a.active]} vs {a.passive}") for a in ACTIONS]
         self.fields["pool"].choices = pool_choices(sheet, self.backstories)

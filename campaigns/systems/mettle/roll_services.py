@@ -132,7 +132,7 @@ def make_check(*, character: Character, by, request: CheckRequest,
                               "request_key_reused")
         return existing
     if request.action == RALLY:
-        refusal = rally_refusal(locked.statuses or ())
+        refusal = rally_refusal(locked.statuses or (), locked.mettle_max_lost)
         if refusal:
             raise RollRefused(refusal, "no_rally", field="action")
     dice = request.dice

@@ -74,6 +74,11 @@ def _difficulty_raise(character) -> int:
     return character._difficulty_raise
 
 
+def _rally_refusal(character) -> str:
+    """Burning, Staggered or max Mettle an Affliction took: why no Rally, or ""."""
+    return rally_refusal(character.statuses or (), character.mettle_max_lost)
+
+
 def _check_form(character, sheet, data=None) -> CheckForm:
     surge_max = roll_services.surge_allowed(character, sheet)
     raised = _difficulty_raise(character)
@@ -84,10 +89,10 @@ def _check_form(character, sheet, data=None) -> CheckForm:
                                   "target_pool": "", "request_key": _key()},
                          sheet=sheet, backstories=character.backstories, surge_max=surge_max,
                          difficulty_raise=raised,
-                         rally_refusal=rally_refusal(character.statuses or ()))
+                         rally_refusal=_rally_refusal(character))
     return CheckForm(data, sheet=sheet, backstories=character.backstories, surge_max=surge_max,
                      difficulty_raise=raised,
-                     rally_refusal=rally_refusal(character.statuses or ()))
+                     rally_refusal=_rally_refusal(character))
 
 
 def _odds_for(form: CheckForm) -> dict | None:

@@ -67,13 +67,21 @@ LASTING_STATUSES = ("afflicted", "blinded", "burning", "deafened", STAGGERED, "d
 NO_RALLY = ("burning", STAGGERED)
 
 
-def rally_refusal(statuses: Iterable[str]) -> str:
-    """Why a character with these statuses cannot Rally, or "" when it may."""
+def rally_refusal(statuses: Iterable[str], mettle_max_lost: int = 0) -> str:
+    """Why a character with these statuses cannot Rally, or "" when it may.
+
+    `mettle_max_lost` is the maximum Mettle Afflictions have taken and not yet given back
+    (the sheet's `mettle_max_lost`): Scenery > Affliction's summary, "lose Rally if any
+    damage", refuses a Rally from the first point an affliction takes until the maximum
+    has recovered (AMB-M-AFF-8), whatever the Afflicted box says."""
     held = set(statuses)
     for key in NO_RALLY:
         if key in held:
             where = "Scenery > Fire" if key == "burning" else "EN §Taking Damage"
             return f"{status_label(key)} characters cannot Rally ({where})."
+    if mettle_max_lost and mettle_max_lost > 0:
+        return (f"An Affliction has lowered max Mettle by {mettle_max_lost}: no Rally "
+                "until it recovers (Scenery > Affliction: “lose Rally if any damage”).")
     return ""
 
 

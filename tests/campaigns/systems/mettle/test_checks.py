@@ -588,3 +588,80 @@ def test_a_burning_or_staggered_character_cannot_rally(client, table, statuses, 
     MettleCharacter.objects.filter(pk=viktor.pk).update(statuses=[], mettle_current=5)
     client.post(reverse("characters:mettle_check", args=[viktor.pk]), rally)
     assert MettleRoll.objects.count() == 2
+
+
+# -- no Rally while an Affliction's damage lasts (Scenery > Affliction, AMB-M-AFF-8) ---------
+
+
+def test_no_rally_from_an_afflictions_first_damage_until_max_mettle_recovers(client, table):
+    """"lose Rally if any damage": Afflicted without a tick yet may Rally; the first max
+    Mettle taken refuses it (Check, odds, service, Split part), after the affliction runs
+    out too and with Afflicted unticked by hand, until the last point is recovered;
+    undoing the tick gives it back."""
+    from campaigns.systems.mettle import hazards
+    from tests.campaigns.systems.mettle.test_hazards import Fixed
+
+    campaign, guide, viktor = table["campaign"], table["guide"], table["viktor"]
+    check_url = reverse("characters:mettle_check", args=[viktor.pk])
+    split_url = reverse("characters:mettle_split_roll", args=[viktor.pk])
+    keys = iter(f"a{n}" for n in range(100))
+
+    def rally():
+        return client.post(check_url, {**CHECK, "action": "Rally", "pool": "motive",
+                                       "request_key": next(keys)})
+
+    def tick(step):
+        return hazards.affliction_tick(campaign=campaign, by=guide,
+                                       affliction_pk=bite.pk, step=step)
+
+    client.force_login(table["player"])
+    bite = hazards.apply(campaign=campaign, by=guide, rng=Fixed(3), data={
+        "character": viktor.pk, "kind": "affliction", "affliction": "monitor"})
+    assert bite.dose == 2
+    assert "afflicted" in MettleCharacter.objects.get(pk=viktor.pk).statuses
+    assert rally().status_code == 200  # Afflicted, no damage yet: rolled
+    assert MettleRoll.objects.count() == 1
+
+    first = tick("lower")
+    message = ("An Affliction has lowered max Mettle by 1: no Rally until it recovers "
+               "(Scenery > Affliction: “lose Rally if any damage”).")
+    response = rally()
+    assert response.status_code == 422
+    assert f"data-action-error>{escape(message)}<" in response.content.decode()
+    odds = client.post(reverse("characters:mettle_check_odds", args=[viktor.pk]),
+                       {**CHECK, "action": "Rally", "pool": "motive"},
+                       HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="odds-none"' in odds
+    with pytest.raises(RollRefused) as error:  # the service, whatever the form says
+        roll_services.make_check(character=viktor, by=table["player"],
+                                 request=plain(action="Rally", attribute="motive"))
+    assert (error.value.code, error.value.field) == ("no_rally", "action")
+    page = client.post(split_url, {**SPLIT, "action_1": "Rally", "part": "1"},
+                       HTTP_HX_REQUEST="true").content.decode()
+    assert escape(message) in page
+    assert MettleRoll.objects.count() == 1
+    # Another Action still rolls.
+    assert client.post(check_url, {**CHECK, "request_key": "plain"}).status_code == 200
+    assert MettleRoll.objects.count() == 2
+
+    tick("lower")  # the Dose runs out: the affliction and Afflicted end, the loss stays
+    character = MettleCharacter.objects.get(pk=viktor.pk)
+    assert character.mettle_max_lost == 2 and "afflicted" not in character.statuses
+    assert rally().status_code == 422
+    MettleCharacter.objects.filter(pk=viktor.pk).update(statuses=[])  # unticked by hand
+    assert rally().status_code == 422
+    tick("recover")
+    assert rally().status_code == 422  # 1 still lost
+    last = tick("recover")
+    assert rally().status_code == 200  # recovered: Rally again
+    assert MettleRoll.objects.count() == 3
+    hazards.undo(campaign=campaign, by=guide, hazard_pk=last.pk)
+    assert rally().status_code == 422
+    assert first.max_lost_after == 1
+    # The Guide is refused the same way; a stranger sees no page to roll on.
+    client.force_login(guide)
+    response = rally()
+    assert response.status_code == 422 and "lose Rally if any damage" in response.content.decode()
+    client.force_login(table["stranger"])
+    assert rally().status_code == 404
+    assert MettleRoll.objects.count() == 3

@@ -62,3 +62,15 @@ def test_burning_and_staggered_forbid_a_rally():
     assert "Staggered" in rally_refusal(["staggered", "afflicted"])
     assert rally_refusal(["afflicted", "blinded", "rattled"]) == ""
     assert rally_refusal([]) == ""
+
+
+def test_max_mettle_an_affliction_took_forbids_a_rally_until_it_recovers():
+    """Scenery > Affliction's summary: "lose Rally if any damage" (AMB-M-AFF-8): from the
+    first max Mettle taken until the maximum has recovered, Afflicted ticked or not."""
+    from rules.engine.mettle.statuses import rally_refusal
+
+    assert rally_refusal(["afflicted"], 0) == ""  # no damage yet
+    refusal = rally_refusal(["afflicted"], 2)
+    assert "lowered max Mettle by 2" in refusal and "lose Rally if any damage" in refusal
+    assert rally_refusal([], 1) != ""  # the affliction has ended, the loss is still there
+    assert rally_refusal(["burning"], 1) == "Burning characters cannot Rally (Scenery > Fire)."
