@@ -9,7 +9,7 @@ validate the new step, and records it. docs/RULES.md, "Volleyball Initiative".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from django.db import transaction
 from django.db.models import Max, Prefetch
@@ -31,6 +31,9 @@ from rules.engine.eldritch_gambit.initiative import (
 from .models import Combatant, Encounter, InitiativeStep
 
 NAME_LENGTH = 120
+# A step's payload key for the characters' Armored HP when it was taken (key -> HP).
+HP_MAXIMA = "hp_max"
+MAX_RECORDED_HP = 32767  # Combatant.hp_max's column
 MAX_HP = 9999
 MAX_MEMBERS = 999
 STALE = ("This page was out of date: someone else changed the tracker first. Here is the "
@@ -56,6 +59,11 @@ class Tracker:
     state: InitiativeState
     rows: list[Row]
     failed: list[str]  # ledger steps the replay refused (e.g. a sheet changed meanwhile)
+    # The characters' Armored HP on their sheets now (key -> HP), which the next step
+    # records, and how long the log was before `state` followed them (the next step's
+    # text starts there).
+    hp_maxima: dict[str, int] = field(default_factory=dict)
+    replayed_log: int = 0
 
     def row(self, key: str) -> Row:
         return next(row for row in self.rows if row.key == key)
@@ -70,9 +78,12 @@ def _error(error: InitiativeError) -> CampaignError:
 
 
 def _fighter(combatant: Combatant, sheet) -> Fighter:
+    """The combatant as it joined: a character's maximum HP is the Armored HP recorded at
+    its join (the sheet's now for a fight stored before that was kept), its WP the
+    sheet's now (it only settles who triggers, and the trigger step keeps who did)."""
     statuses = [s for s in combatant.statuses_start if s in SETTABLE_STATUSES]
     if combatant.character_id is not None:
-        hp_max = sheet.value("hp_armored")
+        hp_max = combatant.hp_max or sheet.value("hp_armored")
         wp = sheet.value("wp_current")
     else:
         hp_max = combatant.hp_max or 1
@@ -83,6 +94,13 @@ def _fighter(combatant: Combatant, sheet) -> Fighter:
     return engine.fighter(combatant.key, combatant.name, side=combatant.side, hp_max=hp_max,
                           hp=hp, wp=wp, mob=combatant.is_mob, members=combatant.members,
                           statuses=statuses)
+
+
+def _armored_hp(sheet) -> int | None:
+    """The Armored HP a character joins with, recorded on its Combatant (None if the
+    column could not hold it: the sheet's is then read at each replay, as before)."""
+    value = sheet.value("hp_armored")
+    return value if 1 <= value <= MAX_RECORDED_HP else None
 
 
 def _combatants(encounter: Encounter) -> list[Combatant]:
@@ -115,6 +133,11 @@ def load(encounter: Encounter, steps=None) -> Tracker:
     failed = []
     for step in steps:
         try:
+            # The maxima the step was taken under (armour changed mid-fight counts from
+            # the next step on); a step stored before they were recorded has none.
+            recorded = step.payload.get(HP_MAXIMA)
+            if isinstance(recorded, dict):
+                state = engine.follow_hp_maxima(state, recorded)
             if step.kind == "join":
                 joiner = by_key.get(step.payload.get("key"))
                 if joiner is None:
@@ -124,8 +147,16 @@ def load(encounter: Encounter, steps=None) -> Tracker:
                 state = engine.apply_step(state, step.kind, step.payload)
         except InitiativeError as error:
             failed.append(f"Step {step.number} ({step.kind}) no longer applies: {error.message}")
-    rows = []
     present = {f.key for f in state.fighters}
+    maxima = {c.key: sheets[c.pk].value("hp_armored") for c in combatants
+              if c.character is not None and c.key in present}
+    replayed_log = len(state.log)
+    if state.phase != engine.ENDED:  # an ended fight keeps the HP it ended with
+        try:
+            state = engine.follow_hp_maxima(state, maxima)
+        except InitiativeError as error:  # never: the sheets' Armored HP is at least 1
+            failed.append(error.message)
+    rows = []
     for combatant in combatants:
         if combatant.key not in present:
             continue
@@ -139,7 +170,7 @@ def load(encounter: Encounter, steps=None) -> Tracker:
         else:
             af = None
         rows.append(Row(combatant, fighter, af))
-    return Tracker(encounter, state, rows, failed)
+    return Tracker(encounter, state, rows, failed, maxima, replayed_log)
 
 
 def _locked(encounter_id: int, version: int | None) -> Encounter:
@@ -197,8 +228,8 @@ def _record_join(encounter: Encounter, combatant: Combatant, by) -> None:
         raise _error(error) from None
     InitiativeStep.objects.create(
         encounter=encounter, number=(steps[-1].number if steps else 0) + 1, kind="join",
-        payload={"key": combatant.key}, round=state.round, created_by=by,
-        text=state.log[-1].text)
+        payload={"key": combatant.key, HP_MAXIMA: tracker.hp_maxima}, round=state.round,
+        created_by=by, text=_text(state, tracker.replayed_log))
     _bump(encounter, state)
 
 
@@ -227,7 +258,7 @@ def add_characters(*, encounter_id: int, version: int | None, characters, by=Non
             added.append(Combatant.objects.create(
                 encounter=encounter, position=position, character=character,
                 name=character.display_name[:NAME_LENGTH], side=Combatant.Side.PARTY,
-                hp_start=character.hp_current,
+                hp_start=character.hp_current, hp_max=_armored_hp(sheet),
                 joined_midway=encounter.status == Encounter.Status.RUNNING,
                 statuses_start=[s for s in sheet.statuses if s in SETTABLE_STATUSES]))
             position += 1
@@ -290,19 +321,27 @@ def step(*, encounter_id: int, version: int | None, kind: str, payload: dict, by
             raise CampaignError("Initiative has ended.", "ended")
         steps = list(encounter.steps.order_by("number"))
         tracker = load(encounter, steps)
+        # The characters' Armored HP as their sheets give it now, which the replay of
+        # this step will use whatever the sheets say later ("Armour changed mid-fight").
+        payload = {**payload, HP_MAXIMA: tracker.hp_maxima}
         try:
             state = engine.apply_step(tracker.state, kind, payload)
         except InitiativeError as error:
             raise _error(error) from None
-        new_events = state.log[len(tracker.state.log):]
         record = InitiativeStep.objects.create(
             encounter=encounter, number=(steps[-1].number if steps else 0) + 1, kind=kind,
             payload=payload, round=state.round, created_by=by,
-            text=" ".join(event.text for event in new_events))
+            text=_text(state, tracker.replayed_log))
         _bump(encounter, state)
         if state.phase == engine.ENDED:
             _write_back(tracker, state)
         return record
+
+
+def _text(state: InitiativeState, since: int) -> str:
+    """The step's log lines: from where the replay of the steps before it stopped, so a
+    maximum HP that followed an armour change is in the step that records it."""
+    return " ".join(event.text for event in state.log[since:])
 
 
 def _write_back(tracker: Tracker, state: InitiativeState) -> None:

@@ -46,7 +46,8 @@ class Combatant(CombatantBase):
     character = models.ForeignKey("characters.Character", null=True, blank=True,
                                   on_delete=models.SET_NULL, related_name="combatants")
     side = models.CharField(max_length=5, choices=Side.choices, default=Side.FOES)
-    # Foes only (a character's come from its sheet).
+    # Foes only (a character's come from its sheet), but hp_max: a character's Armored HP
+    # when it joined (None in fights stored before it was recorded: the sheet's now).
     hp_max = models.PositiveSmallIntegerField(null=True, blank=True)
     af = models.PositiveSmallIntegerField(null=True, blank=True)
     wp = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -10,6 +10,7 @@ docs/RULES.md, "Volleyball Initiative", records every reading.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
 from .. import volleyball
 from ..volleyball import (
@@ -82,6 +83,7 @@ __all__ = [
     "damage",
     "dodge",
     "end",
+    "follow_hp_maxima",
     "fighter",
     "heal",
     "interrupt",
@@ -160,6 +162,34 @@ def combat_af(af: int, fighter: Fighter) -> int:
     if "surprised" in fighter.statuses:
         return half_round_up(af)
     return af
+
+
+def follow_hp_maxima(state: InitiativeState, maxima: Mapping[str, object]
+                     ) -> InitiativeState:
+    """The combatants' maximum HP as their sheets give it now (`maxima`: key -> Armored
+    HP; keys not in the fight are skipped). Resources > Armor: "AP adds directly to
+    maximum HP ... armor only raises max HP, not current. If one somehow dons armor
+    mid-combat, they still need to Rally up to their new max HP": a new maximum counts
+    from now on, current HP stays where it is, and above a lowered maximum (the armour
+    taken off) it comes down to it, as the sheet allows no more. Each change is logged.
+    docs/RULES.md, Volleyball Initiative, "Armour changed mid-fight"."""
+    present = {f.key for f in state.fighters}
+    for key, hp_max in maxima.items():
+        if key not in present:
+            continue
+        if isinstance(hp_max, bool) or not isinstance(hp_max, int) or hp_max < 1:
+            raise InitiativeError(f"A recorded maximum HP of {hp_max!r} is not a number "
+                                  "of at least 1.", "hp_max")
+        me = state.fighter(key)
+        if me.hp_max == hp_max:
+            continue
+        hp = min(me.hp, hp_max)
+        state = replace(state, fighters=tuple(
+            replace(f, hp_max=hp_max, hp=hp) if f.key == key else f for f in state.fighters))
+        text = (f"{me.name}'s maximum HP is now {hp_max} (armour changed): "
+                f"{hp}/{hp_max} HP.")
+        state = replace(state, log=state.log + (Event(state.round, "hp_max", text, key),))
+    return state
 
 
 STEPS = {

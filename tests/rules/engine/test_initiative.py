@@ -516,3 +516,24 @@ def test_damage_to_the_fallen_lowers_hp_for_recovery_but_not_a_fallen_mob():
     state = ini.damage(state, "m", 6, area=True)
     with pytest.raises(InitiativeError, match="already fallen"):
         ini.damage(state, "m", 1)
+
+
+# -- armour changed mid-fight (Resources > Armor: "armor only raises max HP, not current") --
+
+
+def test_a_new_maximum_hp_counts_from_now_and_never_raises_current_hp():
+    """Donned mid-fight: the maximum rises, current HP stays ("they still need to Rally
+    up to their new max HP"); taken off: HP above the lowered maximum comes down to it.
+    Logged; an unchanged maximum or a key not in the fight changes nothing."""
+    state = ini.damage(started(), "a", 5)  # Ana 15/20
+    donned = ini.follow_hp_maxima(state, {"a": 30, "zz": 40, "b": 15})
+    assert (donned.fighter("a").hp, donned.fighter("a").hp_max) == (15, 30)
+    assert donned.log[-1].text == "Ana's maximum HP is now 30 (armour changed): 15/30 HP."
+    assert len(donned.log) == len(state.log) + 1  # Bo unchanged: nothing logged
+    assert ini.heal(donned, "a", 20).fighter("a").hp == 30  # a Rally fills the new max
+    doffed = ini.follow_hp_maxima(state, {"a": 12})
+    assert (doffed.fighter("a").hp, doffed.fighter("a").hp_max) == (12, 12)
+    assert ini.follow_hp_maxima(state, {"a": 20}) == state
+    for bad in (0, -3, "20", None, True):
+        with pytest.raises(InitiativeError):
+            ini.follow_hp_maxima(state, {"a": bad})
