@@ -18,13 +18,14 @@ from campaigns.models import IMP_ROLES
 from campaigns.services import CampaignError
 from campaigns.views import character_page, latest_session
 from characters.systems.errant.models import ErrantCharacter
+from rules.engine.errant import wounds as wo
 from rules.engine.errant.company import p_fame
 from rules.engine.errant.data import ATTRIBUTE_NAMES
 
-from . import advancement, roster
+from . import advancement, lasting, roster
 from .access import errant_or_404, membership_or_404
 from .advancement_models import ErrantAncestryUse, ErrantFameRoll, ErrantRenownPick
-from .company_forms import AncestryUseForm, RenownPickForm
+from .company_forms import AncestryUseForm, RenownPickForm, WoundHealForm
 
 FAME_SHOWN = 5
 
@@ -55,6 +56,11 @@ def character_context(character, membership, **forms) -> dict:
         "errant_runs": runs,
         # ER §Adjutants: the Errant's adjutant, or whose adjutant it is (roster.py).
         "errant_adjutant_link": roster.link_of(errant),
+        # IT §Death & Dying: the lasting wounds and their effects (lasting.py).
+        "errant_wounds": lasting.carried(errant),
+        "heal_form": forms.get("heal_form") or WoundHealForm(),
+        "heal_wound": forms.get("heal_wound"),
+        "heal_physician": wo.PHYSICIAN,
     }
 
 

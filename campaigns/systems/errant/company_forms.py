@@ -6,6 +6,7 @@ from django import forms
 
 from campaigns.forms import BootstrapForm, add_bootstrap_classes
 from config.parsing import IdField, RequestKeyField
+from rules.engine.errant import wounds as wo
 from rules.engine.errant.data import ATTRIBUTE_KEYS, ATTRIBUTE_NAMES
 from rules.engine.errant.data.company import (
     CONSUMPTION_KINDS,
@@ -132,3 +133,15 @@ class AncestryUseForm(_Form):
     id_prefix = "ancestry"
 
     note = forms.CharField(label="Note", max_length=NOTE_LENGTH, required=False)
+
+
+class WoundHealForm(_Form):
+    """A lasting wound seen to (IT §Death & Dying; lasting.py): by a physician in the
+    Downtime Turn (named: one wound each per Downtime Turn), or by a beneficence."""
+
+    id_prefix = "heal"
+
+    how = forms.ChoiceField(label="Healed by", choices=list(wo.HEALS.items()))
+    physician = forms.CharField(label="Physician", max_length=80, required=False,
+                                help_text="A physician treats one wound per Downtime Turn.")
+    note = forms.CharField(label="Note", max_length=300, required=False)

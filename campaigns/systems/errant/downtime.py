@@ -37,6 +37,7 @@ from characters.systems.errant.inventory import carried_lines
 from characters.systems.errant.models import ErrantCharacter
 from rules.engine.errant import checks, event_die
 from rules.engine.errant import downtime as engine
+from rules.engine.errant import wounds as wo
 from rules.engine.errant.data.downtime_tables import (
     CONSUMPTION_DICE,
     CONSUMPTION_KINDS,
@@ -274,15 +275,23 @@ def _members(campaign) -> list[ErrantCharacter]:
 
 
 def _recover(ctx: Step, data: dict) -> bool:
-    """DT §Recovery, step 2: HP to maximum, leftover Supply removed (turns.change_*);
+    """DT §Recovery, step 2: HP to maximum (the maximum the lasting wounds leave; none for
+    a wound that says "Can't recover HP", AMB-E89), leftover Supply removed (turns.change_*);
     Archetype resources, True Strikes and Deflects named (the app does not track them)."""
     for errant in _members(ctx.campaign):
         sheet = sheet_for(errant)
         hp_max = sheet.value("hp_max")
         before = errant.hp_current if errant.hp_current is not None else hp_max
-        after = engine.recover(engine.Member(before, hp_max, {})).hp
-        turns.change_hp(ctx.turn, errant, after, f"{errant.display_name}: HP restored to "
-                        f"{after} (DT §Recovery)", before=before)
+        carried = [wo.wound_at(column, row) for column, row in sheet.build.wounds]
+        recovers = wo.can_recover_hp(carried)
+        after = engine.recover(engine.Member(before, hp_max, {},
+                                             can_recover_hp=recovers)).hp
+        if recovers:
+            turns.change_hp(ctx.turn, errant, after, f"{errant.display_name}: HP restored "
+                            f"to {after} (DT §Recovery)", before=before)
+        else:
+            ctx.note(f"{errant.display_name} can't recover HP (a lasting wound: Blood "
+                     f"tainted): HP stays {before}.", character=errant)
         for line in carried_lines(errant):
             if line.errant_item.kind == "supply":
                 turns.change_quantity(ctx.turn, line, 0, f"{errant.display_name}: leftover "

@@ -13,7 +13,8 @@ its parent the Company's latest Travel or Exploration Turn; every step in it is 
 `turns.note` (the players' text, and the Guide's with the NPCs' numbers as a secret
 note). HP goes back to the Errants' sheets once, when the fight ends, through
 `turns.change_hp` on the last Initiative Turn (so the Turn log's undo puts it back too), and
-with it the Exhaustion the wounds gave (`turns.change_exhaustion`).
+with it the Exhaustion the wounds gave (`turns.change_exhaustion`); the wounds that outlast
+the fight are written to the characters then (ErrantWound, AMB-E-WOUND-1).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from django.utils import timezone
 from campaigns.models import Campaign
 from campaigns.services import CampaignError, check_text
 from characters.systems.errant.builds import sheet_for
-from characters.systems.errant.models import ErrantCharacter
+from characters.systems.errant.models import ErrantCharacter, ErrantWound, ErrantWoundHeal
 from rules.engine.errant import archetypes
 from rules.engine.errant.gear import DAMAGE_STEPS
 
@@ -108,7 +109,8 @@ def errant_payload(errant: ErrantCharacter) -> dict:
     (hp_current, or the maximum), the attributes, Renown and the damage die; whether a
     Deviant has the Alert mastery (ER §The Deviant, Awareness: "you may still act in an
     Initiative Turn even when surprised", AMB-E-ALERT); a Deviant's sneak attack dice (2, 3
-    with Assassin) and a Beast Master's animal companion (HP = skill, D6, AMB-E-BEAST)."""
+    with Assassin), a Beast Master's animal companion (HP = skill, D6, AMB-E-BEAST) and the
+    lasting wounds not healed (AMB-E-WOUND-1: the maximum HP is already the halved one)."""
     sheet = sheet_for(errant)
     stats = sheet.stats
     hp_max = max(0, int(stats["hp_max"].value or 0))
@@ -121,6 +123,7 @@ def errant_payload(errant: ErrantCharacter) -> dict:
             "renown": max(1, int(stats["renown"].value or 1)),
             "alert": archetypes.has_mastery(sheet.build, "awareness"),
             "sneak_dice": archetypes.sneak_attack_dice(sheet.build),
+            "wounds": [list(pair) for pair in sheet.build.wounds],
             **_companion_payload(sheet),
             **{a: int(stats[a].value or 0) for a in ATTRIBUTES}}
 
@@ -307,7 +310,8 @@ def step(*, campaign: Campaign, by, fight_pk: int, version: int | None, kind: st
     _note(log_turn, written)
     if kind == "end":
         written.payload = {**written.payload, "hp": _write_back_hp(after, log_turn),
-                           "exhaustion": _write_back_exhaustion(after, log_turn)}
+                           "exhaustion": _write_back_exhaustion(after, log_turn),
+                           "wounds": _write_back_wounds(after, campaign, fight, written)}
         written.save(update_fields=["payload"])
         fight.ended_at = timezone.now()
     fight.version += 1
@@ -360,11 +364,47 @@ def _write_back_exhaustion(state: FightState, log_turn: ErrantTurn | None) -> di
     return written
 
 
+def _write_back_wounds(state: FightState, campaign: Campaign, fight: ErrantFight,
+                       end: ErrantFightStep) -> list:
+    """The wounds each Errant took that outlast the fight (IT §Death & Dying: "Wounds
+    without a stated duration are permanent unless seen to by a physician"), written to
+    the character as ErrantWound rows (AMB-E-WOUND-1). Returns their pks, so an undo of
+    the end can mark them undone."""
+    written = []
+    for f in state.fighters.values():
+        if f.character_pk is None or not f.lasting:
+            continue
+        if not ErrantCharacter.objects.filter(pk=f.character_pk).exists():
+            continue
+        for column, row, text in f.lasting:
+            written.append(ErrantWound.objects.create(
+                character_id=f.character_pk, campaign=campaign, column=column,
+                row=row, text=text[:200], end_step=end, fight_name=fight.name).pk)
+    return written
+
+
+def _undo_wounds(pks: list, by) -> None:
+    """Undoing the fight's end marks the wounds it wrote undone (kept, never deleted);
+    refused once one of them is healed (undo the healing first)."""
+    wounds = list(ErrantWound.objects.select_for_update().filter(pk__in=pks,
+                                                                 undone_at__isnull=True))
+    healed = ErrantWoundHeal.objects.filter(wound__in=wounds, undone_at__isnull=True).first()
+    if healed is not None:
+        raise CampaignError(f"{healed.wound.character.name}'s wound \"{healed.wound.text}\" "
+                            "was healed since the fight ended: undo the healing first.",
+                            "changed_since")
+    now = timezone.now()
+    for w in wounds:
+        w.undone_at, w.undone_by = now, by
+        w.save(update_fields=["undone_at", "undone_by"])
+
+
 @transaction.atomic
 def undo(*, campaign: Campaign, by, fight_pk: int, version: int | None) -> ErrantFightStep:
     """Mark the latest step undone (the set-up and the Errants joining stay). Undoing the
     step that started an Initiative Turn undoes its row in the Turn log (it must be the
-    log's newest); undoing the end puts the Errants' HP and Exhaustion back."""
+    log's newest); undoing the end puts the Errants' HP and Exhaustion back and marks the
+    lasting wounds it wrote undone."""
     require_guide(campaign, by, "undo a fight's step")
     company = lock_company(campaign)
     fight = _locked(company, fight_pk, version)
@@ -383,6 +423,7 @@ def undo(*, campaign: Campaign, by, fight_pk: int, version: int | None) -> Erran
                                     "first.", "later_turn")
             turns.undo_latest(campaign=campaign, by=by, turn_pk=row.pk)
     elif last.kind == "end":
+        _undo_wounds(last.payload.get("wounds") or [], by)
         for pk, (before, after) in (last.payload.get("hp") or {}).items():
             errant = ErrantCharacter.objects.select_for_update().get(pk=int(pk))
             if errant.hp_current != after:

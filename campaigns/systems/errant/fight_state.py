@@ -78,6 +78,7 @@ class Fighter:
     dead: bool = False
     fled: bool = False  # Morale broke
     wounds: list = field(default_factory=list)  # [(column, row, text)]
+    carried: int = 0  # the first wounds, carried in from the sheet (AMB-E-WOUND-1)
     pending_save: int | None = None  # the DV of the phys Save due at 0 HP
     pending_wound: int = 0  # damage beyond 0 awaiting its wound
     clock: wo.DeathClock | None = None
@@ -92,10 +93,21 @@ class Fighter:
         return wo.wound_limits(WOUND_TABLES[column][row - 1] for column, row, _ in self.wounds)
 
     @property
+    def taken(self) -> list:
+        """The wounds taken in this fight (those carried in from the sheet excluded)."""
+        return self.wounds[self.carried:]
+
+    @property
     def wound_exhaustion(self) -> int:
         """The points of Exhaustion the wounds taken in this fight give ("Concussed ... and
         1 point of Exhaustion", IT §Death & Dying)."""
-        return sum(WOUND_TABLES[column][row - 1].exhaustion for column, row, _ in self.wounds)
+        return sum(WOUND_TABLES[column][row - 1].exhaustion for column, row, _ in self.taken)
+
+    @property
+    def lasting(self) -> list:
+        """The wounds taken in this fight that outlast it: (column, row, text) of each row
+        without a stated duration (IT §Death & Dying; AMB-E-WOUND-1)."""
+        return [w for w in self.taken if wo.lasts(WOUND_TABLES[w[0]][w[1] - 1])]
 
     @property
     def fire_dice(self) -> int:
@@ -246,11 +258,35 @@ def _errant(state: FightState, p: dict) -> None:
         sneak_dice=_int({"sneak_dice": p.get("sneak_dice", 0)}, "sneak_dice", 0, MAX_DICE,
                         "Sneak attack dice"))
     errant = state.fighters[key]
+    errant.wounds = _carried(p)
+    errant.carried = len(errant.wounds)
+    carries = ", ".join(errant.limits.labels)
     _say(state, f"{errant.name} joins the fight"
-                + (" (Alert: acts even when surprised)." if errant.alert else "."))
+                + (" (Alert: acts even when surprised)" if errant.alert else "")
+                + (f", carrying {errant.carried} wound{'s' if errant.carried != 1 else ''}"
+                   f"{': ' + carries if carries else ''}" if errant.carried else "") + ".")
     companion = p.get("companion")
     if companion is not None:
         _companion(state, errant, companion if isinstance(companion, dict) else {})
+
+
+def _carried(p: dict) -> list:
+    """The lasting wounds the Errant brings from the sheet, [[table, row], ...]: they limit
+    them in this fight too and count as received (AMB-E-WOUND-1)."""
+    pairs = p.get("wounds", [])
+    if not isinstance(pairs, list) or len(pairs) > 99:
+        raise FightError("bad_wounds", "The wounds carried are a list of [table, row].",
+                         "wounds")
+    out = []
+    for pair in pairs:
+        if not (isinstance(pair, list) and len(pair) == 2):
+            raise FightError("bad_wounds", "Each wound carried is [table, row].", "wounds")
+        try:
+            w = wo.wound_at(*pair)
+        except wo.CombatError as error:
+            raise _rules(error, "wounds") from None
+        out.append((pair[0], w.row, w.text))
+    return out
 
 
 def _companion(state: FightState, errant: Fighter, p: dict) -> None:

@@ -15,6 +15,7 @@ from . import (
     roster_views,
     screen_views,
     turn_views,
+    wound_views,
 )
 
 # Under /campaigns/, in the "campaigns" namespace (campaigns/urls.py).
@@ -52,6 +53,14 @@ campaign_urlpatterns += [
          name="errant_ancestry_use"),
     path(_CO + "ancestry/<id:use_pk>/undo/", advancement_views.ancestry_undo,
          name="errant_ancestry_undo"),
+]
+
+# --- Lasting wounds (wound_views.py; IT §Death & Dying), on the campaign's character page:
+# the Guide marks one healed, or undoes that.
+campaign_urlpatterns += [
+    path(_CO + "wounds/<id:wound_pk>/heal/", wound_views.wound_heal, name="errant_wound_heal"),
+    path(_CO + "heals/<id:heal_pk>/undo/", wound_views.wound_heal_undo,
+         name="errant_wound_heal_undo"),
 ]
 
 # --- Checks at the table (roll_urls.py): the Play page and the session's roll log.

@@ -68,6 +68,7 @@ def build_from(values: Mapping[str, Any], *, xp: int = 0, coins: int = 0) -> Err
         guide_note=values.get("guide_note") or "",
         renown_raises=tuple(tuple(pair) for pair in values.get("renown_raises") or ()),
         trained=tuple(values.get("trained") or ()),
+        wounds=tuple(tuple(pair) for pair in values.get("wounds") or ()),
         xp=xp,
         ancestry=values.get("ancestry") or "adaptable",
         age=values.get("age"),
@@ -102,15 +103,22 @@ def for_sheets(queryset):
     """The Errants of `queryset` with their gear lines and their ErrantItem rows loaded
     (`sheet_lines`, read by inventory.carried_lines), so that a page of many sheets (the
     Guide's party dashboard) costs no query per Errant or per line; and the Attributes
-    its trainers raised (`sheet_trained`, read by roster_models.trained_raises). XP and
+    its trainers raised (`sheet_trained`, read by roster_models.trained_raises) and the
+    lasting wounds (`sheet_wounds`, read by wound_models.carried_wounds). XP and
     money come from the queryset's `with_progress` sums, as the generic pages load them."""
     from django.db.models import Prefetch
 
     from characters.models import InventoryItem
 
     from .roster_models import ErrantTraining
+    from .wound_models import ErrantWound, ErrantWoundHeal
 
     return queryset.prefetch_related(
+        Prefetch("errant_wounds", to_attr="sheet_wounds",
+                 queryset=ErrantWound.objects.filter(undone_at__isnull=True).order_by("pk")
+                 .prefetch_related(Prefetch("heals", to_attr="live_heals",
+                                            queryset=ErrantWoundHeal.objects.filter(
+                                                undone_at__isnull=True)))),
         Prefetch("items", to_attr="sheet_lines",
                  queryset=InventoryItem.objects.select_related("errant_item")),
         Prefetch("errant_trainings", to_attr="sheet_trained",
@@ -122,9 +130,10 @@ def values_of(character) -> dict[str, Any]:
     """The stored Errant's build columns, and the Attributes its trainers raised (DT
     §Improving Attributes: roster_models.ErrantTraining, written by the campaign side)."""
     from .roster_models import trained_raises
+    from .wound_models import carried_wounds
 
     return {**{column: getattr(character, column) for column in BUILD_COLUMNS},
-            "trained": trained_raises(character)}
+            "trained": trained_raises(character), "wounds": carried_wounds(character)}
 
 
 def xp_of(character) -> int:

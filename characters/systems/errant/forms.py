@@ -414,6 +414,7 @@ class ErrantForm(forms.Form):
         # What the builder does not edit stays as stored.
         data["times_at_zero_hp"] = stored.get("times_at_zero_hp", 0)
         data["trained"] = stored.get("trained", [])  # the campaign's training (roster.py)
+        data["wounds"] = stored.get("wounds", [])  # the lasting wounds (the fight's end)
         self.unreadable = [name for name in self.errors if name in self._read_fields()]
         if self.unreadable:
             return data

@@ -233,3 +233,6 @@ from .roster_models import (  # noqa: E402, F401
     ErrantTraining,
     ErrantXpShare,
 )
+
+# Lasting wounds (IT §Death & Dying): their own module, read by builds.py.
+from .wound_models import ErrantWound, ErrantWoundHeal  # noqa: E402, F401

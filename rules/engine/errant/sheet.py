@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from ..sheet_lookups import SheetLookups
-from . import advancement, archetypes
+from . import advancement, archetypes, wounds
 from . import slots as item_slots
 from .attributes import (
     Attributes,
@@ -124,6 +124,9 @@ class ErrantBuild:
     times_at_zero_hp: int = 0
     keepsake: str = ""
     failed_profession: str = ""
+    # The lasting wounds not healed, (table, row) each (IT §Death & Dying; written by the
+    # fight's end, campaigns/systems/errant/fight.py; AMB-E-WOUND-1).
+    wounds: tuple[tuple[str, int], ...] = ()
 
 
 class Term(NamedTuple):
@@ -373,15 +376,21 @@ def compute_sheet(build: ErrantBuild) -> ErrantSheet:
         notes=() if next_xp else ("the table stops at Renown 9",), source="ER §Renown")
 
     # HP and slots (ER §Record Other Information; PR §Item Slots, §Exhaustion).
-    add("hp_max", "HP", attrs.phys, [Term("phys", attrs.phys)], source="ER §Record Other "
-        "Information")
-    if build.hp_current is not None and build.hp_current > attrs.phys:
-        issues.append(Issue("hp_over_max", f"HP {build.hp_current} is above the maximum, phys "
-                            f"{attrs.phys}.", "hp_current"))
-    lost = max(build.hp_lost if build.hp_current is None else attrs.phys - build.hp_current, 0)
-    hp_current = attrs.phys - lost
+    # A lasting "HP halved" wound halves the maximum, rounded down, once per such wound
+    # (IT §Death & Dying; AMB-E89, AMB-E-WOUND-1): the stored wounds are an input.
+    carried = [wounds.wound_at(column, row) for column, row in build.wounds]
+    hp_max = wounds.max_hp_with_wounds(attrs.phys, carried)
+    halved = sum(1 for w in carried if w.halves_hp)
+    add("hp_max", "HP", hp_max, [Term("phys", attrs.phys)],
+        notes=(f"halved by {halved} wound{'s' if halved != 1 else ''}",) if halved else (),
+        source="ER §Record Other Information" + ("; IT §Death & Dying" if halved else ""))
+    if build.hp_current is not None and build.hp_current > hp_max:
+        issues.append(Issue("hp_over_max", f"HP {build.hp_current} is above the maximum, "
+                            f"{'halved ' if halved else 'phys '}{hp_max}.", "hp_current"))
+    lost = max(build.hp_lost if build.hp_current is None else hp_max - build.hp_current, 0)
+    hp_current = hp_max - lost
     add("hp_current", "HP now", max(hp_current, 0),
-        [Term("HP", attrs.phys)] + ([Term("lost", -lost)] if lost else []),
+        [Term("HP", hp_max)] + ([Term("lost", -lost)] if lost else []),
         source="ER §Record Other Information")
     add("item_slots", "Item Slots", attrs.phys, [Term("phys", attrs.phys)],
         source="PR §Item Slots")

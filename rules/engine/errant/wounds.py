@@ -415,6 +415,66 @@ def wound_limits(wounds_: Iterable[Wound]) -> WoundLimits:
                        no_casting=any(w.no_casting for w in wounds_))
 
 
+# -- wounds that outlast the fight -----------------------------------------------------------
+
+PHYSICIAN, BENEFICENCE = "physician", "beneficence"
+HEALS = {PHYSICIAN: "a physician, in a Downtime Turn",
+         BENEFICENCE: "a beneficence, 20 of its healing given up"}
+
+
+def wound_at(column: str, row: int) -> Wound:
+    """The wound of `row` (1-9) in the table `column`, or CombatError."""
+    if column not in WOUND_TABLES:
+        raise CombatError("bad_column", f"Choose one of: {', '.join(WOUND_COLUMNS)}.")
+    if not isinstance(row, int) or isinstance(row, bool) or not 1 <= row <= WOUND_ROWS:
+        raise CombatError("bad_row", f"A wound's row is 1 to {WOUND_ROWS}.")
+    return WOUND_TABLES[column][row - 1]
+
+
+def lasts(w: Wound) -> bool:
+    """"Wounds without a stated duration are permanent unless seen to by a physician":
+    every row but those whose every effect has a stated duration (stunned for a Turn,
+    Unconscious (Depletion 1), knocked out for D12 Turns: AMB-E-WOUND-1)."""
+    return not w.ends_with_fight
+
+
+def heal_refusal(w: Wound, how: str) -> str | None:
+    """Why `how` cannot heal `w`, or None. A physician "can treat one disease or wound per
+    Downtime Turn" (GS §Retainers), "though they cannot restore lost body parts" (IT §Death
+    & Dying); a beneficence "may reduce the amount healed by 20 in order to cure a wound"
+    (CM §Beneficence), no exception stated (AMB-E-WOUND-2)."""
+    if how not in HEALS:
+        return "Choose a physician or a beneficence."
+    if how == PHYSICIAN and w.lost_part:
+        return "A physician cannot restore lost body parts (IT §Death & Dying)."
+    return None
+
+
+@dataclass(frozen=True)
+class LastingEffects:
+    """What the wounds an Errant carries do outside a fight, from the stored rows."""
+
+    limits: WoundLimits
+    hp_max: int  # the maximum after "HP halved"
+    halved: int  # how many "HP halved" wounds
+    can_recover_hp: bool  # False with "Can't recover HP"
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        out = list(self.limits.labels)
+        if self.halved:
+            out.append(f"HP maximum halved ({self.hp_max})")
+        if not self.can_recover_hp:
+            out.append("can't recover HP")
+        return tuple(out)
+
+
+def lasting_effects(wounds_: Iterable[Wound], max_hp: int) -> LastingEffects:
+    wounds_ = list(wounds_)
+    return LastingEffects(wound_limits(wounds_), max_hp_with_wounds(max_hp, wounds_),
+                          sum(1 for w in wounds_ if w.halves_hp), can_recover_hp(wounds_))
+
+
 def dead_of_attributes(attributes: Iterable[int]) -> bool:
     """"If any of an Errant's attributes are reduced to 0, they immediately die"."""
     return any(a <= 0 for a in attributes)

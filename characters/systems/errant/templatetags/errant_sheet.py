@@ -11,6 +11,7 @@ from django.utils.safestring import SafeString
 
 from characters.systems.errant.forms import LOCATION_CHOICES, CheckOddsForm
 from characters.systems.errant.printing import slot_grid
+from rules.engine.errant import wounds
 from rules.engine.errant.sheet import fraction_label
 
 register = template.Library()
@@ -144,3 +145,12 @@ def errant_item_rows(context, lines, can_edit, move_url, use_url):
             f"          <td>{wear}</td>\n"
             f"        </tr>")
     return SafeString("".join(rows))
+
+
+@register.simple_tag
+def errant_wounds(sheet):
+    """The lasting wounds the sheet carries (not healed; IT §Death & Dying) and what they do
+    together (wounds.lasting_effects): the engine's, from the stored rows."""
+    carried = [wounds.wound_at(column, row) for column, row in sheet.build.wounds]
+    return {"wounds": carried,
+            "effects": wounds.lasting_effects(carried, sheet.value("phys") or 0)}

@@ -45,6 +45,11 @@ class Wound:
     no_run: bool = False  # "Can't run"
     no_move: bool = False  # "Can't move"
     no_casting: bool = False  # "unable to cast Sorceries or Miracles"
+    # "Wounds without a stated duration are permanent unless seen to by a physician, though
+    # they cannot restore lost body parts" (AMB-E-WOUND-1): rows whose every effect has a
+    # stated duration end with the fight; a body part severed, destroyed or burnt off is lost.
+    ends_with_fight: bool = False
+    lost_part: bool = False
 
 
 # Column keys and names are inferred (AMB-E11): the SRD and QR print the four tables
@@ -67,20 +72,22 @@ WOUND_TABLES: dict[str, tuple[Wound, ...]] = {
         Wound(4, "On death's door.", deaths_door=True),
         Wound(5, "Leg destroyed (severed or hanging by sinews). Can't run. If both legs go, "
                  "you can't walk. Also on death's door.", limit=2, deaths_door=True,
-              limb="leg", no_run=True),
+              limb="leg", no_run=True, lost_part=True),
         Wound(6, "Arm destroyed (severed or hanging by sinews). If both arms go, you can't "
                  "hold anything. Also on death's door.", limit=2, deaths_door=True,
-              limb="arm"),
+              limb="arm", lost_part=True),
         Wound(7, "Head shot. On death's door and major brain trauma.", deaths_door=True),
         Wound(8, "Throat or lung torn open. Consigned to the reaper.", reaper=True),
         Wound(9, "Guts hanging out. Consigned to the reaper and out of action.",
               reaper=True, out_of_action=True),
     ),
     "shock": (
-        Wound(1, "Zapped. Stunned for an Initiative Turn.", stunned_turns=1),
-        Wound(2, "Knocked out. Unconscious (Depletion 1).", out_of_action=True),
+        Wound(1, "Zapped. Stunned for an Initiative Turn.", stunned_turns=1,
+              ends_with_fight=True),
+        Wound(2, "Knocked out. Unconscious (Depletion 1).", out_of_action=True,
+              ends_with_fight=True),
         Wound(3, "Concussed. Knocked out for D12 Initiative Turns and 1 point of Exhaustion.",
-              knocked_out_die=12, exhaustion=1),
+              knocked_out_die=12, exhaustion=1, ends_with_fight=True),
         Wound(4, "Cardiac arrest. On death's door and 1 point of Exhaustion.",
               deaths_door=True, exhaustion=1),
         Wound(5, "Scrambled. Major brain trauma and on death's door.", deaths_door=True),
@@ -93,18 +100,19 @@ WOUND_TABLES: dict[str, tuple[Wound, ...]] = {
               out_of_action=True),
     ),
     "burn": (
-        Wound(1, "Eye destroyed. If both eyes go, you're blind.", limit=2, limb="eye"),
+        Wound(1, "Eye destroyed. If both eyes go, you're blind.", limit=2, limb="eye",
+              lost_part=True),
         Wound(2, "Mouth melted. Can't speak, only grunt and moan (unable to cast Sorceries or "
                  "Miracles.)", no_casting=True),
         Wound(3, "Face melted."),
-        Wound(4, "Fingers burnt off."),
+        Wound(4, "Fingers burnt off.", lost_part=True),
         Wound(5, "Suffocating. On death's door and 1 point of Exhaustion.", deaths_door=True,
               exhaustion=1),
         Wound(6, "Nose is burnt off, inner ears ruined. Deaf and can no longer smell or "
-                 "taste. Also on death's door.", deaths_door=True),
+                 "taste. Also on death's door.", deaths_door=True, lost_part=True),
         Wound(7, "Your lungs and face are burnt off. Also on death's door and 1 point of "
-                 "Exhaustion.", deaths_door=True, exhaustion=1),
-        Wound(8, "Skin burned off. Consigned to the reaper.", reaper=True),
+                 "Exhaustion.", deaths_door=True, exhaustion=1, lost_part=True),
+        Wound(8, "Skin burned off. Consigned to the reaper.", reaper=True, lost_part=True),
         Wound(9, "Burnt to a crisp. Consigned to the reaper and out of action.", reaper=True,
               out_of_action=True),
     ),

@@ -13,13 +13,14 @@ from tests.campaigns.systems.errant.test_checks import posted, table  # noqa: F4
 
 pytestmark = pytest.mark.django_db
 
-# The session, the user, the Errant; its sheet's gear lines, trainings, XP and coins; then
+# The session, the user, the Errant; its sheet's gear lines, trainings, lasting wounds, XP
+# and coins; then
 # make_roll's savepoint (in a test's transaction), the Errant locked, the request key, the
 # session, the roll's savepoint, insert and release, make_roll's release; then the recent
 # rolls. The sheet is computed once: make_roll rolls with the page's (a roll writes nothing
 # it reads). The current session is read once: the htmx answer (the panel) does not show it.
-CHECK_QUERIES = 16
-ODDS_QUERIES = 7
+CHECK_QUERIES = 17
+ODDS_QUERIES = 8  # the sheet's inputs, the lasting wounds among them
 
 
 def url(table, name):  # noqa: F811

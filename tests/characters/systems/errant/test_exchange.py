@@ -117,3 +117,22 @@ def test_the_derived_numbers_of_a_file_are_recomputed_not_trusted(user):
     data = wren_file(user, derived={"spd": 99, "encumbrance": 0})
     copy = exchange.character_import(owner=user, data=data)
     assert (sheet_for(copy).value("spd"), sheet_for(copy).value("encumbrance")) == (12, 1)
+
+
+def test_a_wounded_errant_round_trips_its_choices_the_wounds_stay_with_the_campaign(
+        client, user, other_user):
+    """Lasting wounds (AMB-E-WOUND-1) are the campaign's ledger, like its trainings: the
+    export's derived HP maximum is the halved one, the import recomputes it without the
+    wound; every choice round-trips."""
+    from characters.systems.errant.models import ErrantWound
+
+    errant = make_wren(user, hp_current=3)
+    ErrantWound.objects.create(character=errant, column="toxic", row=2, text="HP halved.")
+    client.force_login(user)
+    data = json.loads(client.get(reverse("characters:export", args=[errant.pk])).content)
+    assert data["derived"]["hp_max"] == 13 // 2 and "wounds" not in data
+    client.force_login(other_user)
+    response = client.post(reverse("characters:import"), {"text": json.dumps(data)})
+    assert response.status_code == 302
+    copy = ErrantCharacter.objects.get(owner=other_user)
+    assert choices(copy) == choices(errant) and sheet_for(copy).value("hp_max") == 13

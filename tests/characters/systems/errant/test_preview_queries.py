@@ -15,10 +15,11 @@ from .helpers import make_wren, posted
 pytestmark = pytest.mark.django_db
 
 # The session, the user, the character's game system and then the Errant (get_built),
-# its inventory lines, its XP ledger's sum, its trainers' raises, its coin ledger's sum:
+# its inventory lines, its XP ledger's sum, its trainers' raises, its lasting wounds, its
+# coin ledger's sum:
 # in a campaign or not (Errant's builder never asks whether it played in one, which only
 # Eldritch Gambit's builder needs to know: its Level and XP).
-PREVIEW_QUERIES = 8
+PREVIEW_QUERIES = 9
 HISTORY_QUESTION = '"characters_xpentry"."kind" IN'
 
 

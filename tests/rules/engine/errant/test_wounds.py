@@ -340,3 +340,64 @@ def test_mass_combat():
     assert W.mass_combat(W.MassSide(3, 0, 2), W.MassSide(2, 0, 3)) == ("draw", 0, 0)
     with pytest.raises(W.CombatError):
         W.mass_combat(W.MassSide(7, 0, 0), bandits)
+
+
+# -- wounds that outlast the fight (AMB-E-WOUND-1, -2) ---------------------------------------
+
+from rules.engine.errant.sheet import ErrantBuild, compute_sheet  # noqa: E402
+
+DICE = ((3, 4, 2, 4), (2, 2, 3, 1), (4, 4, 3, 2), (1, 3, 2, 3))
+
+
+def test_only_the_rows_with_a_stated_duration_end_with_the_fight():
+    """"Wounds without a stated duration are permanent unless seen to by a physician":
+    stunned for a Turn, Unconscious (Depletion 1), knocked out for D12 Turns end."""
+    ending = {(c, w.row) for c, rows in WOUND_TABLES.items() for w in rows if not W.lasts(w)}
+    assert ending == {("shock", 1), ("shock", 2), ("shock", 3)}
+
+
+@pytest.mark.parametrize("column, row, lost", [
+    ("trauma", 2, False), ("trauma", 3, False),  # mangled, wrecked: still there
+    ("trauma", 5, True), ("trauma", 6, True),  # severed or hanging by sinews
+    ("burn", 1, True), ("burn", 4, True), ("burn", 6, True),  # eye, fingers, nose
+    ("burn", 3, False), ("toxic", 3, False),
+])
+def test_a_physician_cannot_restore_a_lost_body_part_a_beneficence_cures_any(column, row,
+                                                                              lost):
+    w = W.wound_at(column, row)
+    refused = W.heal_refusal(w, W.PHYSICIAN)
+    assert (refused is not None) is lost
+    if lost:
+        assert "cannot restore lost body parts" in refused
+    assert W.heal_refusal(w, W.BENEFICENCE) is None
+    assert W.heal_refusal(w, "prayer") == "Choose a physician or a beneficence."
+
+
+@pytest.mark.parametrize("column, row", [("acid", 1), ("trauma", 0), ("trauma", 10),
+                                         ("trauma", "2"), ("trauma", True), ("trauma", None)])
+def test_wound_at_refuses_what_is_not_a_row(column, row):
+    with pytest.raises(W.CombatError):
+        W.wound_at(column, row)
+
+
+def test_lasting_effects_from_the_stored_rows():
+    both_legs = W.lasting_effects([W.wound_at("trauma", 2), W.wound_at("trauma", 5)], 13)
+    assert both_legs.limits.cannot_walk and both_legs.labels == ("can't walk",)
+    assert both_legs.hp_max == 13 and both_legs.can_recover_hp
+    sick = W.lasting_effects([W.wound_at("toxic", 2), W.wound_at("toxic", 3)], 13)
+    assert sick.hp_max == 6 and not sick.can_recover_hp
+    assert sick.labels == ("HP maximum halved (6)", "can't recover HP")
+    assert W.lasting_effects([], 13).labels == ()
+
+
+def test_the_sheet_halves_the_hp_maximum_for_a_carried_wound():
+    """"Immune system compromised. HP halved" (toxic 2), rounded down (CR §Rounding)."""
+    whole = compute_sheet(ErrantBuild(dice=DICE))
+    halved = compute_sheet(ErrantBuild(dice=DICE, wounds=(("toxic", 2),)))
+    phys = whole.value("phys")
+    assert whole.value("hp_max") == phys
+    assert halved.value("hp_max") == phys // 2
+    assert halved.stats["hp_max"].notes == ("halved by 1 wound",)
+    assert halved.value("hp_current") == phys // 2
+    legs = compute_sheet(ErrantBuild(dice=DICE, wounds=(("trauma", 2),)))
+    assert legs.value("hp_max") == phys
