@@ -19,7 +19,9 @@ STAGGERED = "staggered"
 # What each status does, in short (the rules reference has the texts).
 STATUS_EFFECTS: dict[str, str] = {
     "afflicted": "Max Mettle drops slowly over time until the affliction runs out or is "
-                 "cured (EN §Status Effects).",
+                 "cured (EN §Status Effects); no Rally while max Mettle it took is not "
+                 "recovered (Scenery > Affliction; a Tranquilizer also raises Check "
+                 "Difficulties).",
     "blinded": "Cannot do what needs sight; other Checks +3 Difficulty; others may Sneak "
                "as if in Cover (EN §Status Effects).",
     "burning": "Cannot Rally; takes the fire's damage each Round until extinguished "
@@ -43,7 +45,7 @@ STATUS_EFFECTS: dict[str, str] = {
 
 # The same in a few words, for the printed sheet (EN §Taking Damage's own summary lines).
 STATUS_SHORT: dict[str, str] = {
-    "afflicted": "max Mettle falls until cured",
+    "afflicted": "max Mettle falls until cured; no Rally once it has",
     "blinded": "+3 Difficulty without sight",
     "burning": "no Rally, the fire's damage each Round",
     "dead": "a new character",
