@@ -6,6 +6,8 @@ a refused one re-renders it with the message beside the field (status 200)."""
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -61,6 +63,7 @@ def character_context(character, membership, **forms) -> dict:
         "heal_form": forms.get("heal_form") or WoundHealForm(),
         "heal_wound": forms.get("heal_wound"),
         "heal_physician": wo.PHYSICIAN,
+        "heal_key": uuid.uuid4().hex,  # each wound's form: heal_key-<wound pk>
     }
 
 

@@ -145,3 +145,4 @@ class WoundHealForm(_Form):
     physician = forms.CharField(label="Physician", max_length=80, required=False,
                                 help_text="A physician treats one wound per Downtime Turn.")
     note = forms.CharField(label="Note", max_length=300, required=False)
+    request_key = RequestKeyField()

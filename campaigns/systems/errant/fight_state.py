@@ -917,7 +917,7 @@ def apply(state: FightState, kind: str, payload: dict) -> FightState:
     except FightError as error:
         # the engine names combatants by key: name them as the page does
         names = {k: f.name for k, f in state.fighters.items()}
-        error.message = re.sub(r"\b[en]\d+\b", lambda m: names.get(m[0], m[0]),
+        error.message = re.sub(r"\b[enc]\d+\b", lambda m: names.get(m[0], m[0]),
                                error.message)
         raise
     return after

@@ -1,7 +1,7 @@
 """Errant's lasting wounds (IT §Death & Dying: "Wounds without a stated duration are
 permanent unless seen to by a physician, though they cannot restore lost body parts").
 The campaign side writes them (campaigns/systems/errant/fight.py at a fight's end,
-wounds.py for healing); they live here because the sheet reads them: a wound carried is
+lasting.py for healing); they live here because the sheet reads them: a wound carried is
 one of the inputs the engine computes the Errant from (builds.values_of: "HP halved"
 halves the maximum), never a stored derived number.
 
@@ -61,7 +61,7 @@ class ErrantWound(models.Model):
 
     @property
     def heal(self) -> ErrantWoundHeal | None:
-        """The heal in force, or None (loaded by `lasting_wounds`)."""
+        """The heal in force, or None (loaded by `live`)."""
         heals = getattr(self, "live_heals", None)
         if heals is None:
             heals = list(self.heals.filter(undone_at__isnull=True))

@@ -5,6 +5,8 @@ halved), brought into the next fight, healed by a physician in a Downtime Turn o
 beneficence, the healing undone; the campaign's character page and its POSTs: who may,
 hostile input beside the field."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -253,3 +255,23 @@ def test_a_missing_or_undone_wound_is_404(client, campaign, guide, wren):
     assert client.post(heal_url(campaign, wound), {"how": "beneficence"}).status_code == 404
     assert client.post(reverse("campaigns:errant_wound_heal_undo",
                                args=[campaign.pk, 99999])).status_code == 404
+
+
+def test_a_double_click_on_mark_healed_heals_once_and_answers_both_alike(
+        client, campaign, guide, wren):
+    """Each wound's heal form carries its own request key: the second POST of a double
+    click finds the healing the first made and is answered as it was, not with "already
+    healed"; the page writes a key per wound."""
+    first, second = _carry(wren, ("trauma", 3), ("toxic", 3), campaign=campaign)
+    client.force_login(guide)
+    page = client.get(reverse("campaigns:character", args=[campaign.pk, wren.pk]))
+    keys = re.findall(r'name="request_key" value="([0-9a-f]+-\d+)"', page.content.decode())
+    assert [key.rsplit("-", 1)[1] for key in keys] == [str(first.pk), str(second.pk)]
+    posted = {"how": "beneficence", "request_key": keys[0]}
+    answers = [client.post(heal_url(campaign, first), posted) for _ in range(2)]
+    assert [a.status_code for a in answers] == [302, 302]
+    assert ErrantWoundHeal.objects.filter(wound=first).count() == 1
+    # The same key for another wound is refused beside the form, and heals nothing.
+    reused = client.post(heal_url(campaign, second), posted)
+    assert reused.status_code == 200 and "already used" in reused.content.decode()
+    assert not ErrantWoundHeal.objects.filter(wound=second).exists()
