@@ -76,6 +76,8 @@ from characters.systems.errant.models import (
     ErrantTrade,
     ErrantTradeTraining,
     ErrantTraining,
+    ErrantWound,
+    ErrantWoundHeal,
     ErrantXpShare,
 )
 from characters.systems.mettle.apps import KEY as METTLE
@@ -191,6 +193,15 @@ class World:
         self.errant_fight = errant_fight.start(
             campaign=self.wren.campaign, by=self.wren.campaign.owner, name="Fuzz fight",
             character_pks=[self.wren.pk])
+        # A lasting wound Wren carries, and one healed (the wound card's heal and undo).
+        self.errant_wound = ErrantWound.objects.create(
+            character=self.wren, campaign=self.wren.campaign, column="toxic", row=3,
+            text="Blood tainted. Can't recover HP.", fight_name="Fuzz fight")
+        self.errant_heal = ErrantWoundHeal.objects.create(
+            wound=ErrantWound.objects.create(
+                character=self.wren, campaign=self.wren.campaign, column="trauma", row=2,
+                text="Leg mangled. Can't run.", fight_name="Fuzz fight"),
+            how="beneficence", created_by=self.wren.campaign.owner)
         self.stranger = UserFactory()
         self.strangers_hero = CharacterFactory(owner=self.stranger)
         self.gear = GearItem.objects.create(owner=self.owner, name="Lucky spoon",
@@ -235,7 +246,7 @@ class World:
             "hazard_pk": 0,
             # The Errant Company's own (errant_ids() below); here for the check.
             "faction_pk": 0, "pick_pk": 0, "use_pk": 0, "link_pk": 0, "training_pk": 0,
-            "attempt_pk": 0, "fight_pk": 0, "kind": "end",
+            "attempt_pk": 0, "fight_pk": 0, "kind": "end", "wound_pk": 0, "heal_pk": 0,
             "turn_pk": 0,  # the Errant Turn log's (errant_turn_pk() below)
             "check_pk": MettleFactionCheck.objects.filter(
                 triangle__campaign=self.mettle_campaign).first().pk,
@@ -293,7 +304,8 @@ class World:
                 "entry_pk": ErrantDebtEntry.objects.filter(
                     company__campaign=campaign).first().pk,
                 "use_pk": 0, "link_pk": 0, "training_pk": 0, "attempt_pk": 0,
-                "fight_pk": self.errant_fight.pk}
+                "fight_pk": self.errant_fight.pk,
+                "wound_pk": self.errant_wound.pk, "heal_pk": self.errant_heal.pk}
 
     def other_ids(self) -> list:
         """Ids that exist but are someone else's."""
