@@ -46,7 +46,14 @@ from .roll_forms import (
     FallForm,
     weapon_fill,
 )
-from .roll_kinds import FORM_KINDS, clash_refusal, damage_lines, rally_allies, roll_kind
+from .roll_kinds import (
+    FORM_KINDS,
+    clash_refusal,
+    damage_lines,
+    final_outcome,
+    rally_allies,
+    roll_kind,
+)
 from .roll_services import RollRefused
 from .rolls import Roll
 
@@ -184,7 +191,7 @@ def _context(request, character, sheet, **extra) -> dict:
         context["gambit_chance"] = percent(p)  # Critical after a success, Success after not
         context["gambit_risk"] = percent(1 - p)  # Failure after a success, Botch after not
         gambit = getattr(check, "gambit", None)
-        final = gambit.outcome if gambit is not None else check.outcome
+        final = final_outcome(check)
         context["final_outcome"] = final
         context["final_outcome_name"] = Roll.Outcome(final).label
         if gambit is not None:
